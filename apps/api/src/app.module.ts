@@ -1,0 +1,29 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { CalendarModule } from '@app/calendar';
+import { HealthModule } from '@app/health';
+import { PersistenceModule } from '@app/persistence';
+import { AppConfig, SharedModule } from '@app/shared';
+import { ApiExceptionFilter } from './api-exception.filter.js';
+import { createValidationPipe } from './validation.js';
+import { ENTITIES } from './entities.js';
+
+/** Wiring only: each bounded context is a module of its own under libs/. */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        SharedModule.forRoot(config),
+        PersistenceModule.forRoot({ entities: ENTITIES }),
+        HealthModule,
+        CalendarModule,
+      ],
+      providers: [
+        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+      ],
+    };
+  }
+}

@@ -1,0 +1,3 @@
+/** The TypeORM entity classes every context contributes; the composition root hands them to persistence. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export const ENTITIES: Function[] = [];

@@ -1,0 +1,43 @@
+import 'reflect-metadata';
+import { mkdir } from 'node:fs/promises';
+import { ConfigError, loadConfig, loadDotEnv, type AppConfig } from '@app/shared';
+import { createApp } from './app.factory.js';
+
+async function main(): Promise<void> {
+  loadDotEnv();
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  await mkdir(config.dataDir, { recursive: true });
+
+  const app = await createApp(config);
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  app.getHttpAdapter().getInstance().log.info({ port }, `listening on http://${config.host}:${port}`);
+
+  // Graceful shutdown: readiness turns 503, in-flight requests finish, then the database closes.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      app.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`Shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Start-up failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

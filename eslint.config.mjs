@@ -1,0 +1,48 @@
+import eslint from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'apps/web/**'] },
+  eslint.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: globals.node },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'off',
+    },
+  },
+  {
+    // Tests read JSON bodies of many shapes.
+    files: ['test/**/*.ts', '**/*.spec.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // Contexts talk to each other only through their public index (`@app/<context>`).
+    files: ['libs/**/*.ts', 'apps/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../../*/src/**', '**/libs/*/src/**'], message: "Import another context through '@app/<context>'." }] },
+      ],
+    },
+  },
+  {
+    // The layering rule of docs/architecture.md: domain code is plain TypeScript (this block
+    // comes last, so it carries the context rule too: a later block replaces a rule, it does not merge).
+    files: ['libs/*/src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@nestjs/*', 'typeorm', 'fastify', '@fastify/*', 'class-validator', 'class-transformer', 'pg'], message: 'Domain code must not depend on the framework or the database.' },
+            { group: ['**/infrastructure/**', '**/http/**', '**/application/**'], message: 'Domain code must not import outer layers.' },
+            { group: ['../../*/src/**', '**/libs/*/src/**'], message: "Import another context through '@app/<context>'." },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,21 @@
+// Jest runs in native ESM mode (Nest 12 and several of its dependencies are ESM-only).
+// Specs are transpiled one file at a time; `npm run typecheck` does the type checking.
+// End-to-end suites drive the built service (dist/) in a child process over real HTTP.
+const contexts = ['shared', 'persistence', 'health', 'auth', 'import', 'trades', 'calendar', 'portfolio', 'export'];
+
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: {
+    '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],
+  },
+  roots: ['<rootDir>/apps/api/src', ...contexts.map((c) => `<rootDir>/libs/${c}/src`), '<rootDir>/test'],
+  testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
+  testTimeout: 60000,
+  maxWorkers: 2,
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.mjs'],
+};

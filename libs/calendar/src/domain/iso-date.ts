@@ -1,0 +1,70 @@
+import { DateTime } from 'luxon';
+import {
+  InvalidDateError,
+  InvalidMonthError,
+  InvalidYearError,
+  MAX_SUPPORTED_YEAR,
+  MIN_SUPPORTED_YEAR,
+} from './trading-calendar.errors.js';
+
+/** A day on the calendar written `YYYY-MM-DD`: a date, never an instant. */
+export type IsoDate = string;
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const FOUR_DIGIT_YEAR = /^\d{4}$/;
+
+// Date-only arithmetic runs on luxon values pinned to UTC: a civil date has no zone, and UTC has no
+// DST gaps, so neither the server's own TZ nor New York's clock changes can shift a day.
+
+export function assertSupportedYear(year: number): void {
+  if (!Number.isInteger(year)) throw new InvalidYearError(String(year));
+  if (year < MIN_SUPPORTED_YEAR || year > MAX_SUPPORTED_YEAR) throw InvalidYearError.outOfRange(year);
+}
+
+export function assertMonth(month: number): void {
+  if (!Number.isInteger(month) || month < 1 || month > 12) throw new InvalidMonthError(String(month));
+}
+
+/** Parses a year given as text (a query parameter): four digits, within the supported range. */
+export function parseYear(input: unknown): number {
+  const text = typeof input === 'string' ? input.trim() : String(input);
+  if (typeof input !== 'string' || !FOUR_DIGIT_YEAR.test(text)) throw new InvalidYearError(text);
+  const year = Number(text);
+  assertSupportedYear(year);
+  return year;
+}
+
+/** Validates a `YYYY-MM-DD` string (a real day, in a supported year) and returns it as a UTC-pinned value. */
+export function civilDay(date: IsoDate): DateTime {
+  if (typeof date !== 'string' || !ISO_DATE.test(date)) throw new InvalidDateError(String(date));
+  const day = DateTime.fromISO(date, { zone: 'utc' });
+  if (!day.isValid) throw new InvalidDateError(date);
+  assertSupportedYear(day.year);
+  return day;
+}
+
+export function makeIsoDate(year: number, month: number, day: number): IsoDate {
+  return `${String(year).padStart(4, '0')}-${pad2(month)}-${pad2(day)}`;
+}
+
+/** The `YYYY-MM-DD` of a luxon value, read in whatever zone that value is set to. */
+export function isoDateOf(value: DateTime): IsoDate {
+  return makeIsoDate(value.year, value.month, value.day);
+}
+
+export function addDays(date: IsoDate, days: number): IsoDate {
+  return isoDateOf(civilDay(date).plus({ days }));
+}
+
+/** ISO weekday: Monday 1 … Sunday 7. */
+export function weekdayOf(date: IsoDate): number {
+  return civilDay(date).weekday;
+}
+
+export function isWeekend(date: IsoDate): boolean {
+  return weekdayOf(date) >= 6;
+}
+
+export function pad2(value: number): string {
+  return String(value).padStart(2, '0');
+}

@@ -1,0 +1,43 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { Clock } from '../application/clock.port.js';
+import { parseYear } from '../domain/iso-date.js';
+import type { CalendarEntry } from '../domain/nyse-holidays.js';
+import { TradingCalendar, type TradingCalendarMetrics } from '../domain/trading-calendar.js';
+
+export interface HolidayResponse {
+  date: string;
+  name: string;
+  type: 'holiday' | 'early_close';
+  close_time?: string;
+}
+
+@Controller('api/trading-calendar')
+export class TradingCalendarController {
+  constructor(
+    private readonly clock: Clock,
+    private readonly calendar: TradingCalendar,
+  ) {}
+
+  // Public, no authentication (interface.md): mark with the auth context's @Public() once it exists.
+  @Get('metrics')
+  metrics(): { success: true; metrics: TradingCalendarMetrics } {
+    return { success: true, metrics: this.calendar.metrics(this.clock.now()) };
+  }
+
+  /** Beyond the contract: the year's NYSE holidays and early closes. Absent `year` = the current New York year. */
+  @Get('holidays')
+  holidays(@Query('year') year?: unknown): { success: true; year: number; holidays: HolidayResponse[] } {
+    const chosen = year === undefined ? this.currentYear() : parseYear(year);
+    return { success: true, year: chosen, holidays: this.calendar.holidaysOf(chosen).map(toHolidayResponse) };
+  }
+
+  private currentYear(): number {
+    return Number(this.calendar.dateAt(this.clock.now()).slice(0, 4));
+  }
+}
+
+function toHolidayResponse(entry: CalendarEntry): HolidayResponse {
+  return entry.type === 'early_close'
+    ? { date: entry.date, name: entry.name, type: entry.type, close_time: entry.closeTime }
+    : { date: entry.date, name: entry.name, type: entry.type };
+}

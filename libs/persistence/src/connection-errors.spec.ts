@@ -1,0 +1,23 @@
+import { isConnectionError } from './connection-errors.js';
+
+describe('isConnectionError', () => {
+  const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
+
+  it.each([
+    withCode('ECONNREFUSED'),
+    withCode('08006'),
+    withCode('57P01', 'terminating connection due to administrator command'),
+    new Error('Connection terminated unexpectedly'),
+    new Error('timeout exceeded when trying to connect'),
+    Object.assign(new Error('query failed'), { driverError: withCode('ECONNRESET') }),
+  ])('recognises %p', (error) => {
+    expect(isConnectionError(error)).toBe(true);
+  });
+
+  it.each([withCode('23505', 'duplicate key value'), withCode('42P01', 'relation does not exist'), new Error('boom'), 'text'])(
+    'does not mistake %p for one',
+    (error) => {
+      expect(isConnectionError(error)).toBe(false);
+    },
+  );
+});

@@ -1,0 +1,160 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource, EntityManager, MixedList, type EntitySchema } from 'typeorm';
+import { AppConfig, DatabaseUnavailableError } from '@app/shared';
+import { EmbeddedPostgres } from './embedded-postgres.js';
+
+export interface PersistenceOptions {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities: MixedList<Function | string | EntitySchema>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  migrations: Function[];
+}
+
+export const PERSISTENCE_OPTIONS = Symbol('PERSISTENCE_OPTIONS');
+
+const RETRY_DELAY_MS = 2000;
+const CONNECT_TIMEOUT_MS = 5000;
+/** Serialises migrations when several instances start at once against one server. */
+const MIGRATION_LOCK_KEY = 7_284_196_530_112;
+
+/**
+ * Owns the TypeORM data source: the embedded PostgreSQL when `DATABASE_URL` is unset, that server
+ * otherwise. Migrations run at start-up; when the server is unreachable the service still starts
+ * (live, not ready) and keeps trying in the background. The pool reconnects by itself when a
+ * server that went away comes back.
+ */
+@Injectable()
+export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(Database.name);
+  private readonly transactions = new AsyncLocalStorage<EntityManager>();
+  private source: DataSource | undefined;
+  private embedded: EmbeddedPostgres | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private migrated = false;
+  private stopping = false;
+
+  constructor(
+    private readonly config: AppConfig,
+    @Inject(PERSISTENCE_OPTIONS) private readonly options: PersistenceOptions,
+  ) {}
+
+  /** Connects and migrates before the server listens; a server that is down is retried in the background. */
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.databaseUrl === undefined) {
+      this.embedded = await EmbeddedPostgres.start(this.config.dataDir);
+      await this.connect(this.embedded.url, 1);
+      return;
+    }
+    try {
+      await this.connect(this.config.databaseUrl, 10);
+    } catch (error) {
+      this.logger.error(`database not reachable (${describe(error)}); retrying every ${RETRY_DELAY_MS / 1000}s`);
+      this.scheduleRetry(this.config.databaseUrl);
+    }
+  }
+
+  /** True once migrations have run; the service is ready from then on while the database answers. */
+  get isMigrated(): boolean {
+    return this.migrated;
+  }
+
+  get dataSource(): DataSource {
+    if (!this.migrated || this.source === undefined) throw new DatabaseUnavailableError();
+    return this.source;
+  }
+
+  /** The entity manager to use: the current unit of work's, or the pool's. */
+  get manager(): EntityManager {
+    return this.transactions.getStore() ?? this.dataSource.manager;
+  }
+
+  /** Runs `work` in one database transaction; repositories called inside it join it. */
+  async inTransaction<T>(work: () => Promise<T>): Promise<T> {
+    const current = this.transactions.getStore();
+    if (current !== undefined) return work();
+    return this.dataSource.transaction((manager) => this.transactions.run(manager, work));
+  }
+
+  /** A real round trip to the database, bounded in time. */
+  async ping(timeoutMs = 2000): Promise<void> {
+    const source = this.dataSource;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      await Promise.race([source.query('SELECT 1'), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  get kind(): 'embedded' | 'server' {
+    return this.config.databaseUrl === undefined ? 'embedded' : 'server';
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.retryTimer);
+    this.migrated = false;
+    if (this.source?.isInitialized) await this.source.destroy();
+    await this.embedded?.stop();
+    this.logger.log('database closed');
+  }
+
+  private async connect(url: string, poolSize: number): Promise<void> {
+    const source = new DataSource({
+      type: 'postgres',
+      url,
+      entities: this.options.entities,
+      migrations: this.options.migrations,
+      migrationsTableName: 'migrations',
+      synchronize: false,
+      logging: ['error', 'warn', 'migration'],
+      poolSize,
+      connectTimeoutMS: CONNECT_TIMEOUT_MS,
+      extra: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
+    });
+    await source.initialize();
+    try {
+      await this.migrate(source);
+    } catch (error) {
+      await source.destroy().catch(() => undefined);
+      throw error;
+    }
+    this.source = source;
+    this.migrated = true;
+    this.logger.log(`database ready (${this.kind})`);
+  }
+
+  private async migrate(source: DataSource): Promise<void> {
+    if (this.embedded !== undefined) {
+      await source.runMigrations({ transaction: 'each' });
+      return;
+    }
+    const runner = source.createQueryRunner();
+    try {
+      await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      await source.runMigrations({ transaction: 'each' });
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+      await runner.release();
+    }
+  }
+
+  private scheduleRetry(url: string): void {
+    if (this.stopping) return;
+    this.retryTimer = setTimeout(() => {
+      this.connect(url, 10).catch((error: unknown) => {
+        this.logger.warn(`database still not reachable (${describe(error)})`);
+        this.scheduleRetry(url);
+      });
+    }, RETRY_DELAY_MS);
+    this.retryTimer.unref();
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,21 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from './database.js';
+
+/**
+ * Runs a use case's writes as one database transaction: all of them land, or none does.
+ * Repositories called inside `run` join the transaction without being handed it.
+ */
+export abstract class UnitOfWork {
+  abstract run<T>(work: () => Promise<T>): Promise<T>;
+}
+
+@Injectable()
+export class TypeOrmUnitOfWork extends UnitOfWork {
+  constructor(private readonly database: Database) {
+    super();
+  }
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    return this.database.inTransaction(work);
+  }
+}

@@ -1,0 +1,3 @@
+// The portfolio context: holdings, market prices, holdings CSV import and snapshots.
+// Its public surface (module, ports) is exported from here as it is built.
+export {};

@@ -1,0 +1,15 @@
+export { AppConfig, ConfigError, loadConfig, type LogLevel, type NodeEnv, type OidcSettings } from './config/app-config.js';
+export { loadDotEnv } from './config/dotenv.js';
+export {
+  AccessDeniedError,
+  AuthenticationRequiredError,
+  ConflictError,
+  DatabaseUnavailableError,
+  DomainError,
+  NotFoundError,
+  PayloadTooLargeError,
+  ValidationError,
+} from './errors/domain.errors.js';
+export { DATA_SOURCE, dataResponse } from './http/data-source.js';
+export { timestampWithMicroseconds } from './time/timestamps.js';
+export { SharedModule } from './shared.module.js';

@@ -1,0 +1,84 @@
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { freePort } from './support/free-port.js';
+import { startService, waitUntil, type RunningService } from './support/service.js';
+import { TcpProxy } from './support/tcp-proxy.js';
+import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from './support/test-database.js';
+
+/**
+ * The service talks to its database through a proxy the test can cut: the database "goes away"
+ * and "comes back" while the service keeps running.
+ */
+describe('when the database goes away and comes back', () => {
+  let target: { host: string; port: number; database: string };
+  let serverDatabase: TestDatabase | undefined;
+  let embedded: { db: PGlite; server: PGLiteSocketServer } | undefined;
+
+  beforeAll(async () => {
+    const adminUrl = serverDatabaseUrl();
+    if (adminUrl) {
+      serverDatabase = await createTestDatabase(adminUrl);
+      const url = new URL(serverDatabase.url);
+      target = { host: url.hostname, port: Number(url.port || 5432), database: url.pathname.slice(1) };
+    } else {
+      // No server configured: a real PostgreSQL (PGlite) on a loopback socket plays the server.
+      const db = await PGlite.create();
+      const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 100 });
+      await server.start();
+      embedded = { db, server };
+      target = { host: '127.0.0.1', port: Number(server.getServerConn().split(':').pop()), database: 'postgres' };
+    }
+  });
+
+  afterAll(async () => {
+    await serverDatabase?.drop();
+    await embedded?.server.stop();
+    await embedded?.db.close();
+  });
+
+  const databaseUrlThrough = (proxy: TcpProxy) => {
+    const user = serverDatabase ? new URL(serverDatabase.url).username || 'postgres' : 'postgres';
+    return `postgres://${user}@127.0.0.1:${proxy.port}/${target.database}`;
+  };
+  const status = async (service: RunningService, path: string) => (await fetch(`${service.url}${path}`)).status;
+
+  it('reports 503 on readiness and detail while it is down, and recovers without a restart', async () => {
+    const proxy = await TcpProxy.open(await freePort(), target);
+    const service = await startService({ env: { DATABASE_URL: databaseUrlThrough(proxy) } });
+    try {
+      expect(await status(service, '/health/ready')).toBe(200);
+
+      await proxy.cut();
+      const detailed = await fetch(`${service.url}/health/detailed`);
+      expect(detailed.status).toBe(503);
+      const body = (await detailed.json()) as { status: string; checks: Record<string, { status: string; message: string }> };
+      expect(body.status).toBe('degraded');
+      expect(body.checks.database.status).toBe('unhealthy');
+      expect(body.checks.database.message).toMatch(/Database connection failed/);
+      expect(await status(service, '/health/ready')).toBe(503);
+      expect(await status(service, '/health/live')).toBe(200);
+
+      await proxy.resume();
+      await waitUntil(async () => (await status(service, '/health/ready')) === 200, 20000);
+      expect(await status(service, '/health/detailed')).toBe(200);
+    } finally {
+      await service.stop();
+      await proxy.cut();
+    }
+  });
+
+  it('starts live but not ready when the database is unreachable, and becomes ready when it appears', async () => {
+    const proxy = await TcpProxy.open(await freePort(), target);
+    const url = databaseUrlThrough(proxy);
+    await proxy.cut();
+    const service = await startService({ env: { DATABASE_URL: url }, waitFor: 'live' });
+    try {
+      expect(await status(service, '/health/ready')).toBe(503);
+      await proxy.resume();
+      await waitUntil(async () => (await status(service, '/health/ready')) === 200, 20000);
+    } finally {
+      await service.stop();
+      await proxy.cut();
+    }
+  });
+});
