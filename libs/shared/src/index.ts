@@ -13,3 +13,4 @@ export {
 export { DATA_SOURCE, dataResponse } from './http/data-source.js';
 export { timestampWithMicroseconds } from './time/timestamps.js';
 export { SharedModule } from './shared.module.js';
+export { CurrentUser, IS_PUBLIC, Public, type AuthenticatedUser } from './http/auth-context.js';

@@ -1,4 +1,5 @@
 import { Controller, Get, Query } from '@nestjs/common';
+import { Public } from '@app/shared';
 import { Clock } from '../application/clock.port.js';
 import { parseYear } from '../domain/iso-date.js';
 import type { CalendarEntry } from '../domain/nyse-holidays.js';
@@ -18,7 +19,8 @@ export class TradingCalendarController {
     private readonly calendar: TradingCalendar,
   ) {}
 
-  // Public, no authentication (interface.md): mark with the auth context's @Public() once it exists.
+  /** Public, no authentication (interface.md). */
+  @Public()
   @Get('metrics')
   metrics(): { success: true; metrics: TradingCalendarMetrics } {
     return { success: true, metrics: this.calendar.metrics(this.clock.now()) };

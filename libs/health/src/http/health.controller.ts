@@ -1,9 +1,10 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { timestampWithMicroseconds } from '@app/shared';
+import { Public, timestampWithMicroseconds } from '@app/shared';
 import { HealthChecks, SERVICE_NAME } from '../health-checks.js';
 
 /** Public probes for operators and load balancers (interface.md "Health"). */
+@Public()
 @Controller('health')
 export class HealthController {
   constructor(private readonly checks: HealthChecks) {}
