@@ -24,7 +24,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['../../*/src/**', '**/libs/*/src/**'], message: "Import another context through '@app/<context>'." }] },
+        { patterns: [{ group: ['../../*/src/**', '../../../*/src/**', '../../../../*/src/**', '**/libs/*/src/**'], message: "Import another context through '@app/<context>'." }] },
       ],
     },
   },
@@ -39,7 +39,8 @@ export default tseslint.config(
           patterns: [
             { group: ['@nestjs/*', 'typeorm', 'fastify', '@fastify/*', 'class-validator', 'class-transformer', 'pg'], message: 'Domain code must not depend on the framework or the database.' },
             { group: ['**/infrastructure/**', '**/http/**', '**/application/**'], message: 'Domain code must not import outer layers.' },
-            { group: ['../../*/src/**', '**/libs/*/src/**'], message: "Import another context through '@app/<context>'." },
+            { group: ['../../*/src/**', '../../../*/src/**', '../../../../*/src/**', '**/libs/*/src/**'], message: "Import another context through '@app/<context>'." },
+            { regex: '^@app/(?!shared/domain$)', message: "Domain code may import only '@app/shared/domain' of other contexts." },
           ],
         },
       ],

@@ -1,7 +1,9 @@
 import { ConsoleLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import multipart from '@fastify/multipart';
 import type { FastifyServerOptions } from 'fastify';
+import { configureAuthHttp } from '@app/auth';
 import { AppConfig } from '@app/shared';
 import { AppModule } from './app.module.js';
 
@@ -14,6 +16,12 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger: new ConsoleLogger({ json: config.isProduction, logLevels: nestLogLevels(config) }),
   });
+  // Uploads stay in memory, bounded per file; nothing is written to disk under a user-chosen name.
+  await app.register(multipart, {
+    limits: { fileSize: config.uploadMaxBytes, files: 4, fields: 10, fieldSize: 1024, parts: 14 },
+  });
+  // The encrypted `session` cookie, the cross-site check on state-changing requests, the built-in identity provider.
+  await configureAuthHttp(app, config);
 
   return app;
 }
@@ -26,8 +34,8 @@ function requestLogger(config: AppConfig): FastifyServerOptions['logger'] {
     serializers: {
       req: (request: { method: string; url: string; ip?: string }) => ({
         method: request.method,
-        // Query strings of the sign-in paths carry authorization codes and state values.
-        url: request.url.startsWith('/auth/') ? request.url.split('?')[0] : request.url,
+        // Query strings of the sign-in paths (and of the built-in provider) carry codes, state and nonce values.
+        url: /^\/(auth|dev-idp)\//.test(request.url) ? request.url.split('?')[0] : request.url,
         remoteAddress: request.ip,
       }),
       res: (reply: { statusCode: number }) => ({ statusCode: reply.statusCode }),

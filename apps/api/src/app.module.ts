@@ -1,7 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { AuthModule } from '@app/auth';
 import { CalendarModule } from '@app/calendar';
 import { HealthModule } from '@app/health';
+import { ImportModule } from '@app/import';
 import { PersistenceModule } from '@app/persistence';
 import { AppConfig, SharedModule } from '@app/shared';
 import { ApiExceptionFilter } from './api-exception.filter.js';
@@ -17,8 +19,11 @@ export class AppModule {
       imports: [
         SharedModule.forRoot(config),
         PersistenceModule.forRoot({ entities: ENTITIES }),
+        AuthModule,
         HealthModule,
         CalendarModule,
+        // The brokerage import.
+        ImportModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

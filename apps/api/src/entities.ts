@@ -1,3 +1,5 @@
+import { AUTH_ENTITIES } from '@app/auth';
+
 /** The TypeORM entity classes every context contributes; the composition root hands them to persistence. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const ENTITIES: Function[] = [];
+export const ENTITIES: Function[] = [...AUTH_ENTITIES];

@@ -1,3 +1,9 @@
-// The auth context: sign-in (OpenID Connect), server-side sessions, the allow-list and the user profile.
-// Its public surface (module, ports) is exported from here as it is built.
-export {};
+// The auth context's public surface: sign-in (OpenID Connect), server-side sessions, the allow-list
+// and the user profile. Other contexts import only this file (`@app/auth`).
+export { AuthModule } from './auth.module.js';
+export { configureAuthHttp } from './http/configure-auth-http.js';
+export { AUTH_ENTITIES } from './infrastructure/persistence/auth.orm-entities.js';
+export { BrokerageAccounts } from './application/brokerage-accounts.port.js';
+export type { BrokerageAccount } from './domain/user.js';
+export { DEMO_USER_EMAIL } from './domain/allow-list.js';
+export { SESSION_COOKIE } from './http/session-cookie.js';

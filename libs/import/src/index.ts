@@ -1,3 +1,3 @@
-// The import context: the brokerage CSV import: parsers, hybrid matching, the upload stream.
-// Its public surface (module, ports) is exported from here as it is built.
-export {};
+// The import context: Schwab CSV files in, trades, dividends and positions out (tables libs/trades reads).
+export { ImportModule } from './import.module.js';
+export { ImportFileError } from './domain/import.errors.js';

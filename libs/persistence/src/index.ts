@@ -1,5 +1,5 @@
 export { Database } from './database.js';
-export { UnitOfWork } from './unit-of-work.js';
+export { TypeOrmUnitOfWork, UnitOfWork } from './unit-of-work.js';
 export { PersistenceModule } from './persistence.module.js';
 export { isConnectionError } from './connection-errors.js';
 export { MIGRATIONS } from './migrations/index.js';

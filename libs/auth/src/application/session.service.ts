@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '@app/calendar';
+import { AccessDeniedError, AuthenticationRequiredError, type AuthenticatedUser } from '@app/shared';
+import { AuthSettings } from './auth-settings.js';
+import { hashToken, randomToken } from './secrets.js';
+import { Sessions } from './sessions.port.js';
+
+export interface ActiveSession {
+  user: AuthenticatedUser;
+  /** True when this request moved the expiry forward (the cookie is renewed with it). */
+  renewed: boolean;
+}
+
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Server-side sessions: an opaque random token in the browser's cookie, its hash in the database,
+ * sliding expiry after the idle window, and the allow-list checked on every request.
+ */
+@Injectable()
+export class SessionService {
+  constructor(
+    private readonly sessions: Sessions,
+    private readonly settings: AuthSettings,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A new session for the user; returns the token for the cookie. Expired sessions are swept here. */
+  async open(userId: number): Promise<string> {
+    const now = this.clock.now();
+    await this.sessions.deleteExpired(now);
+    const token = randomToken();
+    await this.sessions.create({
+      id: hashToken(token),
+      userId,
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: this.settings.sessions.expiresAfter(now),
+    });
+    return token;
+  }
+
+  /**
+   * The signed-in user behind a cookie's token. No, unknown or expired session: 401. A user no longer
+   * on the allow-list: 403, for as long as the address stays off the list.
+   */
+  async resolve(token: string | undefined): Promise<ActiveSession> {
+    if (token === undefined || !TOKEN_SHAPE.test(token)) throw new AuthenticationRequiredError();
+    const id = hashToken(token);
+    const session = await this.sessions.findWithUser(id);
+    if (session === null) throw new AuthenticationRequiredError();
+    const now = this.clock.now();
+    const policy = this.settings.sessions;
+    if (policy.isExpired(session, now)) {
+      await this.sessions.delete(id);
+      throw new AuthenticationRequiredError();
+    }
+    if (!this.settings.allowList.admits(session.user.email)) throw new AccessDeniedError();
+    if (!policy.needsTouch(session, now)) return { user: session.user, renewed: false };
+    await this.sessions.touch(id, now, policy.expiresAfter(now));
+    return { user: session.user, renewed: true };
+  }
+
+  /** Like `resolve`, but answers null instead of refusing (for pages that only want to know). */
+  async peek(token: string | undefined): Promise<AuthenticatedUser | null> {
+    try {
+      return (await this.resolve(token)).user;
+    } catch (error) {
+      if (error instanceof AuthenticationRequiredError || error instanceof AccessDeniedError) return null;
+      throw error;
+    }
+  }
+
+  async close(token: string | undefined): Promise<void> {
+    if (token === undefined || !TOKEN_SHAPE.test(token)) return;
+    await this.sessions.delete(hashToken(token));
+  }
+}

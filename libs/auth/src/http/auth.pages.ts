@@ -1,0 +1,47 @@
+import type { AuthenticatedUser } from '@app/shared';
+import { escapeHtml, htmlPage } from '../infrastructure/html-page.js';
+
+export interface LoginPageOptions {
+  /** The built-in development provider is in use. */
+  builtInProvider: boolean;
+  /** The demo address, when the built-in provider admits only it. */
+  demoEmail: string | undefined;
+  /** Where an external provider lives, for the page's wording. */
+  providerHost: string | undefined;
+}
+
+/** GET /auth/login: what happens next, and the button that starts it. */
+export function loginPage(options: LoginPageOptions): string {
+  const explanation = options.builtInProvider
+    ? `<div class="note">
+<p><strong>Development sign-in.</strong> No identity provider is configured (<code>OIDC_ISSUER</code> is unset), so the
+service uses its built-in development provider. After <em>Sign in</em> it asks for an e-mail address, with no password:
+type ${
+        options.demoEmail
+          ? `the demo address <code>${escapeHtml(options.demoEmail)}</code> (no <code>AUTHORIZED_USERS</code> is configured)`
+          : 'an address listed in <code>AUTHORIZED_USERS</code>'
+      }.</p>
+<p>Production needs a real provider: set <code>OIDC_ISSUER</code>, <code>OIDC_CLIENT_ID</code> and <code>OIDC_CLIENT_SECRET</code>.</p>
+</div>`
+    : `<p>You will be sent to ${options.providerHost ? `<strong>${escapeHtml(options.providerHost)}</strong>` : 'your identity provider'} to sign in, then back here.
+Only e-mail addresses on this service's allow-list are admitted.</p>`;
+  return htmlPage(
+    'Sign in · Trading journal',
+    `<h1>Trading journal</h1>
+<p>Sign in to see your trades, dividends and portfolio.</p>
+${explanation}
+<p><a class="button" href="/login">Sign in</a></p>`,
+  );
+}
+
+/** GET /: a placeholder home page until the web app is served here. */
+export function homePage(user: AuthenticatedUser): string {
+  const who = user.name ? `${escapeHtml(user.name)} (${escapeHtml(user.email)})` : escapeHtml(user.email);
+  return htmlPage(
+    'Trading journal',
+    `<h1>Trading journal</h1>
+<p>Signed in as <strong>${who}</strong>.</p>
+<p>The API is under <code>/api</code>; your profile is at <a href="/auth/profile">/auth/profile</a>.</p>
+<form method="post" action="/logout"><button type="submit">Sign out</button></form>`,
+  );
+}

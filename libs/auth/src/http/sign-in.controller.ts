@@ -1,0 +1,85 @@
+import { BadGatewayException, Controller, Get, Header, Post, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Public } from '@app/shared';
+import { AuthSettings } from '../application/auth-settings.js';
+import type { CallbackQuery } from '../application/identity-provider.port.js';
+import { SessionService } from '../application/session.service.js';
+import { SignInService } from '../application/sign-in.service.js';
+import { IdentityProviderUnavailableError } from '../domain/auth.errors.js';
+import { OidcClientSettings } from '../infrastructure/oidc/oidc-client-settings.js';
+import { loginPage } from './auth.pages.js';
+import { LOGIN_PAGE } from './session.guard.js';
+import { SessionCookie } from './session-cookie.js';
+
+/** Sign-in and sign-out (interface.md "Sign-in and session"; decisions.md §2). */
+@Public()
+@Controller()
+export class SignInController {
+  constructor(
+    private readonly signIn: SignInService,
+    private readonly sessions: SessionService,
+    private readonly settings: AuthSettings,
+    private readonly client: OidcClientSettings,
+  ) {}
+
+  /** The login page; a signed-in user goes straight to `/`. */
+  @Get('auth/login')
+  @Header('cache-control', 'no-store')
+  async loginPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    if ((await this.sessions.peek(new SessionCookie(request).token)) !== null) {
+      await reply.redirect('/', 302);
+      return;
+    }
+    const allowList = this.settings.allowList.entries;
+    const page = loginPage({
+      builtInProvider: this.settings.builtInProvider,
+      demoEmail: this.settings.builtInProvider && allowList.length === 1 ? allowList[0] : undefined,
+      providerHost: this.settings.builtInProvider ? undefined : new URL(this.client.issuer).host,
+    });
+    await reply.type('text/html; charset=utf-8').send(page);
+  }
+
+  /** 302 to the provider's authorization endpoint, with `state`, `nonce` and a PKCE challenge. */
+  @Get('login')
+  async login(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const location = await providerCall(() => this.signIn.begin(new SessionCookie(request).signInSlot));
+    await reply.header('cache-control', 'no-store').redirect(location, 302);
+  }
+
+  /** The provider's redirect back: a new session and 302 to `/`; 400 on a bad state or code, 403 off the allow-list. */
+  @Get('auth/callback')
+  async callback(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query() query: CallbackQuery): Promise<void> {
+    const cookie = new SessionCookie(request);
+    const { token } = await providerCall(() => this.signIn.complete(query, cookie.signInSlot, cookie.token));
+    cookie.signIn(token);
+    await reply.header('cache-control', 'no-store').redirect('/', 302);
+  }
+
+  @Get('logout')
+  logoutByLink(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.logout(request, reply);
+  }
+
+  @Post('logout')
+  logoutByForm(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.logout(request, reply);
+  }
+
+  /** Deletes the server-side session, expires the cookie, and shows the login page. */
+  private async logout(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const cookie = new SessionCookie(request);
+    await this.sessions.close(cookie.token);
+    cookie.clear();
+    await reply.header('cache-control', 'no-store').redirect(LOGIN_PAGE, 302);
+  }
+}
+
+/** An unreachable provider is a 502 with a plain message, not a generic 500. */
+async function providerCall<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof IdentityProviderUnavailableError) throw new BadGatewayException(error.message);
+    throw error;
+  }
+}

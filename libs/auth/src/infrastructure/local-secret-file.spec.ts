@@ -1,0 +1,35 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readOrCreateSecretFile } from './local-secret-file.js';
+
+describe('readOrCreateSecretFile', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sta-secret-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('creates the file once, readable by the owner only, and reads it back afterwards', async () => {
+    const path = join(dir, 'session-secret');
+    const first = await readOrCreateSecretFile(path, () => 'first-value');
+    const second = await readOrCreateSecretFile(path, () => 'second-value');
+    expect([first, second]).toEqual(['first-value', 'first-value']);
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect(await readFile(path, 'utf8')).toBe('first-value');
+  });
+
+  it('lets two concurrent starts agree on one value', async () => {
+    const path = join(dir, 'key');
+    const values = await Promise.all([1, 2, 3, 4].map((n) => readOrCreateSecretFile(path, async () => `value-${n}`)));
+    expect(new Set(values).size).toBe(1);
+  });
+
+  it('keeps an existing value, e.g. one put there by an operator', async () => {
+    const path = join(dir, 'key');
+    await writeFile(path, 'operator-value\n');
+    expect(await readOrCreateSecretFile(path, () => 'generated')).toBe('operator-value');
+  });
+});

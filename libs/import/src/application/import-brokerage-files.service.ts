@@ -1,0 +1,141 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { UnitOfWork } from '@app/persistence';
+import { withLotFingerprints, withTransactionFingerprints } from '../domain/fingerprint.js';
+import { matchTrades } from '../domain/hybrid-matcher.js';
+import { ImportFileError } from '../domain/import.errors.js';
+import { decodeCsvText } from '../domain/parsers/csv-text.js';
+import { parseRealizedLotsFile, parseTransactionsFile } from '../domain/parsers/format-registry.js';
+import { monthsChanged } from '../domain/trade-report.js';
+import { ImportStore } from './import-store.port.js';
+import { UploadHistory } from './upload-history.port.js';
+
+export interface UploadedFile {
+  name: string;
+  content: Buffer;
+}
+
+export interface ImportRequest {
+  userId: number;
+  account: { accountId: number; accountNumber: string };
+  transactions: UploadedFile;
+  gains: UploadedFile;
+}
+
+export interface ImportStats {
+  transactions_inserted: number;
+  realized_gains_lots: number;
+  broker_verified_trades: number;
+}
+
+/** The contract's progress steps, in order (interface.md "Events"). */
+export const IMPORT_STEPS = [
+  { percentage: 25, message: 'Starting data processing...' },
+  { percentage: 40, message: 'Processing transaction history and realized gains...' },
+  { percentage: 60, message: 'Synchronizing with database...' },
+  { percentage: 80, message: 'Finalizing data import...' },
+] as const;
+
+export interface ImportOutcome {
+  stats: ImportStats;
+  /** What the matching noticed but worked around (a sale with no prior purchase, lots that do not add up …). */
+  warnings: string[];
+}
+
+export type ProgressListener = (step: (typeof IMPORT_STEPS)[number]) => Promise<void>;
+
+/** The two refusals that come before any stream starts (interface.md "Data import"). */
+export const FILES_REQUIRED = 'Both transaction history and realized gains files are required';
+export const FILES_MUST_BE_CSV = 'Both files must be CSV files';
+
+/**
+ * Imports a Schwab transactions file and its realized gain/loss lot details into an account, all or
+ * nothing: new raw rows are stored by natural key, then the account's trades, dividends and positions
+ * are recomputed from everything it holds, in one transaction. Every attempt leaves a history row.
+ */
+@Injectable()
+export class ImportBrokerageFiles {
+  private readonly logger = new Logger(ImportBrokerageFiles.name);
+
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly store: ImportStore,
+    private readonly history: UploadHistory,
+  ) {}
+
+  /**
+   * The checks that answer a plain 400 before the stream starts: a `.csv` name and text content.
+   * Throws a ValidationError whose message starts with the contract's sentence and names the file.
+   */
+  precheck(files: readonly UploadedFile[]): void {
+    for (const file of files) {
+      if (!/\.csv$/i.test(file.name)) {
+        throw new ImportFileError('IMPORT_UNSUPPORTED_LAYOUT', file.name, 1, 'not a .csv file').withPrefix(FILES_MUST_BE_CSV);
+      }
+      try {
+        decodeCsvText(file.name, file.content);
+      } catch (error) {
+        if (error instanceof ImportFileError) throw error.withPrefix(FILES_MUST_BE_CSV);
+        throw error;
+      }
+    }
+  }
+
+  async run(request: ImportRequest, progress: ProgressListener): Promise<ImportOutcome> {
+    const { userId, account, transactions, gains } = request;
+    const counts = { transactionsProcessed: 0, transactionsInserted: 0, realizedGainsLots: 0, brokerVerifiedTrades: 0, monthsUpdated: 0 };
+    let uploadId: number | undefined;
+    let warnings: string[] = [];
+    try {
+      await progress(IMPORT_STEPS[0]);
+      const transactionsFile = parseTransactionsFile(transactions.name, transactions.content);
+      const lotsFile = parseRealizedLotsFile(gains.name, gains.content);
+      counts.transactionsProcessed = transactionsFile.dataRows;
+      counts.realizedGainsLots = lotsFile.lots.length;
+      await progress(IMPORT_STEPS[1]);
+
+      const accountKey = String(account.accountId);
+      const newTransactions = withTransactionFingerprints(accountKey, transactionsFile.transactions);
+      const newLots = withLotFingerprints(accountKey, lotsFile.lots);
+      await progress(IMPORT_STEPS[2]);
+
+      await this.unitOfWork.run(async () => {
+        uploadId = await this.history.reserveId();
+        await this.store.lockAccount(account.accountId);
+        const before = await this.store.loadRows(account.accountId);
+        const previous = matchTrades(before.transactions, before.lots);
+        counts.transactionsInserted = await this.store.addTransactions(account.accountId, uploadId, newTransactions);
+        await this.store.addLots(account.accountId, uploadId, newLots);
+        const after = await this.store.loadRows(account.accountId);
+        const current = matchTrades(after.transactions, after.lots);
+        await this.store.replaceDerived(userId, account.accountId, current);
+        counts.brokerVerifiedTrades = current.stats.brokerVerifiedTrades;
+        warnings = current.warnings.map((warning) => warning.message);
+        counts.monthsUpdated = monthsChanged(previous, current).length;
+        await progress(IMPORT_STEPS[3]);
+        await this.history.record({ ...this.describe(request), ...counts, id: uploadId, status: 'success' });
+      });
+      const stats = {
+        transactions_inserted: counts.transactionsInserted,
+        realized_gains_lots: counts.realizedGainsLots,
+        broker_verified_trades: counts.brokerVerifiedTrades,
+      };
+      return { stats, warnings };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await this.history
+        .record({ ...this.describe(request), ...counts, transactionsInserted: 0, monthsUpdated: 0, id: uploadId, status: 'failed', error: message })
+        .catch((recordError: unknown) => this.logger.warn(`could not record the failed upload: ${String(recordError)}`));
+      throw error;
+    }
+  }
+
+  private describe(request: ImportRequest) {
+    return {
+      userId: request.userId,
+      accountId: request.account.accountId,
+      brokerageAccount: request.account.accountNumber,
+      transactionFile: { name: request.transactions.name, size: request.transactions.content.length },
+      gainsFile: { name: request.gains.name, size: request.gains.content.length },
+    };
+  }
+}

@@ -1,0 +1,23 @@
+import type { BrokerTransaction } from '../domain/broker-transaction.js';
+import type { MatchResult } from '../domain/hybrid-matcher.js';
+import type { RealizedLot } from '../domain/realized-lot.js';
+
+export interface StoredRows {
+  transactions: BrokerTransaction[];
+  lots: RealizedLot[];
+}
+
+/**
+ * Where an account's imported rows and what is derived from them are kept. Called inside one
+ * unit of work per import: it either all lands or none of it does.
+ */
+export abstract class ImportStore {
+  /** Serialises imports of one account (held until the unit of work ends). */
+  abstract lockAccount(accountId: number): Promise<void>;
+  abstract loadRows(accountId: number): Promise<StoredRows>;
+  /** Stores rows whose fingerprint the account does not have yet; returns how many were new. */
+  abstract addTransactions(accountId: number, uploadId: number, transactions: readonly BrokerTransaction[]): Promise<number>;
+  abstract addLots(accountId: number, uploadId: number, lots: readonly RealizedLot[]): Promise<number>;
+  /** Replaces the account's trades, dividends, positions and company names with `result`. */
+  abstract replaceDerived(userId: number, accountId: number, result: MatchResult): Promise<void>;
+}

@@ -1,0 +1,113 @@
+import type { IsoDate } from '@app/shared/domain';
+import type { Decimal } from '@app/shared/domain';
+
+/** What a Transactions row means for the journal, decided by its Action. */
+export type ActionKind =
+  | 'buy' // opens a long lot (Buy, Reinvest Shares)
+  | 'sell' // closes long lots
+  | 'sell_short' // opens a short lot
+  | 'buy_to_cover' // closes short lots
+  | 'stock_split' // forward split: Quantity = shares added
+  | 'reverse_split' // reverse split: Quantity = shares removed
+  | 'dividend' // a dividend or distribution (Rev … is a negative one)
+  | 'other'; // interest, transfers, fees, Foreign Tax Paid …: stored, otherwise ignored
+
+/** One data row of a brokerage Transactions file. Numbers exact; empty cells are `null`. */
+export interface BrokerTransaction {
+  /** Physical line in the uploaded file (title line counted). Within a day, a higher line is earlier. */
+  readonly line: number;
+  /** The first date of the Date column: the posted trade date. */
+  readonly date: IsoDate;
+  readonly asOfDate: IsoDate | null;
+  /** The Action as written, trimmed (`"Buy   "` → `Buy`). */
+  readonly action: string;
+  readonly kind: ActionKind;
+  readonly symbol: string;
+  readonly description: string;
+  /** Shares, as written (positive for trades; the Action gives the direction). */
+  readonly quantity: Decimal | null;
+  readonly price: Decimal | null;
+  readonly fees: Decimal | null;
+  /** Net cash effect, signed: purchases negative including fees, sales positive net of fees. */
+  readonly amount: Decimal | null;
+  /** The cells exactly as read, for fingerprinting and storage. */
+  readonly cells: readonly string[];
+  /** Natural key, when the caller has computed one (see fingerprint.ts); copied onto trades. */
+  readonly fingerprint?: string;
+}
+
+const TRADE_ACTIONS: ReadonlyMap<string, ActionKind> = new Map([
+  ['buy', 'buy'],
+  ['reinvest shares', 'buy'],
+  ['sell', 'sell'],
+  ['sell short', 'sell_short'],
+  ['buy to cover', 'buy_to_cover'],
+  ['stock split', 'stock_split'],
+  ['forward split', 'stock_split'],
+  ['reverse split', 'reverse_split'],
+]);
+
+// Named like a dividend but not cash income: withheld tax, and shares handed out instead of cash.
+const NOT_DIVIDENDS = new Set(['foreign tax paid', 'stock dividend']);
+
+/** Normalised for comparisons: lower case, single spaces. */
+export function normaliseAction(action: string): string {
+  return action.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+function namesDividend(action: string): boolean {
+  return /\bdiv\b|dividend|distribution|\bcap(ital)? gains?\b/.test(action);
+}
+
+/** Reversal of a dividend: `Rev Pr Yr Cash Div`, `Rev Cash Dividend` … (amounts count as negative). */
+export function isDividendReversal(action: string): boolean {
+  const normalised = normaliseAction(action);
+  return /^rev(ersal)?\b/.test(normalised) && namesDividend(normalised);
+}
+
+// Exports repeat a few dozen Action texts; classify each once.
+const kindCache = new Map<string, ActionKind>();
+
+export function classifyAction(action: string): ActionKind {
+  let kind = kindCache.get(action);
+  if (kind === undefined) {
+    kind = classifyNewAction(action);
+    if (kindCache.size > 1000) {
+      kindCache.clear();
+    }
+    kindCache.set(action, kind);
+  }
+  return kind;
+}
+
+function classifyNewAction(action: string): ActionKind {
+  const normalised = normaliseAction(action);
+  const tradeKind = TRADE_ACTIONS.get(normalised);
+  if (tradeKind) {
+    return tradeKind;
+  }
+  if (NOT_DIVIDENDS.has(normalised)) {
+    return 'other';
+  }
+  return namesDividend(normalised) ? 'dividend' : 'other';
+}
+
+/** Kinds that need a symbol and a positive quantity. */
+export function isTradeKind(kind: ActionKind): boolean {
+  return kind === 'buy' || kind === 'sell' || kind === 'sell_short' || kind === 'buy_to_cover';
+}
+
+export function isClosingKind(kind: ActionKind): kind is 'sell' | 'buy_to_cover' {
+  return kind === 'sell' || kind === 'buy_to_cover';
+}
+
+/**
+ * Time order: by posted date; within one day in the order executed. Exports list a day newest
+ * first, so the row further down the file (higher line) came first.
+ */
+export function compareInTimeOrder(a: BrokerTransaction, b: BrokerTransaction): number {
+  if (a.date !== b.date) {
+    return a.date < b.date ? -1 : 1;
+  }
+  return b.line - a.line;
+}

@@ -1,0 +1,76 @@
+import type { IsoDate } from '@app/shared/domain';
+import { Decimal } from '@app/shared/domain';
+
+export type TradeSide = 'long' | 'short';
+export type TradeSource = 'broker' | 'fifo';
+export type TradeResult = 'Win' | 'Loss' | 'Breakeven';
+
+/**
+ * A completed trade: one lot, one buy leg and one sell leg. All figures exact; round them only when
+ * writing a response or a file. Field names map one to one onto the API's snake_case names.
+ */
+export interface ClosedTrade {
+  readonly symbol: string;
+  readonly side: TradeSide;
+  readonly source: TradeSource;
+  /** Long: the purchase date. Short: the Buy to Cover date. */
+  readonly buyDate: IsoDate;
+  /** Long: the sale date. Short: the Sell Short date. */
+  readonly sellDate: IsoDate;
+  /** The closing transaction's date (the sale, or the cover): the day, week and month it belongs to. */
+  readonly closeDate: IsoDate;
+  /** The opening transaction's date (purchase, or short sale). */
+  readonly openDate: IsoDate;
+  readonly volume: Decimal;
+  /** Cost basis ÷ volume, fees included (broker trades: the lot's Cost Per Share). */
+  readonly buyPrice: Decimal;
+  /** Proceeds ÷ volume, fees included (broker trades: the lot's Proceeds Per Share). */
+  readonly sellPrice: Decimal;
+  /** What the shares cost (for a short: what covering cost), fees included. */
+  readonly costBasis: Decimal;
+  /** What the shares brought in, net of fees. */
+  readonly proceeds: Decimal;
+  /** Proceeds − cost basis (the broker's Gain/Loss for broker trades). */
+  readonly totalProfitLoss: Decimal;
+  readonly profitPerShare: Decimal;
+  /** Total P&L ÷ cost basis × 100. */
+  readonly returnPercentage: Decimal;
+  readonly holdingDays: number;
+  readonly tradeResult: TradeResult;
+  /** Broker trades only; null for FIFO trades. */
+  readonly washSale: boolean | null;
+  readonly disallowedLoss: Decimal | null;
+  readonly term: string | null;
+  /** Raw execution prices of the two legs (split-adjusted), when known. */
+  readonly buyTxPrice: Decimal | null;
+  readonly sellTxPrice: Decimal | null;
+  /** Line of the closing transaction in the Transactions file. */
+  readonly txLine: number;
+  /** Line of the broker lot in the Realized Gain/Loss file (broker trades). */
+  readonly lotLine: number | null;
+  readonly txFingerprint: string | null;
+  readonly lotFingerprint: string | null;
+}
+
+/** A dividend or distribution (a `Rev …` reversal is negative). */
+export interface DividendRecord {
+  readonly transactionDate: IsoDate;
+  readonly symbol: string;
+  /** The broker's Action text, trimmed. */
+  readonly action: string;
+  readonly amount: Decimal;
+  readonly description: string;
+  readonly line: number;
+  readonly fingerprint: string | null;
+}
+
+/** Win / Loss / Breakeven by the P&L as shown (to the cent), so a trade shown as 0.00 is Breakeven. */
+export function tradeResultOf(profitLoss: Decimal): TradeResult {
+  const shown = profitLoss.round(2);
+  return shown.isPositive() ? 'Win' : shown.isNegative() ? 'Loss' : 'Breakeven';
+}
+
+/** P&L ÷ cost × 100, 0 when there is no cost. */
+export function returnPercentageOf(profitLoss: Decimal, costBasis: Decimal): Decimal {
+  return costBasis.isZero() ? Decimal.ZERO : profitLoss.mulDiv(Decimal.HUNDRED, costBasis);
+}

@@ -1,0 +1,465 @@
+import { daysBetween, type IsoDate } from '@app/shared/domain';
+import { Decimal } from '@app/shared/domain';
+import {
+  compareInTimeOrder,
+  isClosingKind,
+  isDividendReversal,
+  type BrokerTransaction,
+} from './broker-transaction.js';
+import {
+  returnPercentageOf,
+  tradeResultOf,
+  type ClosedTrade,
+  type DividendRecord,
+  type TradeSide,
+} from './closed-trade.js';
+import { allocateLots, LOT_QUANTITY_TOLERANCE } from './lot-allocation.js';
+import { SymbolBook, type LotPiece, type OpenLot, type OpenLotQueue } from './open-lot-book.js';
+import { PositionHistory } from './position-history.js';
+import type { RealizedLot } from './realized-lot.js';
+
+export type MatchWarningCode =
+  | 'LOTS_DO_NOT_ADD_UP'
+  | 'CLOSE_EXCEEDS_OPEN_LOTS'
+  | 'BROKER_LOT_NOT_OPEN'
+  | 'SPLIT_WITHOUT_OPEN_LOTS';
+
+/** Something the import should report but that does not stop it (a sale with no prior buy …). */
+export interface MatchWarning {
+  readonly code: MatchWarningCode;
+  /** Line of the transaction (or, for BROKER_LOT_NOT_OPEN, of the lot) it is about. */
+  readonly line: number;
+  readonly symbol: string;
+  readonly message: string;
+}
+
+export interface MatchStats {
+  /** Lot rows given (the import's `realized_gains_lots`). */
+  readonly realizedGainsLots: number;
+  /** Trades taken from broker lots (the import's `broker_verified_trades`). */
+  readonly brokerVerifiedTrades: number;
+  readonly fifoTrades: number;
+  readonly closingTransactions: number;
+  readonly closingTransactionsWithBrokerLots: number;
+  /** Lot rows that made no trade. */
+  readonly unmatchedLots: number;
+}
+
+export interface MatchResult {
+  /** Completed trades in the order they were closed. */
+  readonly trades: ClosedTrade[];
+  /** Dividends in time order. */
+  readonly dividends: DividendRecord[];
+  readonly positions: PositionHistory;
+  /** Lots still open at the end, per symbol oldest first. */
+  readonly openLots: OpenLot[];
+  /** Broker lots that made no trade (no matching sale here, or a sale they do not add up to). */
+  readonly unmatchedLots: RealizedLot[];
+  /** Symbol → company name (the latest Description seen). */
+  readonly companyNames: ReadonlyMap<string, string>;
+  readonly warnings: MatchWarning[];
+  readonly stats: MatchStats;
+}
+
+export interface MatchOptions {
+  /** False gives pure FIFO (the broker lots are ignored): for comparisons only. */
+  readonly useBrokerLots?: boolean;
+}
+
+function symbolKey(symbol: string): string {
+  return symbol.trim().toUpperCase();
+}
+
+function dayKey(symbol: string, date: IsoDate): string {
+  return `${symbolKey(symbol)}|${date}`;
+}
+
+/** Cash moved by a trade row, fees included: |Amount|, or Quantity × Price ± Fees when Amount is empty. */
+function cashOf(tx: BrokerTransaction, quantity: Decimal): Decimal {
+  if (tx.amount) {
+    return tx.amount.abs();
+  }
+  const gross = quantity.mul(tx.price ?? Decimal.ZERO);
+  const fees = (tx.fees ?? Decimal.ZERO).abs();
+  return tx.kind === 'buy' || tx.kind === 'buy_to_cover' ? gross.add(fees) : gross.sub(fees);
+}
+
+function weightedPrice(pieces: readonly LotPiece[]): Decimal | null {
+  const total = Decimal.sum(pieces.map((piece) => piece.quantity));
+  if (total.isZero() || pieces.some((piece) => piece.lot.txPrice === null)) {
+    return null;
+  }
+  return Decimal.sum(pieces.map((piece) => (piece.lot.txPrice as Decimal).mul(piece.quantity))).div(total);
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) {
+      group.push(item);
+    } else {
+      groups.set(key, [item]);
+    }
+  }
+  return groups;
+}
+
+/**
+ * Hybrid matching (decisions.md §3): each closing transaction becomes trades from the broker's lots
+ * when the lots of its symbol and day add up to its quantity, otherwise FIFO against the open lots;
+ * broker lots use up the open lots they name. A pure function of the rows: the import recomputes an
+ * account's trades from all its stored rows with it.
+ */
+export class HybridMatcher {
+  constructor(private readonly options: MatchOptions = {}) {}
+
+  match(transactions: readonly BrokerTransaction[], lots: readonly RealizedLot[]): MatchResult {
+    return new MatchRun(transactions, this.options.useBrokerLots === false ? [] : lots, lots.length).run();
+  }
+}
+
+export function matchTrades(
+  transactions: readonly BrokerTransaction[],
+  lots: readonly RealizedLot[],
+  options: MatchOptions = {},
+): MatchResult {
+  return new HybridMatcher(options).match(transactions, lots);
+}
+
+/** The state of one matching pass. */
+class MatchRun {
+  private readonly ordered: BrokerTransaction[];
+  private readonly books = new Map<string, SymbolBook>();
+  private readonly positions = new PositionHistory();
+  private readonly trades: ClosedTrade[] = [];
+  private readonly dividends: DividendRecord[] = [];
+  private readonly warnings: MatchWarning[] = [];
+  private readonly companyNames = new Map<string, string>();
+  private readonly brokerLotsOf = new Map<BrokerTransaction, RealizedLot[]>();
+  private readonly usedLots = new Set<RealizedLot>();
+  private readonly splitDaysDone = new Set<string>();
+  private readonly splitRowsByDay: Map<string, BrokerTransaction[]>;
+
+  constructor(
+    transactions: readonly BrokerTransaction[],
+    private readonly lots: readonly RealizedLot[],
+    private readonly lotRowsGiven: number,
+  ) {
+    this.ordered = [...transactions].sort(compareInTimeOrder);
+    this.splitRowsByDay = groupBy(
+      this.ordered.filter((tx) => tx.kind === 'stock_split' || tx.kind === 'reverse_split'),
+      (tx) => dayKey(tx.symbol, tx.date),
+    );
+  }
+
+  run(): MatchResult {
+    this.allocateBrokerLots();
+    for (const tx of this.ordered) {
+      this.apply(tx);
+    }
+    const unmatchedLots = this.lots.filter((lot) => !this.usedLots.has(lot));
+    const brokerTrades = this.trades.filter((trade) => trade.source === 'broker').length;
+    const closing = this.ordered.filter((tx) => isClosingKind(tx.kind));
+    return {
+      trades: this.trades,
+      dividends: this.dividends,
+      positions: this.positions,
+      openLots: [...this.books.values()].flatMap((book) => [...book.long.openLots(), ...book.short.openLots()]),
+      unmatchedLots,
+      companyNames: this.companyNames,
+      warnings: this.warnings,
+      stats: {
+        realizedGainsLots: this.lotRowsGiven,
+        brokerVerifiedTrades: brokerTrades,
+        fifoTrades: this.trades.length - brokerTrades,
+        closingTransactions: closing.length,
+        closingTransactionsWithBrokerLots: closing.filter((tx) => this.brokerLotsOf.has(tx)).length,
+        unmatchedLots: unmatchedLots.length,
+      },
+    };
+  }
+
+  /** Shares each day's lots of a symbol out among that day's closing transactions of the symbol. */
+  private allocateBrokerLots(): void {
+    const lotsByDay = groupBy([...this.lots].sort((a, b) => a.line - b.line), (lot) => dayKey(lot.symbol, lot.closedDate));
+    const closingByDay = groupBy(
+      this.ordered.filter((tx) => isClosingKind(tx.kind) && tx.quantity),
+      (tx) => dayKey(tx.symbol, tx.date),
+    );
+    for (const [key, closings] of closingByDay) {
+      const dayLots = lotsByDay.get(key);
+      if (!dayLots) {
+        continue;
+      }
+      const allocation = allocateLots(
+        closings.map((tx) => tx.quantity as Decimal),
+        dayLots.map((lot) => lot.quantity),
+      );
+      allocation.forEach((lotIndexes, index) => {
+        if (lotIndexes) {
+          const chosen = lotIndexes.map((lotIndex) => dayLots[lotIndex]);
+          chosen.forEach((lot) => this.usedLots.add(lot));
+          this.brokerLotsOf.set(closings[index], chosen);
+        }
+      });
+      const leftOver = dayLots.filter((lot) => !this.usedLots.has(lot));
+      closings
+        .filter((tx) => !this.brokerLotsOf.has(tx))
+        .forEach((tx) => {
+          const sum = Decimal.sum(leftOver.map((lot) => lot.quantity));
+          this.warn(
+            'LOTS_DO_NOT_ADD_UP',
+            tx,
+            `${leftOver.length} broker lot(s) for ${symbolKey(tx.symbol)} ${tx.date} sum to ${sum.toString()}, ` +
+              `not ${(tx.quantity as Decimal).toString()}; FIFO used`,
+          );
+        });
+    }
+  }
+
+  private apply(tx: BrokerTransaction): void {
+    const symbol = symbolKey(tx.symbol);
+    if (symbol && tx.description.trim()) {
+      this.companyNames.set(symbol, tx.description.trim());
+    }
+    switch (tx.kind) {
+      case 'buy':
+        this.open(tx, 'long');
+        break;
+      case 'sell_short':
+        this.open(tx, 'short');
+        break;
+      case 'sell':
+        this.close(tx, 'long');
+        break;
+      case 'buy_to_cover':
+        this.close(tx, 'short');
+        break;
+      case 'stock_split':
+      case 'reverse_split':
+        this.split(tx);
+        break;
+      case 'dividend':
+        this.recordDividend(tx);
+        break;
+      case 'other':
+        break;
+    }
+  }
+
+  private book(symbol: string): SymbolBook {
+    let book = this.books.get(symbol);
+    if (!book) {
+      book = new SymbolBook();
+      this.books.set(symbol, book);
+    }
+    return book;
+  }
+
+  private recordPosition(tx: BrokerTransaction): void {
+    const symbol = symbolKey(tx.symbol);
+    this.positions.record(symbol, tx.date, this.book(symbol).shares());
+  }
+
+  private open(tx: BrokerTransaction, side: TradeSide): void {
+    if (!tx.quantity || !tx.quantity.isPositive()) {
+      return;
+    }
+    const symbol = symbolKey(tx.symbol);
+    const book = this.book(symbol);
+    (side === 'long' ? book.long : book.short).open({
+      symbol,
+      side,
+      openDate: tx.date,
+      line: tx.line,
+      fingerprint: tx.fingerprint ?? null,
+      quantity: tx.quantity,
+      amount: cashOf(tx, tx.quantity),
+      txPrice: tx.price,
+    });
+    this.recordPosition(tx);
+  }
+
+  private close(tx: BrokerTransaction, side: TradeSide): void {
+    if (!tx.quantity || !tx.quantity.isPositive()) {
+      return;
+    }
+    const book = this.book(symbolKey(tx.symbol));
+    const queue = side === 'long' ? book.long : book.short;
+    const brokerLots = this.brokerLotsOf.get(tx);
+    if (brokerLots) {
+      brokerLots.forEach((lot) => this.closeWithBrokerLot(tx, side, queue, lot));
+    } else {
+      this.closeFifo(tx, side, queue);
+    }
+    this.recordPosition(tx);
+  }
+
+  private closeWithBrokerLot(tx: BrokerTransaction, side: TradeSide, queue: OpenLotQueue, lot: RealizedLot): void {
+    const pieces = queue.takeOpenedOn(lot.openedDate, lot.quantity);
+    const taken = Decimal.sum(pieces.map((piece) => piece.quantity));
+    if (lot.quantity.sub(taken).gt(LOT_QUANTITY_TOLERANCE)) {
+      this.warnings.push({
+        code: 'BROKER_LOT_NOT_OPEN',
+        line: lot.line,
+        symbol: symbolKey(lot.symbol),
+        message:
+          `line ${lot.line}: broker lot of ${lot.quantity.toString()} ${symbolKey(lot.symbol)} opened ${lot.openedDate}: ` +
+          `only ${taken.toString()} shares opened that day are open in the transactions`,
+      });
+    }
+    const openPrice = weightedPrice(pieces);
+    const long = side === 'long';
+    const buyPrice = lot.costPerShare ?? lot.costBasis.div(lot.quantity);
+    const sellPrice = lot.proceedsPerShare ?? lot.proceeds.div(lot.quantity);
+    this.trades.push({
+      symbol: symbolKey(tx.symbol),
+      side,
+      source: 'broker',
+      buyDate: long ? lot.openedDate : tx.date,
+      sellDate: long ? tx.date : lot.openedDate,
+      closeDate: tx.date,
+      openDate: lot.openedDate,
+      volume: lot.quantity,
+      buyPrice,
+      sellPrice,
+      costBasis: lot.costBasis,
+      proceeds: lot.proceeds,
+      totalProfitLoss: lot.gainLoss,
+      profitPerShare: sellPrice.sub(buyPrice),
+      returnPercentage: returnPercentageOf(lot.gainLoss, lot.costBasis),
+      holdingDays: daysBetween(lot.openedDate, tx.date),
+      tradeResult: tradeResultOf(lot.gainLoss),
+      washSale: lot.washSale,
+      disallowedLoss: lot.disallowedLoss,
+      term: lot.term,
+      buyTxPrice: long ? openPrice : tx.price,
+      sellTxPrice: long ? tx.price : openPrice,
+      txLine: tx.line,
+      lotLine: lot.line,
+      txFingerprint: tx.fingerprint ?? null,
+      lotFingerprint: lot.fingerprint ?? null,
+    });
+  }
+
+  private closeFifo(tx: BrokerTransaction, side: TradeSide, queue: OpenLotQueue): void {
+    const quantity = tx.quantity as Decimal;
+    const cash = cashOf(tx, quantity);
+    const pieces = queue.takeFifo(quantity);
+    const matched = Decimal.sum(pieces.map((piece) => piece.quantity));
+    const fullyMatched = matched.eq(quantity);
+    if (!fullyMatched) {
+      this.warn(
+        'CLOSE_EXCEEDS_OPEN_LOTS',
+        tx,
+        `${tx.action} of ${quantity.toString()} ${symbolKey(tx.symbol)} on ${tx.date}: only ${matched.toString()} ` +
+          `shares ${side === 'long' ? 'held' : 'sold short'} in the transactions; ` +
+          `${quantity.sub(matched).toString()} shares make no trade (opened before the file's period?)`,
+      );
+    }
+    let cashLeft = cash;
+    pieces.forEach((piece, index) => {
+      const last = index === pieces.length - 1 && fullyMatched;
+      const closingCash = last ? cashLeft : cash.mulDiv(piece.quantity, quantity);
+      cashLeft = cashLeft.sub(closingCash);
+      this.trades.push(this.fifoTrade(tx, side, piece, closingCash));
+    });
+  }
+
+  private fifoTrade(tx: BrokerTransaction, side: TradeSide, piece: LotPiece, closingCash: Decimal): ClosedTrade {
+    const long = side === 'long';
+    const costBasis = long ? piece.amount : closingCash;
+    const proceeds = long ? closingCash : piece.amount;
+    const volume = piece.quantity;
+    const buyPrice = costBasis.div(volume);
+    const sellPrice = proceeds.div(volume);
+    const profitLoss = proceeds.sub(costBasis);
+    return {
+      symbol: symbolKey(tx.symbol),
+      side,
+      source: 'fifo',
+      buyDate: long ? piece.lot.openDate : tx.date,
+      sellDate: long ? tx.date : piece.lot.openDate,
+      closeDate: tx.date,
+      openDate: piece.lot.openDate,
+      volume,
+      buyPrice,
+      sellPrice,
+      costBasis,
+      proceeds,
+      totalProfitLoss: profitLoss,
+      profitPerShare: sellPrice.sub(buyPrice),
+      returnPercentage: returnPercentageOf(profitLoss, costBasis),
+      holdingDays: daysBetween(piece.lot.openDate, tx.date),
+      tradeResult: tradeResultOf(profitLoss),
+      washSale: null,
+      disallowedLoss: null,
+      term: null,
+      buyTxPrice: long ? piece.lot.txPrice : tx.price,
+      sellTxPrice: long ? tx.price : piece.lot.txPrice,
+      txLine: tx.line,
+      lotLine: null,
+      txFingerprint: tx.fingerprint ?? null,
+      lotFingerprint: null,
+    };
+  }
+
+  /**
+   * Stock Split: Quantity = shares added. Reverse Split: Quantity = shares removed. The split rows of
+   * one symbol and day are taken together, so the two-row form (old shares out as a negative quantity,
+   * new shares in) nets to the change. The open lots keep their total cost.
+   */
+  private split(tx: BrokerTransaction): void {
+    const symbol = symbolKey(tx.symbol);
+    const key = dayKey(symbol, tx.date);
+    if (this.splitDaysDone.has(key)) {
+      return;
+    }
+    this.splitDaysDone.add(key);
+    const rows = this.splitRowsByDay.get(key) ?? [tx];
+    const twoRowForm = rows.some((row) => row.quantity?.isNegative());
+    const change = Decimal.sum(
+      rows.map((row) => {
+        const quantity = row.quantity ?? Decimal.ZERO;
+        if (quantity.isNegative() || row.kind === 'stock_split' || twoRowForm) {
+          return quantity;
+        }
+        return quantity.neg();
+      }),
+    );
+    const book = this.book(symbol);
+    const queue = book.long.total.isPositive() ? book.long : book.short.total.isPositive() ? book.short : null;
+    const newTotal = queue ? queue.total.add(change) : Decimal.ZERO;
+    if (!queue || !newTotal.isPositive()) {
+      this.warn(
+        'SPLIT_WITHOUT_OPEN_LOTS',
+        tx,
+        `${tx.action} of ${symbol} on ${tx.date}: ${queue ? 'the change leaves no shares' : 'no open lots to adjust'}; ignored`,
+      );
+      return;
+    }
+    queue.split(newTotal);
+    this.recordPosition(tx);
+  }
+
+  private recordDividend(tx: BrokerTransaction): void {
+    if (!tx.amount) {
+      return;
+    }
+    this.dividends.push({
+      transactionDate: tx.date,
+      symbol: symbolKey(tx.symbol),
+      action: tx.action.trim(),
+      amount: isDividendReversal(tx.action) ? tx.amount.abs().neg() : tx.amount,
+      description: tx.description.trim(),
+      line: tx.line,
+      fingerprint: tx.fingerprint ?? null,
+    });
+  }
+
+  private warn(code: MatchWarningCode, tx: BrokerTransaction, text: string): void {
+    this.warnings.push({ code, line: tx.line, symbol: symbolKey(tx.symbol), message: `line ${tx.line}: ${text}` });
+  }
+}

@@ -1,0 +1,87 @@
+import { ValidationError } from '@app/shared/domain';
+
+export type ImportErrorCode =
+  | 'IMPORT_EMPTY_FILE'
+  | 'IMPORT_BINARY_CONTENT'
+  | 'IMPORT_MALFORMED_CSV'
+  | 'IMPORT_HEADER_NOT_RECOGNISED'
+  | 'IMPORT_UNSUPPORTED_LAYOUT'
+  | 'IMPORT_WRONG_FILE_KIND'
+  | 'IMPORT_NO_DATA_ROWS'
+  | 'IMPORT_INVALID_VALUE';
+
+/**
+ * An uploaded file that cannot be imported. The message reads
+ * `<file>, line <n>: <reason>` (physical line, title line included, a BOM is not a line), so it can
+ * be shown to the user as it is; `reason` is the same text without the prefix.
+ * It is a ValidationError (`code` VALIDATION_ERROR, a 400 wherever it escapes); `importCode` says
+ * which kind of problem it is.
+ */
+export class ImportFileError extends ValidationError {
+  constructor(
+    readonly importCode: ImportErrorCode,
+    readonly fileName: string,
+    readonly line: number,
+    readonly reason: string,
+    readonly column: string | null = null,
+    readonly value: string | null = null,
+  ) {
+    super(`${fileName}, line ${line}: ${reason}`);
+  }
+
+  /** The same error with a sentence in front, e.g. the contract's "Both files must be CSV files". */
+  withPrefix(prefix: string): ImportFileError {
+    const copy = new ImportFileError(this.importCode, this.fileName, this.line, this.reason, this.column, this.value);
+    copy.message = `${prefix}: ${this.message}`;
+    return copy;
+  }
+
+  static emptyFile(fileName: string): ImportFileError {
+    return new ImportFileError('IMPORT_EMPTY_FILE', fileName, 1, 'file is empty');
+  }
+
+  static binaryContent(fileName: string, line = 1): ImportFileError {
+    return new ImportFileError('IMPORT_BINARY_CONTENT', fileName, line, 'binary content, not a CSV text file');
+  }
+
+  static malformedCsv(fileName: string, line: number, detail: string): ImportFileError {
+    return new ImportFileError('IMPORT_MALFORMED_CSV', fileName, line, `malformed CSV (${detail})`);
+  }
+
+  static invalidNumber(fileName: string, line: number, column: string, value: string): ImportFileError {
+    return new ImportFileError(
+      'IMPORT_INVALID_VALUE',
+      fileName,
+      line,
+      `column '${column}': cannot read '${value}' as a number`,
+      column,
+      value,
+    );
+  }
+
+  static invalidDate(fileName: string, line: number, column: string, value: string): ImportFileError {
+    return new ImportFileError(
+      'IMPORT_INVALID_VALUE',
+      fileName,
+      line,
+      `column '${column}': '${value}' is not a valid date`,
+      column,
+      value,
+    );
+  }
+
+  static missingValue(fileName: string, line: number, column: string, why = ''): ImportFileError {
+    return new ImportFileError(
+      'IMPORT_INVALID_VALUE',
+      fileName,
+      line,
+      `column '${column}' is empty${why ? ` (${why})` : ''}`,
+      column,
+      '',
+    );
+  }
+
+  static invalidValue(fileName: string, line: number, column: string, value: string, why: string): ImportFileError {
+    return new ImportFileError('IMPORT_INVALID_VALUE', fileName, line, `column '${column}': ${why}`, column, value);
+  }
+}

@@ -1,0 +1,79 @@
+import { Decimal } from '@app/shared/domain';
+
+/** Broker lots and sale quantities agree when they differ by at most this many shares. */
+export const LOT_QUANTITY_TOLERANCE = Decimal.parse('0.0001');
+
+/** Enough for any real day of one symbol; past it the best allocation found so far is used. */
+const SEARCH_BUDGET = 200_000;
+
+/**
+ * Shares a day's broker lots of one symbol out among that day's closing transactions so that each
+ * transaction's quantity is met exactly (within the tolerance), meeting as many transactions as
+ * possible, earlier ones first. Returns, per transaction, the indexes of its lots (in file order),
+ * or null for a transaction the lots cannot meet (it goes FIFO; lots left over make no trade).
+ */
+export function allocateLots(closingQuantities: readonly Decimal[], lotQuantities: readonly Decimal[]): (number[] | null)[] {
+  const sells = closingQuantities.map((quantity) => quantity.rawUnits);
+  const lots = lotQuantities.map((quantity) => quantity.rawUnits);
+  const tolerance = LOT_QUANTITY_TOLERANCE.rawUnits;
+  if (sells.length === 1 && lots.length > 0) {
+    const gap = sells[0] - lots.reduce((total, quantity) => total + quantity, 0n);
+    if (gap <= tolerance && gap >= -tolerance) {
+      return [lots.map((_, index) => index)];
+    }
+  }
+  const used = new Array<boolean>(lots.length).fill(false);
+  const current: (number[] | null)[] = sells.map(() => null);
+  let best: (number[] | null)[] = sells.map(() => null);
+  let bestMet = 0;
+  let budget = SEARCH_BUDGET;
+
+  const assignFrom = (sellIndex: number, met: number): boolean => {
+    if (met + (sells.length - sellIndex) <= bestMet || budget <= 0) {
+      return false;
+    }
+    if (sellIndex === sells.length) {
+      best = current.map((lotIndexes) => (lotIndexes ? [...lotIndexes] : null));
+      bestMet = met;
+      return met === sells.length;
+    }
+    const target = sells[sellIndex];
+    const chosen: number[] = [];
+    // Depth-first over subsets of the unused lots, in file order, that sum to the target.
+    const chooseFrom = (lotIndex: number, total: bigint): boolean => {
+      budget -= 1;
+      if (budget <= 0) {
+        return false;
+      }
+      const gap = target - total;
+      if (chosen.length > 0 && gap <= tolerance && gap >= -tolerance) {
+        current[sellIndex] = [...chosen];
+        if (assignFrom(sellIndex + 1, met + 1)) {
+          return true;
+        }
+        current[sellIndex] = null;
+      }
+      for (let index = lotIndex; index < lots.length; index += 1) {
+        if (used[index] || lots[index] > gap + tolerance) {
+          continue;
+        }
+        used[index] = true;
+        chosen.push(index);
+        const done = chooseFrom(index + 1, total + lots[index]);
+        chosen.pop();
+        used[index] = false;
+        if (done) {
+          return true;
+        }
+      }
+      return false;
+    };
+    if (chooseFrom(0, 0n)) {
+      return true;
+    }
+    return assignFrom(sellIndex + 1, met);
+  };
+
+  assignFrom(0, 0);
+  return best;
+}

@@ -1,0 +1,135 @@
+import type { IsoDate } from '@app/shared/domain';
+import { Decimal } from '@app/shared/domain';
+import type { TradeSide } from './closed-trade.js';
+import { LOT_QUANTITY_TOLERANCE } from './lot-allocation.js';
+
+/** Shares opened by one transaction and not closed yet. */
+export interface OpenLot {
+  readonly symbol: string;
+  readonly side: TradeSide;
+  readonly openDate: IsoDate;
+  /** Line of the opening transaction. */
+  readonly line: number;
+  readonly fingerprint: string | null;
+  /** Shares still open (after splits). */
+  readonly quantity: Decimal;
+  /** What those shares cost (long) or brought in (short), fees included. */
+  readonly amount: Decimal;
+  /** Raw execution price per share, split-adjusted. */
+  readonly txPrice: Decimal | null;
+}
+
+type MutableLot = { -readonly [K in keyof OpenLot]: OpenLot[K] };
+
+/** Part of an open lot taken by a closing transaction. */
+export interface LotPiece {
+  readonly lot: OpenLot;
+  readonly quantity: Decimal;
+  /** The piece's share of the lot's amount (pro rata by quantity). */
+  readonly amount: Decimal;
+}
+
+/** One side (long or short) of one symbol's open lots, oldest first. */
+export class OpenLotQueue {
+  private readonly lots: MutableLot[] = [];
+  private head = 0;
+  private totalQuantity = Decimal.ZERO;
+
+  get total(): Decimal {
+    return this.totalQuantity;
+  }
+
+  open(lot: OpenLot): void {
+    this.lots.push({ ...lot });
+    this.totalQuantity = this.totalQuantity.add(lot.quantity);
+  }
+
+  /** Open lots, oldest first (snapshots). */
+  openLots(): OpenLot[] {
+    return this.lots.slice(this.head).filter((lot) => lot.quantity.isPositive()).map((lot) => ({ ...lot }));
+  }
+
+  /** Takes up to `quantity` shares, oldest lots first. */
+  takeFifo(quantity: Decimal): LotPiece[] {
+    const pieces: LotPiece[] = [];
+    let remaining = quantity;
+    for (let index = this.head; index < this.lots.length && remaining.isPositive(); index += 1) {
+      const lot = this.lots[index];
+      if (lot.quantity.isPositive()) {
+        const piece = this.take(lot, Decimal.min(remaining, lot.quantity));
+        pieces.push(piece);
+        remaining = remaining.sub(piece.quantity);
+      }
+    }
+    this.compact();
+    return pieces;
+  }
+
+  /**
+   * Takes up to `quantity` shares from the lots opened on `openDate`, oldest first. A lot left with
+   * less than the tolerance is taken whole, so rounding in the broker's quantities leaves no dust.
+   */
+  takeOpenedOn(openDate: IsoDate, quantity: Decimal): LotPiece[] {
+    const pieces: LotPiece[] = [];
+    let remaining = quantity;
+    for (let index = this.head; index < this.lots.length && remaining.isPositive(); index += 1) {
+      const lot = this.lots[index];
+      if (lot.openDate !== openDate || !lot.quantity.isPositive()) {
+        continue;
+      }
+      const leftOver = lot.quantity.sub(remaining);
+      const wanted = leftOver.lte(LOT_QUANTITY_TOLERANCE) ? lot.quantity : remaining;
+      const piece = this.take(lot, wanted);
+      pieces.push(piece);
+      remaining = remaining.sub(piece.quantity);
+    }
+    this.compact();
+    return pieces;
+  }
+
+  /** A split: the open lots hold `newTotal` shares in all, same total cost, per-share prices scaled. */
+  split(newTotal: Decimal): void {
+    const oldTotal = this.totalQuantity;
+    const open = this.lots.slice(this.head).filter((lot) => lot.quantity.isPositive());
+    let assigned = Decimal.ZERO;
+    open.forEach((lot, index) => {
+      const quantity = index === open.length - 1 ? newTotal.sub(assigned) : lot.quantity.mulDiv(newTotal, oldTotal);
+      assigned = assigned.add(quantity);
+      lot.quantity = quantity;
+      lot.txPrice = lot.txPrice ? lot.txPrice.mulDiv(oldTotal, newTotal) : null;
+    });
+    this.totalQuantity = newTotal;
+  }
+
+  private take(lot: MutableLot, quantity: Decimal): LotPiece {
+    const whole = quantity.gte(lot.quantity);
+    const taken = whole ? lot.quantity : quantity;
+    const amount = whole ? lot.amount : lot.amount.mulDiv(taken, lot.quantity);
+    const piece: LotPiece = { lot: { ...lot }, quantity: taken, amount };
+    lot.quantity = lot.quantity.sub(taken);
+    lot.amount = lot.amount.sub(amount);
+    this.totalQuantity = this.totalQuantity.sub(taken);
+    return piece;
+  }
+
+  private compact(): void {
+    while (this.head < this.lots.length && !this.lots[this.head].quantity.isPositive()) {
+      this.head += 1;
+    }
+    if (this.head > 1024 && this.head * 2 > this.lots.length) {
+      this.lots.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+}
+
+/** The open long and short lots of one symbol. */
+export class SymbolBook {
+  readonly long = new OpenLotQueue();
+  readonly short = new OpenLotQueue();
+
+  /** Net shares held: long minus short. */
+  shares(): Decimal {
+    return this.long.total.sub(this.short.total);
+  }
+}

@@ -1,0 +1,49 @@
+import type { BrokerTransaction } from '../broker-transaction.js';
+import type { RealizedLot } from '../realized-lot.js';
+import type { CsvRow } from './csv-text.js';
+
+export interface FormatInfo {
+  readonly id: string;
+  readonly label: string;
+}
+
+interface ParsedFileBase {
+  readonly format: FormatInfo;
+  readonly fileName: string;
+  /** Physical line of the header row. */
+  readonly headerLine: number;
+  /** Data rows read (footer and blank lines excluded). */
+  readonly dataRows: number;
+}
+
+export interface ParsedTransactionsFile extends ParsedFileBase {
+  readonly kind: 'transactions';
+  /** In file order. */
+  readonly transactions: BrokerTransaction[];
+}
+
+export interface ParsedRealizedLotsFile extends ParsedFileBase {
+  readonly kind: 'realized-lots';
+  /** In file order. */
+  readonly lots: RealizedLot[];
+}
+
+export type ParsedBrokerageFile = ParsedTransactionsFile | ParsedRealizedLotsFile;
+
+export interface FormatInput {
+  readonly fileName: string;
+  readonly header: CsvRow;
+  /** The records after the header, blank lines dropped. */
+  readonly rows: readonly CsvRow[];
+}
+
+/** One brokerage CSV layout: it says whether it recognises a header and turns the rows into records. */
+export interface BrokerageFormat {
+  readonly id: string;
+  readonly label: string;
+  /** False for a layout recognised only to be refused with advice (listed nowhere as understood). */
+  readonly accepted: boolean;
+  recognises(headerCells: readonly string[]): boolean;
+  /** Throws ImportFileError naming the file, line and reason for the first bad row. */
+  parse(input: FormatInput): ParsedBrokerageFile;
+}

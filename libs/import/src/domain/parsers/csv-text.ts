@@ -1,0 +1,130 @@
+import Papa from 'papaparse';
+import { ImportFileError } from '../import.errors.js';
+
+/** One CSV record with the physical line it starts on (1-based; a BOM is not a line). */
+export interface CsvRow {
+  readonly line: number;
+  readonly cells: readonly string[];
+}
+
+/** Offset of the first C0 control other than tab, LF and CR (or DEL): text files have none. */
+function firstControlCharacter(text: string): number {
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if ((code < 32 && code !== 9 && code !== 10 && code !== 13) || code === 127) {
+      return index;
+    }
+  }
+  return -1;
+}
+
+function lineOfOffset(text: string, offset: number): number {
+  let line = 1;
+  for (let index = text.indexOf('\n'); index !== -1 && index < offset; index = text.indexOf('\n', index + 1)) {
+    line += 1;
+  }
+  return line;
+}
+
+/**
+ * The file's text: UTF-8 (or UTF-16 with its BOM), BOM removed, line ends normalised to LF.
+ * Refuses an empty file and binary content (NUL or other control bytes, or bytes that are neither
+ * UTF-8 nor plain single-byte text).
+ */
+export function decodeCsvText(fileName: string, content: Uint8Array | string): string {
+  let text: string;
+  if (typeof content === 'string') {
+    text = content;
+  } else {
+    if (content.length === 0) {
+      throw ImportFileError.emptyFile(fileName);
+    }
+    text = decodeBytes(fileName, content);
+  }
+  text = text.replace(/^\uFEFF/, '');
+  if (text.endsWith('\u001a')) {
+    text = text.slice(0, -1); // the old DOS end-of-file mark
+  }
+  const control = firstControlCharacter(text);
+  if (control !== -1) {
+    throw ImportFileError.binaryContent(fileName, lineOfOffset(text, control));
+  }
+  if (text.trim() === '') {
+    throw ImportFileError.emptyFile(fileName);
+  }
+  return text.replace(/\r\n?/g, '\n');
+}
+
+function decodeBytes(fileName: string, bytes: Uint8Array): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) {
+    return new TextDecoder('utf-16le').decode(bytes);
+  }
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) {
+    return new TextDecoder('utf-16be').decode(bytes);
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    // Not UTF-8: a spreadsheet saved as "ANSI" is still text; anything with control bytes is not.
+    if (bytes.some((byte) => byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d)) {
+      throw ImportFileError.binaryContent(fileName);
+    }
+    return new TextDecoder('windows-1252').decode(bytes);
+  }
+}
+
+/**
+ * Splits LF-normalised text into records with papaparse (quotes, doubled quotes, separators inside
+ * quotes). Blank lines are dropped. A record starts one line after the previous one plus the line
+ * breaks quoted inside it. An unterminated or misplaced quote is a malformed-CSV error on the line
+ * where the broken record starts.
+ */
+export function readCsvRows(fileName: string, text: string, delimiter: string): CsvRow[] {
+  const parsed = Papa.parse<string[]>(text, {
+    delimiter,
+    newline: '\n',
+    quoteChar: '"',
+    escapeChar: '"',
+    skipEmptyLines: false,
+  });
+  const firstError = parsed.errors.reduce<Papa.ParseError | null>(
+    (first, error) => (first === null || (error.row ?? Infinity) < (first.row ?? Infinity) ? error : first),
+    null,
+  );
+  const rows: CsvRow[] = [];
+  let line = 1;
+  for (const [index, cells] of parsed.data.entries()) {
+    if (firstError && index === (firstError.row ?? 0)) {
+      throw ImportFileError.malformedCsv(fileName, line, describeError(firstError));
+    }
+    let blank = true;
+    let breaks = 0;
+    for (const cell of cells) {
+      if (blank && cell.trim() !== '') {
+        blank = false;
+      }
+      for (let at = cell.indexOf('\n'); at !== -1; at = cell.indexOf('\n', at + 1)) {
+        breaks += 1;
+      }
+    }
+    if (!blank) {
+      rows.push({ line, cells });
+    }
+    line += 1 + breaks;
+  }
+  if (firstError) {
+    throw ImportFileError.malformedCsv(fileName, line, describeError(firstError));
+  }
+  return rows;
+}
+
+function describeError(error: Papa.ParseError): string {
+  switch (error.code) {
+    case 'MissingQuotes':
+      return 'unexpected end of data';
+    case 'InvalidQuotes':
+      return 'a quoted field is followed by other characters';
+    default:
+      return error.message.toLowerCase();
+  }
+}

@@ -1,0 +1,127 @@
+import { ImportFileError } from '../import.errors.js';
+import type {
+  BrokerageFormat,
+  ParsedBrokerageFile,
+  ParsedRealizedLotsFile,
+  ParsedTransactionsFile,
+} from './brokerage-format.js';
+import { decodeCsvText, readCsvRows, type CsvRow } from './csv-text.js';
+import { schwabGainsSummaryFormat } from './schwab-gains-summary.format.js';
+import { schwabLotDetailsFormat } from './schwab-lot-details.format.js';
+import { schwabTransactionsFormat } from './schwab-transactions.format.js';
+
+/** Comma first; a spreadsheet re-save in some locales writes `;`, an export to text writes tabs. */
+const DELIMITERS = [',', ';', '\t'];
+/** Title lines (one cell) allowed before the header. */
+const MAX_TITLE_LINES = 5;
+const SNIFF_LINES = 12;
+
+const NOT_A_TITLE = (row: CsvRow): boolean => row.cells.filter((cell) => cell.trim() !== '').length > 1;
+
+/**
+ * The brokerage layouts the import understands. The layout is detected from the header row, never
+ * from the file name; adding a broker is adding a `BrokerageFormat`.
+ */
+export class FormatRegistry {
+  constructor(private readonly formats: readonly BrokerageFormat[]) {}
+
+  /** Labels of the layouts that can be imported. */
+  get understood(): string[] {
+    return this.formats.filter((format) => format.accepted).map((format) => format.label);
+  }
+
+  detect(headerCells: readonly string[]): BrokerageFormat | undefined {
+    return this.formats.find((format) => format.recognises(headerCells));
+  }
+
+  /** Decodes, splits and parses one uploaded file. Throws ImportFileError. */
+  parse(fileName: string, content: Uint8Array | string): ParsedBrokerageFile {
+    const text = decodeCsvText(fileName, content);
+    const rows = readCsvRows(fileName, text, this.sniffDelimiter(fileName, text));
+    let titleLines = 0;
+    for (const [index, row] of rows.entries()) {
+      const format = this.detect(row.cells);
+      if (format) {
+        return format.parse({ fileName, header: row, rows: rows.slice(index + 1) });
+      }
+      if (NOT_A_TITLE(row) || ++titleLines > MAX_TITLE_LINES) {
+        throw this.notRecognised(fileName, row.line);
+      }
+    }
+    throw this.notRecognised(fileName, rows.length > 0 ? rows[rows.length - 1].line : 1);
+  }
+
+  /** The delimiter with which the first lines hold a known header. */
+  private sniffDelimiter(fileName: string, text: string): string {
+    let end = 0;
+    for (let lines = 0; lines < SNIFF_LINES && end !== -1; lines += 1) {
+      end = text.indexOf('\n', end + 1);
+    }
+    const head = end === -1 ? text : text.slice(0, end);
+    for (const delimiter of DELIMITERS) {
+      try {
+        if (readCsvRows(fileName, head, delimiter).some((row) => this.detect(row.cells))) {
+          return delimiter;
+        }
+      } catch {
+        // A cut-off head can end inside quotes; that delimiter just does not prove itself here.
+      }
+    }
+    return DELIMITERS[0];
+  }
+
+  private notRecognised(fileName: string, line: number): ImportFileError {
+    return new ImportFileError(
+      'IMPORT_HEADER_NOT_RECOGNISED',
+      fileName,
+      line,
+      `header not recognised: expected the columns of one of these layouts: ${this.understood.join('; ')}`,
+    );
+  }
+}
+
+/** Everything the import understands today: Schwab Transactions and Lot Details (and the refused summary). */
+export const brokerageFormats = new FormatRegistry([schwabTransactionsFormat, schwabLotDetailsFormat, schwabGainsSummaryFormat]);
+
+export function parseBrokerageFile(
+  fileName: string,
+  content: Uint8Array | string,
+  registry: FormatRegistry = brokerageFormats,
+): ParsedBrokerageFile {
+  return registry.parse(fileName, content);
+}
+
+/** The upload's `transaction_history_file`: must be a transactions layout. */
+export function parseTransactionsFile(
+  fileName: string,
+  content: Uint8Array | string,
+  registry: FormatRegistry = brokerageFormats,
+): ParsedTransactionsFile {
+  const parsed = registry.parse(fileName, content);
+  if (parsed.kind !== 'transactions') {
+    throw wrongKind(parsed, 'a transaction history');
+  }
+  return parsed;
+}
+
+/** The upload's `realized_gains_file`: must be a realized-lots layout. */
+export function parseRealizedLotsFile(
+  fileName: string,
+  content: Uint8Array | string,
+  registry: FormatRegistry = brokerageFormats,
+): ParsedRealizedLotsFile {
+  const parsed = registry.parse(fileName, content);
+  if (parsed.kind !== 'realized-lots') {
+    throw wrongKind(parsed, 'a Realized Gain/Loss - Lot Details export');
+  }
+  return parsed;
+}
+
+function wrongKind(parsed: ParsedBrokerageFile, expected: string): ImportFileError {
+  return new ImportFileError(
+    'IMPORT_WRONG_FILE_KIND',
+    parsed.fileName,
+    parsed.headerLine,
+    `this is a ${parsed.format.label} file, but ${expected} was expected here (were the two files swapped?)`,
+  );
+}

@@ -1,0 +1,96 @@
+import { ImportFileError } from '../import.errors.js';
+import type { RealizedLot } from '../realized-lot.js';
+import type { BrokerageFormat, FormatInput, ParsedRealizedLotsFile } from './brokerage-format.js';
+import { column, ColumnLayout, RowReader } from './csv-columns.js';
+
+const COLUMNS = {
+  symbol: column('Symbol'),
+  name: column('Name', false),
+  closedDate: column('Closed Date'),
+  openedDate: column('Opened Date'),
+  quantity: column('Quantity'),
+  proceedsPerShare: column('Proceeds Per Share', false),
+  costPerShare: column('Cost Per Share', false),
+  proceeds: column('Proceeds'),
+  costBasis: column('Cost Basis (CB)', true, ['Cost Basis']),
+  gainLoss: column('Gain/Loss ($)', true, ['Gain/Loss']),
+  gainLossPercent: column('Gain/Loss (%)', false),
+  term: column('Term', false),
+  washSale: column('Wash Sale?', false, ['Wash Sale']),
+  disallowedLoss: column('Disallowed Loss', false),
+};
+type Column = keyof typeof COLUMNS;
+
+/** A closing "Total" row some exports add: no dates. */
+const TOTAL_ROW = /^total\b/i;
+
+const INFO = { id: 'schwab-realized-lot-details', label: 'Charles Schwab Realized Gain/Loss - Lot Details' };
+
+/**
+ * Charles Schwab "Realized Gain/Loss - Lot Details": a title line, the 25-column header, one row per
+ * lot closed by a sale. A file with no lots is accepted (a period without sales).
+ */
+export const schwabLotDetailsFormat: BrokerageFormat = {
+  ...INFO,
+  accepted: true,
+
+  recognises(headerCells) {
+    return ColumnLayout.of(COLUMNS, headerCells) !== undefined;
+  },
+
+  parse({ fileName, header, rows }: FormatInput): ParsedRealizedLotsFile {
+    const layout = ColumnLayout.of(COLUMNS, header.cells);
+    if (!layout) {
+      throw new ImportFileError('IMPORT_HEADER_NOT_RECOGNISED', fileName, header.line, 'not a Schwab Lot Details header');
+    }
+    const lots: RealizedLot[] = [];
+    for (const row of rows) {
+      if (layout.isHeaderAgain(row.cells)) {
+        throw new ImportFileError(
+          'IMPORT_MALFORMED_CSV',
+          fileName,
+          row.line,
+          'the header row appears again (several exports in one file?); upload one export per file',
+        );
+      }
+      const reader = new RowReader(fileName, row, layout, COLUMNS);
+      if (TOTAL_ROW.test(reader.text('symbol')) && reader.text('closedDate') === '') {
+        continue;
+      }
+      lots.push(readLot(reader, row.cells));
+    }
+    return { kind: 'realized-lots', format: INFO, fileName, headerLine: header.line, dataRows: lots.length, lots };
+  },
+};
+
+function readLot(reader: RowReader<Column>, cells: readonly string[]): RealizedLot {
+  const symbol = reader.requiredText('symbol').toUpperCase();
+  const closedDate = reader.date('closedDate').date;
+  const openedDate = reader.date('openedDate').date;
+  const quantity = reader.requiredNumber('quantity');
+  if (!quantity.isPositive()) {
+    throw reader.invalid('quantity', reader.text('quantity'), `a lot of ${reader.text('quantity')} shares`);
+  }
+  const proceeds = reader.requiredNumber('proceeds');
+  const costBasis = reader.requiredNumber('costBasis');
+  const washSale = reader.yesNo('washSale');
+  const disallowedLoss = reader.number('disallowedLoss');
+  return {
+    line: reader.line,
+    symbol,
+    name: reader.text('name'),
+    closedDate,
+    openedDate,
+    quantity,
+    proceedsPerShare: reader.number('proceedsPerShare'),
+    costPerShare: reader.number('costPerShare'),
+    proceeds,
+    costBasis,
+    gainLoss: reader.number('gainLoss') ?? proceeds.sub(costBasis),
+    gainLossPercent: reader.percent('gainLossPercent'),
+    term: reader.text('term') || null,
+    washSale,
+    disallowedLoss: disallowedLoss === null || (disallowedLoss.isZero() && !washSale) ? null : disallowedLoss.abs(),
+    cells,
+  };
+}

@@ -1,0 +1,120 @@
+import {
+  classifyAction,
+  isTradeKind,
+  type BrokerTransaction,
+} from '../broker-transaction.js';
+import { ImportFileError } from '../import.errors.js';
+import type { BrokerageFormat, FormatInput, ParsedTransactionsFile } from './brokerage-format.js';
+import { column, ColumnLayout, RowReader } from './csv-columns.js';
+
+const COLUMNS = {
+  date: column('Date'),
+  action: column('Action'),
+  symbol: column('Symbol'),
+  description: column('Description'),
+  quantity: column('Quantity'),
+  price: column('Price'),
+  fees: column('Fees & Comm', true, ['Fees & Commissions']),
+  amount: column('Amount'),
+};
+type Column = keyof typeof COLUMNS;
+
+const FOOTER = /^transactions total\b/i;
+
+/**
+ * Charles Schwab "Transactions" export, old layout (title line, `Transactions Total` footer, trailing
+ * empty column) and current layout (header and rows only).
+ */
+const INFO = { id: 'schwab-transactions', label: 'Charles Schwab Transactions' };
+
+export const schwabTransactionsFormat: BrokerageFormat = {
+  ...INFO,
+  accepted: true,
+
+  recognises(headerCells) {
+    return ColumnLayout.of(COLUMNS, headerCells) !== undefined;
+  },
+
+  parse({ fileName, header, rows }: FormatInput): ParsedTransactionsFile {
+    const layout = ColumnLayout.of(COLUMNS, header.cells);
+    if (!layout) {
+      throw new ImportFileError('IMPORT_HEADER_NOT_RECOGNISED', fileName, header.line, 'not a Schwab Transactions header');
+    }
+    const transactions: BrokerTransaction[] = [];
+    for (const row of rows) {
+      if (FOOTER.test(row.cells[0]?.trim() ?? '')) {
+        continue;
+      }
+      if (layout.isHeaderAgain(row.cells)) {
+        throw new ImportFileError(
+          'IMPORT_MALFORMED_CSV',
+          fileName,
+          row.line,
+          'the header row appears again (several exports in one file?); upload one export per file',
+        );
+      }
+      transactions.push(readTransaction(new RowReader(fileName, row, layout, COLUMNS), row.cells));
+    }
+    if (transactions.length === 0) {
+      throw new ImportFileError('IMPORT_NO_DATA_ROWS', fileName, header.line, 'no transactions after the header');
+    }
+    return {
+      kind: 'transactions',
+      format: INFO,
+      fileName,
+      headerLine: header.line,
+      dataRows: transactions.length,
+      transactions,
+    };
+  },
+};
+
+function readTransaction(reader: RowReader<Column>, cells: readonly string[]): BrokerTransaction {
+  const { date, asOf } = reader.date('date');
+  const action = reader.requiredText('action');
+  const kind = classifyAction(action);
+  const symbol = reader.text('symbol').toUpperCase();
+  const quantity = reader.number('quantity');
+  const price = reader.number('price');
+  const fees = reader.number('fees');
+  const amount = reader.number('amount');
+
+  if (isTradeKind(kind) || kind === 'stock_split' || kind === 'reverse_split') {
+    if (symbol === '') {
+      throw reader.missing('symbol', `a ${action} needs a symbol`);
+    }
+    if (quantity === null) {
+      throw reader.missing('quantity', `a ${action} needs a quantity`);
+    }
+  }
+  if (isTradeKind(kind)) {
+    const shares = quantity as NonNullable<typeof quantity>;
+    if (shares.isNegative()) {
+      throw reader.invalid('quantity', reader.text('quantity'), `negative quantity '${reader.text('quantity')}' (the Action gives the direction)`);
+    }
+    if (shares.isZero()) {
+      throw reader.invalid('quantity', reader.text('quantity'), `a ${action} of 0 shares`);
+    }
+    if (amount === null && price === null) {
+      throw reader.missing('amount', 'and there is no Price to compute it from');
+    }
+  }
+  if ((kind === 'stock_split' || kind === 'reverse_split') && quantity?.isZero()) {
+    throw reader.invalid('quantity', reader.text('quantity'), `a ${action} of 0 shares`);
+  }
+
+  return {
+    line: reader.line,
+    date,
+    asOfDate: asOf,
+    action,
+    kind,
+    symbol,
+    description: reader.text('description'),
+    quantity,
+    price,
+    fees,
+    amount,
+    cells,
+  };
+}

@@ -1,0 +1,73 @@
+import type { IsoDate } from '@app/shared/domain';
+import { Decimal } from '@app/shared/domain';
+
+export interface OpenPosition {
+  readonly symbol: string;
+  /** Shares held; negative for an open short. */
+  readonly shares: Decimal;
+}
+
+interface PositionChange {
+  readonly date: IsoDate;
+  readonly shares: Decimal;
+}
+
+/** Shares held per symbol at the end of every day on which they changed. */
+export class PositionHistory {
+  private readonly changes = new Map<string, PositionChange[]>();
+
+  /** Records the shares held after a transaction on `date` (calls come in time order). */
+  record(symbol: string, date: IsoDate, shares: Decimal): void {
+    const history = this.changes.get(symbol);
+    if (!history) {
+      this.changes.set(symbol, [{ date, shares }]);
+      return;
+    }
+    const last = history[history.length - 1];
+    if (last.date === date) {
+      history[history.length - 1] = { date, shares };
+    } else {
+      history.push({ date, shares });
+    }
+  }
+
+  /** Every recorded change, by symbol then date: what a read model stores to answer `sharesAt` in SQL. */
+  entries(): { symbol: string; date: IsoDate; shares: Decimal }[] {
+    return this.symbols().flatMap((symbol) => (this.changes.get(symbol) ?? []).map((change) => ({ symbol, ...change })));
+  }
+
+  symbols(): string[] {
+    return [...this.changes.keys()].sort();
+  }
+
+  /** Shares held at the end of `date` (at the end of the history when omitted). */
+  sharesAt(symbol: string, date?: IsoDate): Decimal {
+    const history = this.changes.get(symbol);
+    if (!history) {
+      return Decimal.ZERO;
+    }
+    if (date === undefined) {
+      return history[history.length - 1].shares;
+    }
+    let low = 0;
+    let high = history.length - 1;
+    let found = -1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      if (history[middle].date <= date) {
+        found = middle;
+        low = middle + 1;
+      } else {
+        high = middle - 1;
+      }
+    }
+    return found < 0 ? Decimal.ZERO : history[found].shares;
+  }
+
+  /** Non-zero positions at the end of `date` (or now), by symbol. */
+  openPositionsAt(date?: IsoDate): OpenPosition[] {
+    return this.symbols()
+      .map((symbol) => ({ symbol, shares: this.sharesAt(symbol, date) }))
+      .filter((position) => !position.shares.isZero());
+  }
+}

@@ -1,0 +1,32 @@
+import type { IsoDate } from '@app/shared/domain';
+import type { Decimal } from '@app/shared/domain';
+
+/**
+ * One row of the broker's realized gain/loss lot details: `quantity` shares opened on `openedDate`
+ * and closed by the sale on `closedDate`. The broker's figures are the truth for that lot.
+ */
+export interface RealizedLot {
+  /** Physical line in the uploaded file (title line counted). */
+  readonly line: number;
+  readonly symbol: string;
+  readonly name: string;
+  readonly closedDate: IsoDate;
+  readonly openedDate: IsoDate;
+  readonly quantity: Decimal;
+  readonly proceedsPerShare: Decimal | null;
+  readonly costPerShare: Decimal | null;
+  /** Net of fees, allocated to the lot by the broker. */
+  readonly proceeds: Decimal;
+  /** Cost basis including fees. */
+  readonly costBasis: Decimal;
+  /** Proceeds − cost basis, as the broker gives it (wash sales are not adjusted). */
+  readonly gainLoss: Decimal;
+  readonly gainLossPercent: Decimal | null;
+  /** `Short Term` / `Long Term` as written, or null. */
+  readonly term: string | null;
+  readonly washSale: boolean;
+  /** Positive amount of the loss the wash-sale rule disallows; null when none given. */
+  readonly disallowedLoss: Decimal | null;
+  readonly cells: readonly string[];
+  readonly fingerprint?: string;
+}

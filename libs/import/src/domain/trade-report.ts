@@ -1,0 +1,225 @@
+import { monthOf, type IsoDate } from '@app/shared/domain';
+import { Decimal } from '@app/shared/domain';
+import type { ClosedTrade, DividendRecord } from './closed-trade.js';
+import type { OpenLot } from './open-lot-book.js';
+import type { PositionHistory } from './position-history.js';
+
+/**
+ * Reference summaries computed in memory from a match result, exact to the last digit. The SQL read
+ * models must agree with these; tests and exports can use them directly. Trades count on their
+ * closing date, dividends on their transaction date.
+ */
+export interface PeriodSummary {
+  readonly totalTrades: number;
+  readonly winningTrades: number;
+  /** Winning ÷ total × 100, 0 without trades. */
+  readonly winRate: Decimal;
+  readonly tradingProfitLoss: Decimal;
+  readonly totalDividends: Decimal;
+  readonly totalReturnWithDividends: Decimal;
+}
+
+export function winRateOf(winning: number, total: number): Decimal {
+  return total === 0 ? Decimal.ZERO : Decimal.of(winning).mulDiv(Decimal.HUNDRED, Decimal.of(total));
+}
+
+export function summarisePeriod(trades: readonly ClosedTrade[], dividends: readonly DividendRecord[]): PeriodSummary {
+  const winningTrades = trades.filter((trade) => trade.tradeResult === 'Win').length;
+  const tradingProfitLoss = Decimal.sum(trades.map((trade) => trade.totalProfitLoss));
+  const totalDividends = Decimal.sum(dividends.map((dividend) => dividend.amount));
+  return {
+    totalTrades: trades.length,
+    winningTrades,
+    winRate: winRateOf(winningTrades, trades.length),
+    tradingProfitLoss,
+    totalDividends,
+    totalReturnWithDividends: tradingProfitLoss.add(totalDividends),
+  };
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) {
+      group.push(item);
+    } else {
+      groups.set(key, [item]);
+    }
+  }
+  return groups;
+}
+
+/** Summaries per period key (e.g. `monthOf`, `weekStart`), for every period with a trade or a dividend. */
+export function summariseByPeriod(
+  trades: readonly ClosedTrade[],
+  dividends: readonly DividendRecord[],
+  periodOf: (date: IsoDate) => string,
+): Map<string, PeriodSummary> {
+  const tradesBy = groupBy(trades, (trade) => periodOf(trade.closeDate));
+  const dividendsBy = groupBy(dividends, (dividend) => periodOf(dividend.transactionDate));
+  const keys = [...new Set([...tradesBy.keys(), ...dividendsBy.keys()])].sort();
+  return new Map(keys.map((key) => [key, summarisePeriod(tradesBy.get(key) ?? [], dividendsBy.get(key) ?? [])]));
+}
+
+export interface SymbolSummary {
+  readonly symbol: string;
+  readonly companyName: string | null;
+  readonly hasTrades: boolean;
+  readonly totalTrades: number;
+  readonly winningTrades: number;
+  readonly winRatePercentage: Decimal;
+  readonly tradingProfitLoss: Decimal;
+  readonly avgProfitLoss: Decimal;
+  readonly minProfitLoss: Decimal | null;
+  readonly maxProfitLoss: Decimal | null;
+  readonly avgReturnPercentage: Decimal;
+  readonly minReturnPct: Decimal | null;
+  readonly maxReturnPct: Decimal | null;
+  readonly avgHoldingDays: Decimal;
+  readonly totalVolume: Decimal;
+  readonly totalCostBasis: Decimal;
+  readonly totalDividendPayments: number;
+  readonly totalDividends: Decimal;
+  readonly avgDividendAmount: Decimal;
+  /** Trading P&L plus dividends. */
+  readonly totalReturn: Decimal;
+  /** Closing dates. */
+  readonly firstTradeDate: IsoDate | null;
+  readonly lastTradeDate: IsoDate | null;
+  /** Earliest opening date among its trades and open lots. */
+  readonly firstOpenDate: IsoDate | null;
+  readonly firstDividendDate: IsoDate | null;
+  readonly lastDividendDate: IsoDate | null;
+  readonly currentSharesHeld: Decimal;
+  readonly hasOpenPosition: boolean;
+}
+
+export interface SymbolSummaryInput {
+  readonly trades: readonly ClosedTrade[];
+  readonly dividends: readonly DividendRecord[];
+  readonly positions: PositionHistory;
+  readonly openLots: readonly OpenLot[];
+  readonly companyNames: ReadonlyMap<string, string>;
+}
+
+function mean(values: readonly Decimal[]): Decimal {
+  return values.length === 0 ? Decimal.ZERO : Decimal.sum(values).div(values.length);
+}
+
+function extreme(values: readonly Decimal[], pick: (a: Decimal, b: Decimal) => Decimal): Decimal | null {
+  return values.length === 0 ? null : values.reduce(pick);
+}
+
+function earliest(dates: readonly IsoDate[]): IsoDate | null {
+  return dates.length === 0 ? null : dates.reduce((a, b) => (b < a ? b : a));
+}
+
+function latest(dates: readonly IsoDate[]): IsoDate | null {
+  return dates.length === 0 ? null : dates.reduce((a, b) => (b > a ? b : a));
+}
+
+/** One summary per symbol with trades, dividends or shares held (at `asOf`, or now), by symbol. */
+export function summariseSymbols(input: SymbolSummaryInput, asOf?: IsoDate): SymbolSummary[] {
+  const symbols = new Set<string>([
+    ...input.trades.map((trade) => trade.symbol),
+    ...input.dividends.map((dividend) => dividend.symbol).filter((symbol) => symbol !== ''),
+    ...input.positions.openPositionsAt(asOf).map((position) => position.symbol),
+  ]);
+  return [...symbols].sort().map((symbol) => {
+    const trades = input.trades.filter((trade) => trade.symbol === symbol);
+    const dividends = input.dividends.filter((dividend) => dividend.symbol === symbol);
+    const profits = trades.map((trade) => trade.totalProfitLoss);
+    const returns = trades.map((trade) => trade.returnPercentage);
+    const period = summarisePeriod(trades, dividends);
+    const shares = input.positions.sharesAt(symbol, asOf);
+    const openDates = [
+      ...trades.map((trade) => trade.openDate),
+      ...input.openLots.filter((lot) => lot.symbol === symbol).map((lot) => lot.openDate),
+    ];
+    return {
+      symbol,
+      companyName: input.companyNames.get(symbol) ?? null,
+      hasTrades: trades.length > 0,
+      totalTrades: trades.length,
+      winningTrades: period.winningTrades,
+      winRatePercentage: period.winRate,
+      tradingProfitLoss: period.tradingProfitLoss,
+      avgProfitLoss: mean(profits),
+      minProfitLoss: extreme(profits, (a, b) => Decimal.min(a, b)),
+      maxProfitLoss: extreme(profits, (a, b) => Decimal.max(a, b)),
+      avgReturnPercentage: mean(returns),
+      minReturnPct: extreme(returns, (a, b) => Decimal.min(a, b)),
+      maxReturnPct: extreme(returns, (a, b) => Decimal.max(a, b)),
+      avgHoldingDays: mean(trades.map((trade) => Decimal.of(trade.holdingDays))),
+      totalVolume: Decimal.sum(trades.map((trade) => trade.volume)),
+      totalCostBasis: Decimal.sum(trades.map((trade) => trade.costBasis)),
+      totalDividendPayments: dividends.length,
+      totalDividends: period.totalDividends,
+      avgDividendAmount: mean(dividends.map((dividend) => dividend.amount)),
+      totalReturn: period.totalReturnWithDividends,
+      firstTradeDate: earliest(trades.map((trade) => trade.closeDate)),
+      lastTradeDate: latest(trades.map((trade) => trade.closeDate)),
+      firstOpenDate: earliest(openDates),
+      firstDividendDate: earliest(dividends.map((dividend) => dividend.transactionDate)),
+      lastDividendDate: latest(dividends.map((dividend) => dividend.transactionDate)),
+      currentSharesHeld: shares,
+      hasOpenPosition: !shares.isZero(),
+    };
+  });
+}
+
+export interface TradesAndDividends {
+  readonly trades: readonly ClosedTrade[];
+  readonly dividends: readonly DividendRecord[];
+}
+
+function tradeSignature(trade: ClosedTrade): string {
+  return [
+    'trade',
+    trade.symbol,
+    trade.side,
+    trade.source,
+    trade.buyDate,
+    trade.sellDate,
+    trade.volume,
+    trade.costBasis,
+    trade.proceeds,
+    trade.totalProfitLoss,
+    trade.buyPrice,
+    trade.sellPrice,
+    trade.washSale,
+    trade.disallowedLoss,
+    trade.term,
+  ].join('|');
+}
+
+function dividendSignature(dividend: DividendRecord): string {
+  return ['dividend', dividend.symbol, dividend.transactionDate, dividend.action, dividend.amount].join('|');
+}
+
+function monthSignatures({ trades, dividends }: TradesAndDividends): Map<string, string> {
+  const byMonth = new Map<string, string[]>();
+  const add = (month: string, signature: string): void => {
+    const list = byMonth.get(month);
+    if (list) {
+      list.push(signature);
+    } else {
+      byMonth.set(month, [signature]);
+    }
+  };
+  trades.forEach((trade) => add(monthOf(trade.closeDate), tradeSignature(trade)));
+  dividends.forEach((dividend) => add(monthOf(dividend.transactionDate), dividendSignature(dividend)));
+  return new Map([...byMonth].map(([month, list]) => [month, list.sort().join('\n')]));
+}
+
+/**
+ * Months (`YYYY-MM`, ascending) whose trades or dividends differ between two computations of an
+ * account: the upload history's `months_updated`. Line numbers and keys are bookkeeping, not content.
+ */
+export function monthsChanged(before: TradesAndDividends, after: TradesAndDividends): string[] {
+  const old = monthSignatures(before);
+  const now = monthSignatures(after);
+  return [...new Set([...old.keys(), ...now.keys()])].filter((month) => old.get(month) !== now.get(month)).sort();
+}

@@ -1,0 +1,105 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import { Database, MIGRATIONS, TypeOrmUnitOfWork } from '@app/persistence';
+import { loadConfig } from '@app/shared';
+import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
+import { ImportBrokerageFiles, type ImportRequest } from '../../application/import-brokerage-files.service.js';
+import type { MatchResult } from '../../domain/hybrid-matcher.js';
+import { readFixtureBytes } from '../../testing/fixtures.js';
+import { TypeOrmImportStore } from './typeorm-import.store.js';
+import { TypeOrmUploadHistory } from './typeorm-upload-history.js';
+
+/** A store whose last write of an import fails: everything the import wrote before must be undone. */
+class FailingAfterWritesStore extends TypeOrmImportStore {
+  override async replaceDerived(userId: number, accountId: number, result: MatchResult): Promise<void> {
+    await super.replaceDerived(userId, accountId, result);
+    throw new Error('injected failure after every write of the import');
+  }
+}
+
+/**
+ * The import against a real database (the embedded one, or the server when DATABASE_URL is set):
+ * all or nothing, even when it fails after writing everything.
+ */
+describe('import atomicity (real database)', () => {
+  let dataDir: string;
+  let serverDatabase: TestDatabase | undefined;
+  let database: Database;
+  let accountId: number;
+  let userId: number;
+
+  beforeAll(async () => {
+    Logger.overrideLogger(false);
+    dataDir = await mkdtemp(join(tmpdir(), 'sta-import-'));
+    const adminUrl = serverDatabaseUrl();
+    serverDatabase = adminUrl ? await createTestDatabase(adminUrl) : undefined;
+    const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: serverDatabase?.url });
+    database = new Database(config, { entities: [], migrations: MIGRATIONS });
+    await database.onApplicationBootstrap();
+    const [user] = await database.manager.query(`INSERT INTO users (email) VALUES ('atomic@example.com') RETURNING id`);
+    userId = user.id;
+    const [account] = await database.manager.query(
+      `INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, 'XXXX-1234') RETURNING id`,
+      [userId],
+    );
+    accountId = account.id;
+  }, 60000);
+
+  afterAll(async () => {
+    await database?.onApplicationShutdown();
+    await serverDatabase?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const request = (transactions: Buffer | string): ImportRequest => ({
+    userId,
+    account: { accountId, accountNumber: 'XXXX-1234' },
+    transactions: { name: 'transactions.csv', content: Buffer.from(transactions) },
+    gains: { name: 'realized_gains.csv', content: readFixtureBytes('schwab-example', 'realized_gains.csv') },
+  });
+  const noProgress = async () => undefined;
+
+  async function snapshot(): Promise<Record<string, unknown>> {
+    const tables = ['broker_transactions', 'realized_lots', 'closed_trades', 'dividends', 'position_history', 'securities'];
+    const result: Record<string, unknown> = {};
+    for (const table of tables) {
+      const [row] = await database.manager.query(
+        `SELECT count(*)::int AS rows, md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest
+           FROM (SELECT * FROM ${table}) t`,
+      );
+      result[table] = row;
+    }
+    return result;
+  }
+
+  it('a failure after every write leaves the earlier import exactly as it was, and records the failure', async () => {
+    const history = new TypeOrmUploadHistory(database);
+    const unitOfWork = new TypeOrmUnitOfWork(database);
+    const importer = new ImportBrokerageFiles(unitOfWork, new TypeOrmImportStore(database), history);
+    const original = readFixtureBytes('schwab-example', 'transactions.csv').toString('utf8');
+
+    const { stats } = await importer.run(request(original), noProgress);
+    expect(stats).toEqual({ transactions_inserted: 75, realized_gains_lots: 24, broker_verified_trades: 18 });
+    const before = await snapshot();
+    expect(before.closed_trades).toMatchObject({ rows: 28 });
+
+    // The same export with one more (newer) purchase at the top: new rows to write, new trades to derive.
+    const withExtraRow = original.replace(
+      /("Date","Action".*\r?\n)/,
+      (header) => `${header}"06/28/2024","Buy","NVDA","NVIDIA CORP","3","$120.00","$0.00","-$360.00"\r\n`,
+    );
+    expect(withExtraRow).not.toBe(original);
+    const failing = new ImportBrokerageFiles(unitOfWork, new FailingAfterWritesStore(database), history);
+    await expect(failing.run(request(withExtraRow), noProgress)).rejects.toThrow('injected failure');
+
+    expect(await snapshot()).toEqual(before);
+    const [latest] = await history.listForUser(userId);
+    expect(latest).toMatchObject({ status: 'failed', error: 'injected failure after every write of the import', transactionsInserted: 0 });
+
+    // The same upload without the fault goes through and adds exactly the one new row.
+    const retried = await importer.run(request(withExtraRow), noProgress);
+    expect(retried.stats.transactions_inserted).toBe(1);
+  }, 60000);
+});

@@ -1,0 +1,243 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '@app/persistence';
+import { Decimal } from '@app/shared/domain';
+import { classifyAction, type BrokerTransaction } from '../../domain/broker-transaction.js';
+import type { MatchResult } from '../../domain/hybrid-matcher.js';
+import type { RealizedLot } from '../../domain/realized-lot.js';
+import { ImportStore, type StoredRows } from '../../application/import-store.port.js';
+
+/** Advisory-lock namespace for imports (the second key is the account id). */
+const IMPORT_LOCK_NAMESPACE = 4711;
+
+type Row = Record<string, string | number | boolean | null>;
+
+/**
+ * PostgreSQL adapter of the import store. Rows go in as one `INSERT … SELECT FROM unnest(…)` per
+ * table (one round trip whatever the size); numbers travel as exact decimal strings into NUMERIC.
+ */
+@Injectable()
+export class TypeOrmImportStore extends ImportStore {
+  constructor(private readonly database: Database) {
+    super();
+  }
+
+  async lockAccount(accountId: number): Promise<void> {
+    await this.database.manager.query('SELECT pg_advisory_xact_lock($1, $2)', [IMPORT_LOCK_NAMESPACE, accountId]);
+  }
+
+  async loadRows(accountId: number): Promise<StoredRows> {
+    const manager = this.database.manager;
+    const transactions: Row[] = await manager.query(
+      `SELECT line, to_char(trade_date, 'YYYY-MM-DD') AS date, to_char(as_of_date, 'YYYY-MM-DD') AS as_of_date, action, symbol,
+              description, quantity::text, price::text, fees::text, amount::text, cells, fingerprint
+         FROM broker_transactions WHERE account_id = $1 ORDER BY trade_date, upload_id, line DESC`,
+      [accountId],
+    );
+    const lots: Row[] = await manager.query(
+      `SELECT line, symbol, name, to_char(closed_date, 'YYYY-MM-DD') AS closed_date, to_char(opened_date, 'YYYY-MM-DD') AS opened_date,
+              quantity::text, proceeds_per_share::text, cost_per_share::text, proceeds::text, cost_basis::text, gain_loss::text,
+              gain_loss_percent::text, term, wash_sale, disallowed_loss::text, cells, fingerprint
+         FROM realized_lots WHERE account_id = $1 ORDER BY closed_date, upload_id, line`,
+      [accountId],
+    );
+    return { transactions: transactions.map(toTransaction), lots: lots.map(toLot) };
+  }
+
+  async addTransactions(accountId: number, uploadId: number, rows: readonly BrokerTransaction[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    const inserted: Row[] = await this.database.manager.query(
+      `INSERT INTO broker_transactions
+         (account_id, upload_id, line, fingerprint, trade_date, as_of_date, action, symbol, description, quantity, price, fees, amount, cells)
+       SELECT $1, $2, t.* FROM unnest($3::int[], $4::text[], $5::date[], $6::date[], $7::text[], $8::text[], $9::text[],
+                                      $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[], $14::jsonb[]) AS t
+       ON CONFLICT ON CONSTRAINT broker_transactions_natural_key DO NOTHING
+       RETURNING 1`,
+      [
+        accountId,
+        uploadId,
+        rows.map((row) => row.line),
+        rows.map((row) => required(row.fingerprint)),
+        rows.map((row) => row.date),
+        rows.map((row) => row.asOfDate),
+        rows.map((row) => row.action),
+        rows.map((row) => row.symbol),
+        rows.map((row) => row.description),
+        rows.map((row) => text(row.quantity)),
+        rows.map((row) => text(row.price)),
+        rows.map((row) => text(row.fees)),
+        rows.map((row) => text(row.amount)),
+        rows.map((row) => JSON.stringify(row.cells)),
+      ],
+    );
+    return inserted.length;
+  }
+
+  async addLots(accountId: number, uploadId: number, lots: readonly RealizedLot[]): Promise<number> {
+    if (lots.length === 0) return 0;
+    const inserted: Row[] = await this.database.manager.query(
+      `INSERT INTO realized_lots
+         (account_id, upload_id, line, fingerprint, symbol, name, closed_date, opened_date, quantity, proceeds_per_share,
+          cost_per_share, proceeds, cost_basis, gain_loss, gain_loss_percent, term, wash_sale, disallowed_loss, cells)
+       SELECT $1, $2, t.* FROM unnest($3::int[], $4::text[], $5::text[], $6::text[], $7::date[], $8::date[], $9::numeric[],
+                                      $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[],
+                                      $15::numeric[], $16::text[], $17::boolean[], $18::numeric[], $19::jsonb[]) AS t
+       ON CONFLICT ON CONSTRAINT realized_lots_natural_key DO NOTHING
+       RETURNING 1`,
+      [
+        accountId,
+        uploadId,
+        lots.map((lot) => lot.line),
+        lots.map((lot) => required(lot.fingerprint)),
+        lots.map((lot) => lot.symbol),
+        lots.map((lot) => lot.name),
+        lots.map((lot) => lot.closedDate),
+        lots.map((lot) => lot.openedDate),
+        lots.map((lot) => lot.quantity.toString()),
+        lots.map((lot) => text(lot.proceedsPerShare)),
+        lots.map((lot) => text(lot.costPerShare)),
+        lots.map((lot) => lot.proceeds.toString()),
+        lots.map((lot) => lot.costBasis.toString()),
+        lots.map((lot) => lot.gainLoss.toString()),
+        lots.map((lot) => text(lot.gainLossPercent)),
+        lots.map((lot) => lot.term),
+        lots.map((lot) => lot.washSale),
+        lots.map((lot) => text(lot.disallowedLoss)),
+        lots.map((lot) => JSON.stringify(lot.cells)),
+      ],
+    );
+    return inserted.length;
+  }
+
+  async replaceDerived(userId: number, accountId: number, result: MatchResult): Promise<void> {
+    const manager = this.database.manager;
+    for (const table of ['closed_trades', 'dividends', 'position_history', 'securities']) {
+      await manager.query(`DELETE FROM ${table} WHERE account_id = $1`, [accountId]);
+    }
+    const trades = result.trades;
+    if (trades.length > 0) {
+      await manager.query(
+        `INSERT INTO closed_trades
+           (user_id, account_id, symbol, side, source, buy_date, sell_date, close_date, open_date, volume, buy_price, sell_price,
+            cost_basis, proceeds, profit_loss, profit_per_share, return_pct, holding_days, trade_result, wash_sale,
+            disallowed_loss, term, buy_tx_price, sell_tx_price, seq)
+         SELECT $1, $2, t.* FROM unnest($3::text[], $4::text[], $5::text[], $6::date[], $7::date[], $8::date[], $9::date[],
+                                        $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[],
+                                        $15::numeric[], $16::numeric[], $17::numeric[], $18::int[], $19::text[], $20::boolean[],
+                                        $21::numeric[], $22::text[], $23::numeric[], $24::numeric[], $25::int[]) AS t`,
+        [
+          userId,
+          accountId,
+          trades.map((t) => t.symbol),
+          trades.map((t) => t.side),
+          trades.map((t) => t.source),
+          trades.map((t) => t.buyDate),
+          trades.map((t) => t.sellDate),
+          trades.map((t) => t.closeDate),
+          trades.map((t) => t.openDate),
+          trades.map((t) => t.volume.toString()),
+          trades.map((t) => t.buyPrice.toString()),
+          trades.map((t) => t.sellPrice.toString()),
+          trades.map((t) => t.costBasis.toString()),
+          trades.map((t) => t.proceeds.toString()),
+          trades.map((t) => t.totalProfitLoss.toString()),
+          trades.map((t) => t.profitPerShare.toString()),
+          trades.map((t) => t.returnPercentage.toString()),
+          trades.map((t) => t.holdingDays),
+          trades.map((t) => t.tradeResult),
+          trades.map((t) => t.washSale),
+          trades.map((t) => text(t.disallowedLoss)),
+          trades.map((t) => t.term),
+          trades.map((t) => text(t.buyTxPrice)),
+          trades.map((t) => text(t.sellTxPrice)),
+          trades.map((_, index) => index),
+        ],
+      );
+    }
+    const dividends = result.dividends;
+    if (dividends.length > 0) {
+      await manager.query(
+        `INSERT INTO dividends (user_id, account_id, transaction_date, symbol, action, amount, seq)
+         SELECT $1, $2, t.* FROM unnest($3::date[], $4::text[], $5::text[], $6::numeric[], $7::int[]) AS t`,
+        [
+          userId,
+          accountId,
+          dividends.map((d) => d.transactionDate),
+          dividends.map((d) => d.symbol),
+          dividends.map((d) => d.action),
+          dividends.map((d) => d.amount.toString()),
+          dividends.map((_, index) => index),
+        ],
+      );
+    }
+    const positions = result.positions.entries();
+    if (positions.length > 0) {
+      await manager.query(
+        `INSERT INTO position_history (user_id, account_id, symbol, as_of, shares)
+         SELECT $1, $2, t.* FROM unnest($3::text[], $4::date[], $5::numeric[]) AS t`,
+        [userId, accountId, positions.map((p) => p.symbol), positions.map((p) => p.date), positions.map((p) => p.shares.toString())],
+      );
+    }
+    const names = [...result.companyNames].filter(([symbol]) => symbol !== '');
+    if (names.length > 0) {
+      await manager.query(
+        `INSERT INTO securities (user_id, account_id, symbol, company_name)
+         SELECT $1, $2, t.* FROM unnest($3::text[], $4::text[]) AS t`,
+        [userId, accountId, names.map(([symbol]) => symbol), names.map(([, name]) => name)],
+      );
+    }
+  }
+}
+
+function text(value: Decimal | null | undefined): string | null {
+  return value === null || value === undefined ? null : value.toString();
+}
+
+function required(fingerprint: string | undefined): string {
+  if (fingerprint === undefined) throw new Error('row without a fingerprint');
+  return fingerprint;
+}
+
+function decimal(value: string | number | boolean | null): Decimal | null {
+  return value === null ? null : Decimal.parse(String(value));
+}
+
+function toTransaction(row: Row): BrokerTransaction {
+  const action = String(row.action);
+  return {
+    line: Number(row.line),
+    date: String(row.date),
+    asOfDate: row.as_of_date === null ? null : String(row.as_of_date),
+    action,
+    kind: classifyAction(action),
+    symbol: String(row.symbol),
+    description: String(row.description),
+    quantity: decimal(row.quantity),
+    price: decimal(row.price),
+    fees: decimal(row.fees),
+    amount: decimal(row.amount),
+    cells: row.cells as unknown as string[],
+    fingerprint: String(row.fingerprint),
+  };
+}
+
+function toLot(row: Row): RealizedLot {
+  return {
+    line: Number(row.line),
+    symbol: String(row.symbol),
+    name: String(row.name),
+    closedDate: String(row.closed_date),
+    openedDate: String(row.opened_date),
+    quantity: Decimal.parse(String(row.quantity)),
+    proceedsPerShare: decimal(row.proceeds_per_share),
+    costPerShare: decimal(row.cost_per_share),
+    proceeds: Decimal.parse(String(row.proceeds)),
+    costBasis: Decimal.parse(String(row.cost_basis)),
+    gainLoss: Decimal.parse(String(row.gain_loss)),
+    gainLossPercent: decimal(row.gain_loss_percent),
+    term: row.term === null ? null : String(row.term),
+    washSale: Boolean(row.wash_sale),
+    disallowedLoss: decimal(row.disallowed_loss),
+    cells: row.cells as unknown as string[],
+    fingerprint: String(row.fingerprint),
+  };
+}

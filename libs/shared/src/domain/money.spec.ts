@@ -1,0 +1,115 @@
+import { Decimal } from './money.js';
+
+const d = (text: string): Decimal => Decimal.parse(text);
+
+describe('Decimal', () => {
+  describe('parsing', () => {
+    it.each([
+      ['$1,234.56', '1234.56'],
+      ['-$5.00', '-5'],
+      ['$-5.00', '-5'],
+      ['($5.00)', '-5'],
+      ['($2,354.94)', '-2354.94'],
+      ['1,234.5678', '1234.5678'],
+      ['10,153.89', '10153.89'],
+      ['12.5', '12.5'],
+      ['$1234.56', '1234.56'],
+      ['$0.00', '0'],
+      ['+3', '3'],
+      ['.5', '0.5'],
+      ['  $181.81 ', '181.81'],
+      ['$137,787.67', '137787.67'],
+    ])('reads the broker figure %s as %s', (text, value) => {
+      expect(Decimal.parseMoney(text).toString()).toBe(value);
+    });
+
+    it.each(['-$12.3.4', '', '$', '12,34', '1,2345', '--5', '-$-5', '(-$5)', '5%', 'abc', '1e5', '$ 1 000'])(
+      'refuses %p as money',
+      (text) => {
+        expect(Decimal.tryParseMoney(text)).toBeUndefined();
+        expect(() => Decimal.parseMoney(text)).toThrow(RangeError);
+      },
+    );
+
+    it('reads percentages with 2 or 12 decimals, keeping SCALE places', () => {
+      expect(Decimal.tryParsePercent('-3.20%')?.toString()).toBe('-3.2');
+      expect(Decimal.tryParsePercent('18.958245466048%')?.toString()).toBe('18.958245466');
+      expect(Decimal.tryParsePercent('-0.000000000051%')?.toString()).toBe('-0.0000000001');
+      expect(Decimal.tryParsePercent('12.5')?.toString()).toBe('12.5');
+      expect(Decimal.tryParsePercent('1.2.3%')).toBeUndefined();
+    });
+
+    it('reads plain decimals, exponents and numbers exactly', () => {
+      expect(d('-0.0001').toString()).toBe('-0.0001');
+      expect(d('1e-7').toString()).toBe('0.0000001');
+      expect(d('2.5E3').toString()).toBe('2500');
+      expect(Decimal.of(0.1).add(Decimal.of(0.2)).toString()).toBe('0.3');
+      expect(Decimal.of(12n).toString()).toBe('12');
+      expect(() => Decimal.of(Number.NaN)).toThrow(RangeError);
+      expect(() => d('1,000')).toThrow(RangeError);
+    });
+  });
+
+  describe('arithmetic', () => {
+    it('adds and subtracts exactly, never like floats', () => {
+      let total = Decimal.ZERO;
+      for (let index = 0; index < 1000; index += 1) {
+        total = total.add('0.01');
+      }
+      expect(total.toString()).toBe('10');
+      expect(d('5237.05').sub('5237.05').isZero()).toBe(true);
+      expect(Decimal.sum([d('0.1'), d('0.2'), d('-0.3')]).isZero()).toBe(true);
+    });
+
+    it('multiplies and divides rounding half away from zero at the tenth place', () => {
+      expect(d('1').div(3).toString()).toBe('0.3333333333');
+      expect(d('2').div(3).toString()).toBe('0.6666666667');
+      expect(d('-2').div(3).toString()).toBe('-0.6666666667');
+      expect(d('0.00000000005').mul(1).toString()).toBe('0.0000000001');
+      expect(d('-0.00000000005').mul(1).toString()).toBe('-0.0000000001');
+      expect(d('0.00000000004').mul(1).toString()).toBe('0');
+      expect(d('9153.20').mulDiv('16.5', '49.5').toString()).toBe('3051.0666666667');
+      expect(() => d('1').div(0)).toThrow(RangeError);
+    });
+
+    it('compares, takes signs and extremes', () => {
+      expect(d('1.5').cmp('1.50')).toBe(0);
+      expect([d('-1').lt(0), d('2').gte('2'), d('2').gt('2.0000000001'), d('0').lte(0)]).toEqual([true, true, false, true]);
+      expect([d('-3').abs().toString(), d('3').neg().toString(), d('-3').sign(), d('0').sign()]).toEqual(['3', '-3', -1, 0]);
+      expect(Decimal.min(d('2'), d('-1'), d('5')).toString()).toBe('-1');
+      expect(Decimal.max(d('2'), d('-1'), d('5')).toString()).toBe('5');
+      expect([d('-0.1').isNegative(), d('0.1').isPositive(), d('0').isPositive()]).toEqual([true, true, false]);
+    });
+  });
+
+  describe('rounding for display', () => {
+    it.each([
+      ['2.345', 2, '2.35'],
+      ['-2.345', 2, '-2.35'],
+      ['2.3449999999', 2, '2.34'],
+      ['0.005', 2, '0.01'],
+      ['-0.005', 2, '-0.01'],
+      ['-0.004', 2, '0.00'],
+      ['184.913131', 4, '184.9131'],
+      ['1.5', 0, '2'],
+      ['-1.5', 0, '-2'],
+      ['7', 3, '7.000'],
+      ['0.1', 12, '0.100000000000'],
+    ])('%s to %i places is %s', (value, places, shown) => {
+      expect(d(value).toFixed(places)).toBe(shown);
+      expect(d(value).round(places).toNumber()).toBe(Number(shown));
+      expect(d(value).toNumber(places)).toBe(Number(shown));
+    });
+
+    it('never shows -0', () => {
+      expect(Object.is(d('-0.001').toNumber(2), 0)).toBe(true);
+      expect(d('-0.001').round(2).toString()).toBe('0');
+    });
+
+    it('serialises to its exact string', () => {
+      expect(JSON.stringify({ amount: d('-12.50') })).toBe('{"amount":"-12.5"}');
+      expect(d('-12.50').rawUnits).toBe(-125_000_000_000n);
+      expect(Decimal.fromUnits(1n).toString()).toBe('0.0000000001');
+    });
+  });
+});

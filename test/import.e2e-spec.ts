@@ -1,0 +1,267 @@
+import { startService, type RunningService } from './support/service.js';
+import { signIn } from './support/sign-in.js';
+import { exampleFiles, expected, fixture, ndjson, uploadForm, type UploadPart } from './support/uploads.js';
+
+type Session = Awaited<ReturnType<typeof signIn>>;
+
+const PROGRESS = [
+  { type: 'progress', percentage: 25, message: 'Starting data processing...' },
+  { type: 'progress', percentage: 40, message: 'Processing transaction history and realized gains...' },
+  { type: 'progress', percentage: 60, message: 'Synchronizing with database...' },
+  { type: 'progress', percentage: 80, message: 'Finalizing data import...' },
+];
+
+describe('POST /api/upload-csv and GET /api/upload-history', () => {
+  let service: RunningService;
+
+  beforeAll(async () => {
+    service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,other@example.com,fresh@example.com,noaccount@example.com' } });
+  });
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  async function traderWithAccount(email: string, account = 'XXXX-1234'): Promise<Session> {
+    const session = await signIn(service, email);
+    const response = await session.fetch('/auth/profile', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ brokerage_account: account }),
+    });
+    expect(response.status).toBe(200);
+    return session;
+  }
+
+  const upload = (session: Session, parts: Parameters<typeof uploadForm>[0]) =>
+    session.fetch('/api/upload-csv', { method: 'POST', body: uploadForm(parts) });
+
+  const history = async (session: Session) => ((await (await session.fetch('/api/upload-history')).json()) as any).history as any[];
+
+  describe('the example files', () => {
+    let trader: Session;
+    beforeAll(async () => {
+      trader = await traderWithAccount('trader@example.com');
+    });
+
+    it('streams the four progress lines and the statistics, as NDJSON', async () => {
+      const response = await upload(trader, exampleFiles());
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+      const lines = ndjson(await response.text());
+      expect(lines.slice(0, 4)).toEqual(PROGRESS);
+      expect(lines[4]).toEqual({
+        type: 'success',
+        message: 'Successfully processed files',
+        stats: expected().stats,
+        // expected.json words it "line 23: 1 broker lot(s) for PEP 2024-05-28 sum to 102.5, not 119.0; FIFO used".
+        warnings: [expect.stringMatching(/^line 23: 1 broker lot\(s\) for PEP 2024-05-28 sum to 102\.5, not 119; FIFO used$/)],
+      });
+      expect(lines).toHaveLength(5);
+    });
+
+    it('records the upload in the history, newest first, with the contract fields', async () => {
+      const [entry] = await history(trader);
+      expect(entry).toMatchObject({
+        transaction_filename: 'transactions.csv',
+        gains_filename: 'realized_gains.csv',
+        transaction_file_size: fixture('schwab-example', 'transactions.csv').length,
+        gains_file_size: fixture('schwab-example', 'realized_gains.csv').length,
+        status: 'success',
+        user_email: 'trader@example.com',
+        account_id: expect.any(Number),
+        brokerage_account: 'XXXX-1234',
+        transactions_processed: expected().upload.transactions_processed,
+        months_updated: expected().upload.months_updated,
+      });
+      expect(new Date(entry.timestamp).toISOString()).toBe(entry.timestamp);
+    });
+
+    it('re-importing the same files adds nothing and updates no month', async () => {
+      const lines = ndjson(await (await upload(trader, exampleFiles())).text());
+      expect(lines.at(-1)).toMatchObject({ type: 'success', stats: { transactions_inserted: 0 } });
+      const [latest, first] = await history(trader);
+      expect(latest).toMatchObject({ status: 'success', months_updated: 0, transactions_processed: 75 });
+      expect(first.months_updated).toBe(4);
+    });
+
+    it('accepts the plain layout (no BOM, title or footer; LF line ends) as the same data', async () => {
+      const plain = (buffer: Buffer) =>
+        buffer
+          .toString('utf8')
+          .replace(/^\uFEFF/, '')
+          .split(/\r\n/)
+          .filter((line, index) => !(index === 0 && line.startsWith('"Transactions  for')) && !line.startsWith('"Transactions Total"'))
+          .join('\n');
+      const files = exampleFiles();
+      const lines = ndjson(
+        await (
+          await upload(trader, {
+            transaction_history_file: { name: 'plain.csv', content: plain(files.transaction_history_file.content as Buffer) },
+            realized_gains_file: files.realized_gains_file,
+          })
+        ).text(),
+      );
+      expect(lines.at(-1)).toMatchObject({ type: 'success', stats: { transactions_inserted: 0 } });
+    });
+  });
+
+  describe('refusals before the stream starts (plain 400 with {type, message})', () => {
+    let trader: Session;
+    beforeAll(async () => {
+      trader = await traderWithAccount('other@example.com', 'YYYY-9999');
+    });
+
+    const expect400 = async (response: Response, message: RegExp | string) => {
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toMatch(/application\/json/);
+      const body = (await response.json()) as any;
+      expect(body.type).toBe('error');
+      if (typeof message === 'string') expect(body.message).toBe(message);
+      else expect(body.message).toMatch(message);
+    };
+
+    it('without a brokerage account number in the profile', async () => {
+      const session = await signIn(service, 'noaccount@example.com');
+      await expect400(await upload(session, exampleFiles()), 'Brokerage account number not set. Please update your profile.');
+    });
+
+    it('when a file part is missing, or the body is not multipart', async () => {
+      const { transaction_history_file } = exampleFiles();
+      await expect400(await upload(trader, { transaction_history_file }), 'Both transaction history and realized gains files are required');
+      const notMultipart = await trader.fetch('/api/upload-csv', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      await expect400(notMultipart, 'Both transaction history and realized gains files are required');
+    });
+
+    it.each([
+      ['statement.xlsx', Buffer.from('PK\u0003\u0004 not a csv'), /^Both files must be CSV files: statement\.xlsx/],
+      ['empty.csv', fixture('bad', 'empty.csv'), /^Both files must be CSV files: empty\.csv, line 1: file is empty$/],
+      ['binary.csv', fixture('bad', 'binary.csv'), /^Both files must be CSV files: binary\.csv, line 1: binary content/],
+    ])('a file that is not CSV (%s)', async (name, content, message) => {
+      await expect400(await upload(trader, { ...exampleFiles(), transaction_history_file: { name, content } }), message);
+    });
+  });
+
+  describe('broken files end the stream with an error naming file and line, and import nothing', () => {
+    let fresh: Session;
+    beforeAll(async () => {
+      fresh = await traderWithAccount('fresh@example.com', 'ZZZZ-0001');
+    });
+
+    const cases: [string, keyof ReturnType<typeof exampleFiles>, UploadPart, RegExp][] = [
+      ['bad_number.csv', 'transaction_history_file', { name: 'bad_number.csv', content: fixture('bad', 'bad_number.csv') }, /^bad_number\.csv, line 11: column 'Amount': cannot read '-\$12\.3\.4' as a number$/],
+      ['truncated.csv', 'transaction_history_file', { name: 'truncated.csv', content: fixture('bad', 'truncated.csv') }, /^truncated\.csv, line 48: /],
+      ['gains_bad_date.csv', 'realized_gains_file', { name: 'gains_bad_date.csv', content: fixture('bad', 'gains_bad_date.csv') }, /^gains_bad_date\.csv, line 5: column 'Closed Date': '13\/45\/2024' is not a valid date$/],
+      ['wrong_header.csv', 'transaction_history_file', { name: 'wrong_header.csv', content: fixture('bad', 'wrong_header.csv') }, /^wrong_header\.csv, line 1: .*header/i],
+      ['swapped files', 'transaction_history_file', { name: 'realized_gains.csv', content: fixture('schwab-example', 'realized_gains.csv') }, /^realized_gains\.csv, line 2: .*swapped/],
+    ];
+
+    it.each(cases)('%s', async (_label, part, file, message) => {
+      const response = await upload(fresh, { ...exampleFiles(), [part]: file });
+      expect(response.status).toBe(200);
+      const lines = ndjson(await response.text());
+      const last = lines.at(-1);
+      expect(last.type).toBe('error');
+      expect(last.message).toMatch(message);
+      expect(lines.filter((line) => line.type === 'success')).toHaveLength(0);
+      const [entry] = await history(fresh);
+      expect(entry).toMatchObject({ status: 'failed', transaction_filename: expect.any(String), months_updated: 0 });
+    });
+
+    it('after all those failures the account is still empty: the good files insert every row', async () => {
+      const lines = ndjson(await (await upload(fresh, exampleFiles())).text());
+      expect(lines.at(-1)).toMatchObject({ type: 'success', message: 'Successfully processed files', stats: expected().stats });
+    });
+  });
+
+  describe('more bad input', () => {
+    let trader: Session;
+    const HEADER = '"Date","Action","Symbol","Description","Quantity","Price","Fees & Comm","Amount"';
+    beforeAll(async () => {
+      trader = await traderWithAccount('other@example.com', 'YYYY-9999');
+    });
+    const withTransactions = (name: string, content: string | Buffer) =>
+      upload(trader, { ...exampleFiles(), transaction_history_file: { name, content } });
+    const lastLine = async (response: Response) => ndjson(await response.text()).at(-1);
+
+    it('a header with no rows', async () => {
+      expect(await lastLine(await withTransactions('header_only.csv', `${HEADER}\r\n`))).toMatchObject({
+        type: 'error',
+        message: expect.stringMatching(/^header_only\.csv, line \d+: /),
+      });
+    });
+
+    it('the header repeated inside the file', async () => {
+      const text = `${HEADER}\n"06/03/2024","Buy","NVDA","NVIDIA CORP","1","$100.00","","-$100.00"\n${HEADER}\n`;
+      expect(await lastLine(await withTransactions('twice.csv', text))).toMatchObject({
+        type: 'error',
+        message: expect.stringMatching(/^twice\.csv, line 3: /),
+      });
+    });
+
+    it('a negative quantity', async () => {
+      const text = `${HEADER}\n"06/03/2024","Buy","NVDA","NVIDIA CORP","-5","$100.00","","-$500.00"\n`;
+      expect(await lastLine(await withTransactions('negative.csv', text))).toMatchObject({
+        type: 'error',
+        message: expect.stringMatching(/^negative\.csv, line 2: column 'Quantity'/),
+      });
+    });
+
+    it('a date like 13/45/2024', async () => {
+      const text = `${HEADER}\n"13/45/2024","Buy","NVDA","NVIDIA CORP","5","$100.00","","-$500.00"\n`;
+      expect(await lastLine(await withTransactions('date.csv', text))).toMatchObject({
+        type: 'error',
+        message: "date.csv, line 2: column 'Date': '13/45/2024' is not a valid date",
+      });
+    });
+
+    it('a sale with no prior purchase is imported and reported, not a crash', async () => {
+      const text = `${HEADER}\n"01/05/2021","Sell","ZZZZ","ZZZZ CORP","5","$10.00","","$50.00"\n`;
+      const last = await lastLine(await withTransactions('orphan_sell.csv', text));
+      expect(last.type).toBe('success');
+      expect(last.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/^line 2: .*ZZZZ/)]));
+    });
+
+    it('an Excel re-save with semicolons and Windows line ends is the same data', async () => {
+      const resaved = fixture('schwab-example', 'transactions.csv')
+        .toString('utf8')
+        .split('\r\n')
+        .map((line) => line.replace(/","/g, '";"'))
+        .join('\r\n');
+      const last = await lastLine(await withTransactions('resaved.csv', resaved));
+      expect(last).toMatchObject({ type: 'success', stats: { transactions_inserted: 75 } });
+    });
+
+    it('a 60 MB file is refused with 413 before anything is imported', async () => {
+      const big = Buffer.alloc(60 * 1024 * 1024, '"06/03/2024","Buy","NVDA","NVIDIA CORP","1","$1.00","","-$1.00"\n');
+      const response = await withTransactions('huge.csv', big);
+      expect(response.status).toBe(413);
+      expect(await response.json()).toEqual({ type: 'error', message: 'huge.csv is larger than the limit of 50 MB per file' });
+    });
+  });
+
+  it('a file over UPLOAD_MAX_BYTES is refused with 413 and a clear message', async () => {
+    const small = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com', UPLOAD_MAX_BYTES: '4096' } });
+    try {
+      const session = await signIn(small, 'trader@example.com');
+      await session.fetch('/auth/profile', {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ brokerage_account: 'XXXX-1234' }),
+      });
+      const response = await session.fetch('/api/upload-csv', { method: 'POST', body: uploadForm(exampleFiles()) });
+      expect(response.status).toBe(413);
+      expect(await response.json()).toEqual({ type: 'error', message: 'transactions.csv is larger than the limit of 4096 bytes per file' });
+    } finally {
+      await small.stop();
+    }
+  });
+
+  it('requires a session', async () => {
+    const response = await fetch(`${service.url}/api/upload-history`);
+    expect(response.status).toBe(401);
+  });
+});
