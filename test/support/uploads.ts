@@ -21,7 +21,7 @@ export interface UploadPart {
 export function uploadForm(parts: { transaction_history_file?: UploadPart; realized_gains_file?: UploadPart }): FormData {
   const form = new FormData();
   for (const [field, part] of Object.entries(parts)) {
-    if (part) form.append(field, new Blob([part.content]), part.name);
+    if (part) form.append(field, new Blob([typeof part.content === 'string' ? part.content : new Uint8Array(part.content)]), part.name);
   }
   return form;
 }

@@ -12,6 +12,9 @@ const STATUS_BY_CODE: Record<string, number> = {
   CONFLICT: HttpStatus.CONFLICT,
   PAYLOAD_TOO_LARGE: HttpStatus.PAYLOAD_TOO_LARGE,
   DATABASE_UNAVAILABLE: HttpStatus.INTERNAL_SERVER_ERROR,
+  // The portfolio's market-data provider: no API key configured (503), or no usable answer from it (502).
+  MARKET_DATA_NOT_CONFIGURED: HttpStatus.SERVICE_UNAVAILABLE,
+  MARKET_DATA_UNAVAILABLE: HttpStatus.BAD_GATEWAY,
 };
 
 export interface ErrorBody {

@@ -1,10 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { ScheduleModule } from '@nestjs/schedule';
 import { AuthModule } from '@app/auth';
 import { CalendarModule } from '@app/calendar';
 import { HealthModule } from '@app/health';
 import { ImportModule } from '@app/import';
 import { PersistenceModule } from '@app/persistence';
+import { PortfolioModule } from '@app/portfolio';
 import { AppConfig, SharedModule } from '@app/shared';
 import { ApiExceptionFilter } from './api-exception.filter.js';
 import { createValidationPipe } from './validation.js';
@@ -22,6 +24,9 @@ export class AppModule {
         AuthModule,
         HealthModule,
         CalendarModule,
+        // Timed jobs (the portfolio's end-of-day snapshots).
+        ScheduleModule.forRoot(),
+        PortfolioModule,
         // The brokerage import.
         ImportModule,
       ],

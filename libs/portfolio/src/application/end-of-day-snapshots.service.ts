@@ -1,0 +1,73 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Clock, TradingCalendar } from '@app/calendar';
+import { eodTradingDateDue } from '../domain/eod-schedule.js';
+import { portfolioTotals } from '../domain/portfolio-totals.js';
+import { HoldingRepository } from './holding-repository.port.js';
+import { HoldingsService } from './holdings.service.js';
+import { MarketPrices } from './market-prices.service.js';
+import { PortfolioSettings } from './portfolio-settings.js';
+import { SnapshotRepository } from './snapshot-repository.port.js';
+
+export interface EndOfDayRun {
+  readonly tradingDate: string;
+  /** Snapshots this run wrote (another instance may have written the rest). */
+  readonly created: number;
+}
+
+/**
+ * The automatic `EOD` snapshot: after each trading day's close, one per user holding anything. Several
+ * instances may run it at once: the unique key on (user, trading day) lets exactly one write win.
+ */
+@Injectable()
+export class EndOfDaySnapshots {
+  private readonly logger = new Logger('EndOfDaySnapshots');
+  private completedDate: string | null = null;
+
+  constructor(
+    private readonly calendar: TradingCalendar,
+    private readonly clock: Clock,
+    private readonly holdingRepository: HoldingRepository,
+    private readonly holdings: HoldingsService,
+    private readonly snapshots: SnapshotRepository,
+    private readonly prices: MarketPrices,
+    private readonly settings: PortfolioSettings,
+  ) {}
+
+  /** Takes the snapshots that are due now, if any. */
+  async runDue(): Promise<EndOfDayRun | null> {
+    const now = this.clock.now();
+    const tradingDate = eodTradingDateDue(now, this.calendar, this.settings.endOfDayGraceMs);
+    if (tradingDate === null || tradingDate === this.completedDate) return null;
+
+    const pending = await this.snapshots.usersWithoutEndOfDay(await this.holdingRepository.usersWithHoldings(), tradingDate);
+    if (pending.length > 0) await this.refreshClosingPrices(tradingDate, now);
+
+    let created = 0;
+    for (const userId of pending) {
+      const priced = await this.holdings.listWithCachedPrices(userId);
+      const totals = portfolioTotals(priced.map((p) => p.valuation));
+      const snapshot = await this.snapshots.createEndOfDay({
+        userId,
+        type: 'EOD',
+        takenAt: this.clock.now(),
+        tradingDate,
+        notes: `End of day ${tradingDate}`,
+        ...totals,
+      });
+      if (snapshot !== null) created += 1;
+    }
+    this.completedDate = tradingDate;
+    if (created > 0) this.logger.log(`end-of-day snapshots for ${tradingDate}: ${created}`);
+    return { tradingDate, created };
+  }
+
+  /** Prices fetched after the close are closing prices; older ones are asked again (in the background lane). */
+  private async refreshClosingPrices(tradingDate: string, now: Date): Promise<void> {
+    const session = this.calendar.sessionOn(tradingDate);
+    if (session === null || !this.prices.isConfigured) return;
+    const sinceClose = Math.max(0, now.getTime() - session.closesAt.getTime());
+    const outcomes = await this.prices.refresh(await this.holdingRepository.allSymbols(), { maxAgeMs: sinceClose, urgency: 'background' });
+    const failed = outcomes.filter((o) => o.status === 'failed');
+    if (failed.length > 0) this.logger.warn(`end-of-day prices: ${failed.length} symbols kept their last known price`);
+  }
+}

@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '@app/calendar';
+import type { Decimal } from '../domain/decimal.js';
+import { valueHolding, type Holding, type HoldingChanges, type HoldingDraft, type HoldingValuation } from '../domain/holding.js';
+import { HoldingNotFoundError } from '../domain/portfolio.errors.js';
+import type { SymbolPrice } from '../domain/quote.js';
+import { HoldingRepository } from './holding-repository.port.js';
+import { MarketPrices } from './market-prices.service.js';
+import { PortfolioSettings } from './portfolio-settings.js';
+
+/** A holding with its latest known price and the money figures that follow. */
+export interface PricedHolding {
+  readonly holding: Holding;
+  readonly price: Decimal | null;
+  /** When that price was fetched. */
+  readonly priceUpdatedAt: Date | null;
+  /** No price, or one older than PRICE_STALE_MINUTES. */
+  readonly priceStale: boolean;
+  readonly valuation: HoldingValuation;
+}
+
+@Injectable()
+export class HoldingsService {
+  constructor(
+    private readonly holdings: HoldingRepository,
+    private readonly prices: MarketPrices,
+    private readonly clock: Clock,
+    private readonly settings: PortfolioSettings,
+  ) {}
+
+  /**
+   * The user's holdings, re-pricing the stale ones first (interface.md "Limits": older than 15 minutes).
+   * The list waits for that at most `listRepricingWaitMs`: what the rate limiter cannot fit in is served
+   * from the cache, marked stale, and keeps being fetched in the background for the next read.
+   */
+  async list(userId: number): Promise<PricedHolding[]> {
+    const holdings = await this.holdings.findByUser(userId);
+    const symbols = holdings.map((h) => h.symbol);
+    let known = await this.prices.cached(symbols);
+    const stale = symbols.filter((symbol) => this.needsRepricing(known.get(symbol)));
+    if (stale.length > 0 && this.prices.isConfigured) {
+      const repricing = Promise.allSettled(
+        stale.map((symbol) => this.prices.quote(symbol, { maxAgeMs: this.settings.priceStaleMs, urgency: 'background' })),
+      );
+      await waitAtMost(repricing, this.settings.listRepricingWaitMs);
+      known = await this.prices.cached(symbols);
+    }
+    return holdings.map((holding) => this.price(holding, known.get(holding.symbol)));
+  }
+
+  /** Holdings with the cached prices only (no provider calls): what a snapshot records. */
+  async listWithCachedPrices(userId: number): Promise<PricedHolding[]> {
+    const holdings = await this.holdings.findByUser(userId);
+    const known = await this.prices.cached(holdings.map((h) => h.symbol));
+    return holdings.map((holding) => this.price(holding, known.get(holding.symbol)));
+  }
+
+  async create(userId: number, draft: HoldingDraft): Promise<PricedHolding> {
+    return this.withCachedPrice(await this.holdings.create(userId, draft));
+  }
+
+  async update(userId: number, id: number, changes: HoldingChanges): Promise<PricedHolding> {
+    const holding = await this.holdings.update(userId, id, changes);
+    if (holding === null) throw new HoldingNotFoundError();
+    return this.withCachedPrice(holding);
+  }
+
+  async delete(userId: number, id: number): Promise<Holding> {
+    const holding = await this.holdings.findOne(userId, id);
+    if (holding === null || !(await this.holdings.delete(userId, id))) throw new HoldingNotFoundError();
+    return holding;
+  }
+
+  /** The user's distinct symbols. */
+  async symbolsOf(userId: number): Promise<string[]> {
+    return (await this.holdings.findByUser(userId)).map((h) => h.symbol);
+  }
+
+  private async withCachedPrice(holding: Holding): Promise<PricedHolding> {
+    const known = await this.prices.cached([holding.symbol]);
+    return this.price(holding, known.get(holding.symbol));
+  }
+
+  private needsRepricing(known: SymbolPrice | undefined): boolean {
+    if (known === undefined) return true;
+    // An unknown symbol is asked again only once the answer is as old as a stale price.
+    const lastAnswer = known.notFound ? known.checkedAt : (known.quote?.fetchedAt ?? known.checkedAt);
+    return this.clock.now().getTime() - lastAnswer.getTime() >= this.settings.priceStaleMs;
+  }
+
+  private price(holding: Holding, known: SymbolPrice | undefined): PricedHolding {
+    const quote = known?.quote ?? null;
+    const price = quote?.currentPrice ?? null;
+    const priceUpdatedAt = quote?.fetchedAt ?? null;
+    const priceStale = priceUpdatedAt === null || this.clock.now().getTime() - priceUpdatedAt.getTime() >= this.settings.priceStaleMs;
+    return { holding, price, priceUpdatedAt, priceStale, valuation: valueHolding(holding.shares, holding.averageCost, price) };
+  }
+}
+
+/** Waits for `work`, but no longer than `ms`; the work goes on either way. */
+async function waitAtMost(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}

@@ -1,0 +1,118 @@
+import { Logger } from '@nestjs/common';
+import { TradingCalendar } from '@app/calendar';
+import { Decimal } from '../domain/decimal.js';
+import type { HoldingDraft } from '../domain/holding.js';
+import { SnapshotNotFoundError } from '../domain/portfolio.errors.js';
+import { InMemoryHoldingRepository } from '../testing/in-memory-holding.repository.js';
+import { InMemoryMarketDataProvider } from '../testing/in-memory-market-data.provider.js';
+import { InMemoryQuoteCache } from '../testing/in-memory-quote-cache.js';
+import { InMemorySnapshotRepository } from '../testing/in-memory-snapshot.repository.js';
+import { ManualClock } from '../testing/manual-clock.js';
+import { EndOfDaySnapshots } from './end-of-day-snapshots.service.js';
+import { HoldingsService } from './holdings.service.js';
+import { MarketPrices } from './market-prices.service.js';
+import { PortfolioSettings } from './portfolio-settings.js';
+import { SnapshotsService } from './snapshots.service.js';
+
+const draft = (symbol: string, shares: string, averageCost: string): HoldingDraft => ({
+  symbol,
+  holdingType: 'stock',
+  shares: Decimal.of(shares),
+  averageCost: Decimal.of(averageCost),
+  notes: '',
+  purchaseDate: null,
+});
+
+describe('snapshots', () => {
+  const settings = new PortfolioSettings({ finnhubBaseUrl: 'http://unused', endOfDayGraceMs: 10 * 60_000 });
+  let clock: ManualClock;
+  let provider: InMemoryMarketDataProvider;
+  let cache: InMemoryQuoteCache;
+  let holdingRepository: InMemoryHoldingRepository;
+  let snapshotRepository: InMemorySnapshotRepository;
+  let prices: MarketPrices;
+  let holdings: HoldingsService;
+  let snapshots: SnapshotsService;
+  const endOfDay = () =>
+    new EndOfDaySnapshots(new TradingCalendar(), clock, holdingRepository, holdings, snapshotRepository, prices, settings);
+
+  beforeAll(() => Logger.overrideLogger(false));
+
+  beforeEach(async () => {
+    clock = new ManualClock('2025-11-19T15:00:00Z'); // Wednesday 10:00 EST
+    provider = new InMemoryMarketDataProvider().setPrice('AAPL', '200').setPrice('MSFT', '400.125');
+    cache = new InMemoryQuoteCache();
+    holdingRepository = new InMemoryHoldingRepository();
+    snapshotRepository = new InMemorySnapshotRepository();
+    prices = new MarketPrices(provider, cache, clock, settings);
+    holdings = new HoldingsService(holdingRepository, prices, clock, settings);
+    snapshots = new SnapshotsService(holdings, snapshotRepository, clock);
+    await holdings.create(1, draft('AAPL', '10', '150'));
+    await holdings.create(1, draft('MSFT', '3', '300'));
+    await holdings.create(2, draft('AAPL', '1', '100'));
+  });
+
+  it('a snapshot equals the listed holdings at that moment, to the cent', async () => {
+    const listed = await holdings.list(1);
+    const snapshot = await snapshots.take(1, 'MANUAL', 'before earnings');
+    const sum = (pick: (v: (typeof listed)[number]) => Decimal) => Decimal.sum(listed.map(pick)).toFixed(2);
+    expect(snapshot.totalValue.toFixed(2)).toBe(sum((h) => h.valuation.currentValue!)); // 2000 + 1200.38
+    expect(snapshot.totalValue.toFixed(2)).toBe('3200.38');
+    expect(snapshot.totalCost.toFixed(2)).toBe(sum((h) => h.valuation.totalCost));
+    expect(snapshot.totalGainLoss.toFixed(2)).toBe('800.38');
+    expect(snapshot.totalReturnPct.toFixed(2)).toBe('33.35');
+    expect(snapshot).toMatchObject({ userId: 1, type: 'MANUAL', notes: 'before earnings', holdingsCount: 2, tradingDate: null });
+    expect(snapshot.takenAt).toEqual(clock.now());
+  });
+
+  it('history is newest first, filtered by days and type; delete names type and time, only for the owner', async () => {
+    const old = await snapshots.take(1, 'AUTOMATIC', '');
+    clock.advance(40 * 86_400_000);
+    const recent = await snapshots.take(1, 'MANUAL', '');
+    clock.advance(1000);
+    const newest = await snapshots.take(1, 'MANUAL', '');
+    expect((await snapshots.history(1, 30)).map((s) => s.id)).toEqual([newest.id, recent.id]);
+    expect((await snapshots.history(1, 0)).map((s) => s.id)).toEqual([newest.id, recent.id, old.id]);
+    expect((await snapshots.history(1, 0, 'AUTOMATIC')).map((s) => s.id)).toEqual([old.id]);
+    expect(await snapshots.history(2, 0)).toEqual([]);
+
+    await expect(snapshots.delete(2, recent.id)).rejects.toThrow(SnapshotNotFoundError);
+    expect(await snapshots.delete(1, recent.id)).toBe(`Deleted MANUAL snapshot taken at ${recent.takenAt.toISOString()}`);
+    await expect(snapshots.delete(1, recent.id)).rejects.toThrow(SnapshotNotFoundError);
+  });
+
+  it('end of day: nothing while the market trades; after the close one EOD snapshot per user at closing prices', async () => {
+    await holdings.list(1); // prices cached during the day
+    expect(await endOfDay().runDue()).toBeNull();
+
+    clock.set('2025-11-19T21:10:00Z'); // 16:10 EST
+    provider.setPrice('AAPL', '201');
+    const run = await endOfDay().runDue();
+    expect(run).toEqual({ tradingDate: '2025-11-19', created: 2 });
+    const eod = snapshotRepository.rows.filter((s) => s.type === 'EOD');
+    expect(eod.map((s) => [s.userId, s.tradingDate, s.totalValue.toFixed(2)])).toEqual([
+      [1, '2025-11-19', '3210.38'], // AAPL re-priced after the close: 2010 + 1200.38
+      [2, '2025-11-19', '201.00'],
+    ]);
+  });
+
+  it('end of day runs once per user and trading day, also from two instances at once', async () => {
+    clock.set('2025-11-19T21:30:00Z');
+    const [a, b] = await Promise.all([endOfDay().runDue(), endOfDay().runDue()]);
+    expect((a?.created ?? 0) + (b?.created ?? 0)).toBe(2);
+    expect(await endOfDay().runDue()).toEqual({ tradingDate: '2025-11-19', created: 0 });
+    clock.set('2025-11-20T13:00:00Z'); // next morning before the open: still the 19th, nothing new
+    expect(await endOfDay().runDue()).toEqual({ tradingDate: '2025-11-19', created: 0 });
+    expect(snapshotRepository.rows.filter((s) => s.type === 'EOD')).toHaveLength(2);
+  });
+
+  it('end of day without a provider key uses the last known prices', async () => {
+    provider.setConfigured(false);
+    clock.set('2025-11-22T12:00:00Z'); // Saturday: Friday's EOD is due
+    expect(await endOfDay().runDue()).toEqual({ tradingDate: '2025-11-21', created: 2 });
+    expect(provider.calls).toEqual([]);
+    const eod = snapshotRepository.rows.find((s) => s.userId === 1)!;
+    expect(eod.unpricedCount).toBe(2);
+    expect(eod.totalValue.toFixed(2)).toBe(eod.totalCost.toFixed(2));
+  });
+});

@@ -1,0 +1,77 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { HOLDING_TYPES, type HoldingType } from '../../domain/holding-type.js';
+
+const TICKER = /^[A-Z0-9^][A-Z0-9.\-:/^=_]{0,19}$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const MAX_AMOUNT = 1_000_000_000;
+const NUMBER_RULES = { allowNaN: false, allowInfinity: false, maxDecimalPlaces: 6 };
+
+const upperCaseTrimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toUpperCase() : value);
+
+/** POST /api/portfolio/holdings (interface.md): symbol, holding_type, shares, average_cost; notes optional. */
+export class CreateHoldingDto {
+  @Transform(upperCaseTrimmed)
+  @IsString({ message: 'symbol is required and must be a string' })
+  @Matches(TICKER, { message: 'symbol must be a ticker of 1 to 20 letters, digits or . - : / ^ = _' })
+  symbol: string;
+
+  @IsIn(HOLDING_TYPES, { message: `holding_type must be one of ${HOLDING_TYPES.join(', ')}` })
+  holding_type: HoldingType;
+
+  @IsNumber(NUMBER_RULES, { message: 'shares must be a number with at most 6 decimals' })
+  @Min(0.000001, { message: 'shares must be greater than 0' })
+  @Max(MAX_AMOUNT, { message: `shares must not exceed ${MAX_AMOUNT}` })
+  shares: number;
+
+  @IsNumber(NUMBER_RULES, { message: 'average_cost must be a number with at most 6 decimals' })
+  @Min(0, { message: 'average_cost must not be negative' })
+  @Max(MAX_AMOUNT, { message: `average_cost must not exceed ${MAX_AMOUNT}` })
+  average_cost: number;
+
+  @IsOptional()
+  @IsString({ message: 'notes must be a string' })
+  @MaxLength(1000, { message: 'notes must be at most 1000 characters' })
+  notes?: string;
+
+  /** Beyond the contract: the date the position was opened. */
+  @IsOptional()
+  @Matches(ISO_DATE, { message: 'purchase_date must be a date YYYY-MM-DD' })
+  purchase_date?: string;
+}
+
+/** PUT /api/portfolio/holdings/{id}: every field optional; at least one is required. */
+export class UpdateHoldingDto {
+  @IsOptional()
+  @IsNumber(NUMBER_RULES, { message: 'shares must be a number with at most 6 decimals' })
+  @Min(0.000001, { message: 'shares must be greater than 0' })
+  @Max(MAX_AMOUNT, { message: `shares must not exceed ${MAX_AMOUNT}` })
+  shares?: number;
+
+  @IsOptional()
+  @IsNumber(NUMBER_RULES, { message: 'average_cost must be a number with at most 6 decimals' })
+  @Min(0, { message: 'average_cost must not be negative' })
+  @Max(MAX_AMOUNT, { message: `average_cost must not exceed ${MAX_AMOUNT}` })
+  average_cost?: number;
+
+  @IsOptional()
+  @IsString({ message: 'notes must be a string' })
+  @MaxLength(1000, { message: 'notes must be at most 1000 characters' })
+  notes?: string;
+
+  /** Beyond the contract. */
+  @IsOptional()
+  @IsIn(HOLDING_TYPES, { message: `holding_type must be one of ${HOLDING_TYPES.join(', ')}` })
+  holding_type?: HoldingType;
+
+  /** Beyond the contract; null clears it. */
+  @ValidateIf((_, value) => value !== null && value !== undefined)
+  @Matches(ISO_DATE, { message: 'purchase_date must be a date YYYY-MM-DD or null' })
+  purchase_date?: string | null;
+}
+
+/** A numeric path id: positive whole number. */
+export class IdParams {
+  @Matches(/^[1-9]\d{0,15}$/, { message: 'id must be a positive whole number' })
+  id: string;
+}

@@ -1,0 +1,27 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { SNAPSHOT_TYPES, type SnapshotType } from '../../domain/snapshot.js';
+
+/** POST /api/portfolio/snapshot: both fields optional; the type defaults to MANUAL. */
+export class CreateSnapshotDto {
+  @IsOptional()
+  @IsIn(SNAPSHOT_TYPES, { message: `snapshot_type must be one of ${SNAPSHOT_TYPES.join(', ')}` })
+  snapshot_type?: SnapshotType;
+
+  @IsOptional()
+  @IsString({ message: 'notes must be a string' })
+  @MaxLength(1000, { message: 'notes must be at most 1000 characters' })
+  notes?: string;
+}
+
+/** GET /api/portfolio/history: `days` (default 30, 0 = all) and `type`. */
+export class HistoryQueryDto {
+  @IsOptional()
+  @Matches(/^\d{1,5}$/, { message: 'days must be a whole number from 0 to 99999 (0 means all)' })
+  days?: string;
+
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toUpperCase() : value))
+  @IsIn(SNAPSHOT_TYPES, { message: `type must be one of ${SNAPSHOT_TYPES.join(', ')}` })
+  type?: SnapshotType;
+}

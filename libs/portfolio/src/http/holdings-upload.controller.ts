@@ -1,0 +1,59 @@
+import { Controller, HttpCode, Post, Req } from '@nestjs/common';
+import type {} from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import { AppConfig, CurrentUser, PayloadTooLargeError, ValidationError, type AuthenticatedUser } from '@app/shared';
+import { HoldingsImportService } from '../application/holdings-import.service.js';
+
+const FIELD = 'csv_file';
+
+/** POST /api/portfolio/upload-csv and /api/portfolio/upload: one operation (interface.md "Portfolio"). */
+@Controller('api/portfolio')
+export class HoldingsUploadController {
+  constructor(
+    private readonly imports: HoldingsImportService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Post(['upload-csv', 'upload'])
+  @HttpCode(200)
+  async upload(@CurrentUser() user: AuthenticatedUser, @Req() request: FastifyRequest) {
+    const text = await readCsvPart(request, this.config.uploadMaxBytes);
+    const result = await this.imports.import(user.id, text);
+    const parts = [`Imported ${result.imported} new holding${result.imported === 1 ? '' : 's'}`, `updated ${result.updated}`];
+    if (result.errors.length > 0) parts.push(`${result.errors.length} row${result.errors.length === 1 ? '' : 's'} skipped`);
+    return { success: true, imported: result.imported, updated: result.updated, errors: result.errors, message: parts.join(', ') };
+  }
+}
+
+/** The `csv_file` part as text; other parts are read and ignored. */
+async function readCsvPart(request: FastifyRequest, maxBytes: number): Promise<string> {
+  if (typeof request.isMultipart !== 'function' || !request.isMultipart()) {
+    throw new ValidationError(`Send the holdings file as multipart/form-data in a part named ${FIELD}`);
+  }
+  let file: { filename: string; content: Buffer } | undefined;
+  try {
+    for await (const part of request.parts({ limits: { fileSize: maxBytes } })) {
+      if (part.type !== 'file') continue;
+      const content = await part.toBuffer();
+      if (part.fieldname === FIELD && file === undefined) file = { filename: part.filename, content };
+    }
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw new PayloadTooLargeError(`${FIELD} is too large: the limit is ${maxBytes} bytes`);
+    }
+    throw error;
+  }
+  if (file === undefined) throw new ValidationError(`${FIELD} is required: a CSV file part named ${FIELD}`);
+  if (!/\.csv$/i.test(file.filename.trim())) throw new ValidationError(`${FIELD} must be a CSV file (.csv), got '${file.filename}'`);
+  return decodeText(file.content);
+}
+
+/** UTF-8 (with or without BOM), else Windows-1252 as spreadsheets save; binary content is refused. */
+function decodeText(content: Buffer): string {
+  if (content.includes(0)) throw new ValidationError(`${FIELD} must be a CSV text file; this one is binary`);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(content);
+  } catch {
+    return new TextDecoder('windows-1252').decode(content);
+  }
+}

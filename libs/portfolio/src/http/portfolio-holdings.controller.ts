@@ -1,0 +1,64 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { CurrentUser, dataResponse, ValidationError, type AuthenticatedUser } from '@app/shared';
+import { HoldingsService } from '../application/holdings.service.js';
+import { Decimal } from '../domain/decimal.js';
+import type { HoldingChanges } from '../domain/holding.js';
+import { HoldingNotFoundError } from '../domain/portfolio.errors.js';
+import { CreateHoldingDto, IdParams, UpdateHoldingDto } from './dto/holding.dto.js';
+import { toHoldingResponse } from './portfolio.presenter.js';
+
+const MAX_ID = 2_147_483_647;
+
+/** Holdings CRUD (interface.md "Portfolio", decisions.md §5). Each user sees only their own holdings. */
+@Controller('api/portfolio/holdings')
+export class PortfolioHoldingsController {
+  constructor(private readonly holdings: HoldingsService) {}
+
+  @Get()
+  async list(@CurrentUser() user: AuthenticatedUser) {
+    const holdings = (await this.holdings.list(user.id)).map(toHoldingResponse);
+    return dataResponse({ holdings, count: holdings.length, stale_prices: holdings.filter((h) => h.price_stale).length });
+  }
+
+  @Post()
+  @HttpCode(201)
+  async create(@CurrentUser() user: AuthenticatedUser, @Body() body: CreateHoldingDto) {
+    const holding = await this.holdings.create(user.id, {
+      symbol: body.symbol,
+      holdingType: body.holding_type,
+      shares: Decimal.of(body.shares),
+      averageCost: Decimal.of(body.average_cost),
+      notes: body.notes ?? '',
+      purchaseDate: body.purchase_date ?? null,
+    });
+    return { success: true, message: `Holding ${holding.holding.symbol} added`, holding: toHoldingResponse(holding) };
+  }
+
+  @Put(':id')
+  async update(@CurrentUser() user: AuthenticatedUser, @Param() params: IdParams, @Body() body: UpdateHoldingDto) {
+    const changes: HoldingChanges = {
+      ...(body.shares !== undefined && { shares: Decimal.of(body.shares) }),
+      ...(body.average_cost !== undefined && { averageCost: Decimal.of(body.average_cost) }),
+      ...(body.notes !== undefined && { notes: body.notes }),
+      ...(body.holding_type !== undefined && { holdingType: body.holding_type }),
+      ...(body.purchase_date !== undefined && { purchaseDate: body.purchase_date }),
+    };
+    if (Object.keys(changes).length === 0) {
+      throw new ValidationError('Nothing to update: give shares, average_cost, notes, holding_type or purchase_date');
+    }
+    const holding = await this.holdings.update(user.id, holdingId(params), changes);
+    return { success: true, message: `Holding ${holding.holding.symbol} updated`, holding: toHoldingResponse(holding) };
+  }
+
+  @Delete(':id')
+  async remove(@CurrentUser() user: AuthenticatedUser, @Param() params: IdParams) {
+    const holding = await this.holdings.delete(user.id, holdingId(params));
+    return { success: true, message: `Holding ${holding.symbol} deleted` };
+  }
+}
+
+function holdingId(params: IdParams): number {
+  const id = Number(params.id);
+  if (id > MAX_ID) throw new HoldingNotFoundError();
+  return id;
+}

@@ -1,0 +1,37 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CurrentUser, type AuthenticatedUser } from '@app/shared';
+import { SnapshotsService } from '../application/snapshots.service.js';
+import { SnapshotNotFoundError } from '../domain/portfolio.errors.js';
+import { IdParams } from './dto/holding.dto.js';
+import { CreateSnapshotDto, HistoryQueryDto } from './dto/snapshot.dto.js';
+import { toSnapshotResponse } from './portfolio.presenter.js';
+
+const DEFAULT_HISTORY_DAYS = 30;
+const MAX_ID = 2_147_483_647;
+
+/** Portfolio snapshots (interface.md "Portfolio", decisions.md §5). */
+@Controller('api/portfolio')
+export class PortfolioSnapshotsController {
+  constructor(private readonly snapshots: SnapshotsService) {}
+
+  @Post('snapshot')
+  @HttpCode(201)
+  async create(@CurrentUser() user: AuthenticatedUser, @Body() body: CreateSnapshotDto) {
+    const snapshot = await this.snapshots.take(user.id, body.snapshot_type ?? 'MANUAL', body.notes ?? '');
+    return { success: true, snapshot: toSnapshotResponse(snapshot, false) };
+  }
+
+  @Get('history')
+  async history(@CurrentUser() user: AuthenticatedUser, @Query() query: HistoryQueryDto) {
+    const days = query.days === undefined ? DEFAULT_HISTORY_DAYS : Number(query.days);
+    const history = await this.snapshots.history(user.id, days, query.type);
+    return { success: true, history: history.map((s) => toSnapshotResponse(s, true)) };
+  }
+
+  @Delete('snapshot/:id')
+  async remove(@CurrentUser() user: AuthenticatedUser, @Param() params: IdParams) {
+    const id = Number(params.id);
+    if (id > MAX_ID) throw new SnapshotNotFoundError();
+    return { success: true, message: await this.snapshots.delete(user.id, id) };
+  }
+}

@@ -1,0 +1,40 @@
+import { Module } from '@nestjs/common';
+import { CalendarModule } from '@app/calendar';
+import { EndOfDaySnapshots } from './application/end-of-day-snapshots.service.js';
+import { HoldingRepository } from './application/holding-repository.port.js';
+import { HoldingsImportService } from './application/holdings-import.service.js';
+import { HoldingsService } from './application/holdings.service.js';
+import { MarketPrices } from './application/market-prices.service.js';
+import { QuoteCache } from './application/quote-cache.port.js';
+import { SnapshotRepository } from './application/snapshot-repository.port.js';
+import { SnapshotsService } from './application/snapshots.service.js';
+import { HoldingsUploadController } from './http/holdings-upload.controller.js';
+import { PortfolioHoldingsController } from './http/portfolio-holdings.controller.js';
+import { PortfolioPricesController } from './http/portfolio-prices.controller.js';
+import { PortfolioSnapshotsController } from './http/portfolio-snapshots.controller.js';
+import { MarketDataModule } from './infrastructure/finnhub/market-data.module.js';
+import { TypeOrmHoldingRepository } from './infrastructure/persistence/typeorm-holding.repository.js';
+import { TypeOrmQuoteCache } from './infrastructure/persistence/typeorm-quote-cache.repository.js';
+import { TypeOrmSnapshotRepository } from './infrastructure/persistence/typeorm-snapshot.repository.js';
+import { EndOfDayScheduler } from './infrastructure/scheduling/end-of-day.scheduler.js';
+
+/**
+ * Holdings, market prices (Finnhub behind the `MarketDataProvider` port), the holdings CSV import and
+ * snapshots. Needs `ScheduleModule.forRoot()` in the application for the end-of-day job.
+ */
+@Module({
+  imports: [CalendarModule, MarketDataModule],
+  controllers: [PortfolioHoldingsController, PortfolioPricesController, PortfolioSnapshotsController, HoldingsUploadController],
+  providers: [
+    { provide: HoldingRepository, useClass: TypeOrmHoldingRepository },
+    { provide: QuoteCache, useClass: TypeOrmQuoteCache },
+    { provide: SnapshotRepository, useClass: TypeOrmSnapshotRepository },
+    MarketPrices,
+    HoldingsService,
+    HoldingsImportService,
+    SnapshotsService,
+    EndOfDaySnapshots,
+    EndOfDayScheduler,
+  ],
+})
+export class PortfolioModule {}
