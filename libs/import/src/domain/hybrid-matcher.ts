@@ -17,6 +17,7 @@ import { allocateLots, LOT_QUANTITY_TOLERANCE } from './lot-allocation.js';
 import { SymbolBook, type LotPiece, type OpenLot, type OpenLotQueue } from './open-lot-book.js';
 import { PositionHistory } from './position-history.js';
 import type { RealizedLot } from './realized-lot.js';
+import { groupBy } from './group-by.js';
 
 export type MatchWarningCode =
   | 'LOTS_DO_NOT_ADD_UP'
@@ -90,20 +91,6 @@ function weightedPrice(pieces: readonly LotPiece[]): Decimal | null {
     return null;
   }
   return Decimal.sum(pieces.map((piece) => (piece.lot.txPrice as Decimal).mul(piece.quantity))).div(total);
-}
-
-function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    const group = groups.get(key);
-    if (group) {
-      group.push(item);
-    } else {
-      groups.set(key, [item]);
-    }
-  }
-  return groups;
 }
 
 /**

@@ -3,6 +3,7 @@ import { Decimal } from '@app/shared/domain';
 import type { ClosedTrade, DividendRecord } from './closed-trade.js';
 import type { OpenLot } from './open-lot-book.js';
 import type { PositionHistory } from './position-history.js';
+import { groupBy } from './group-by.js';
 
 /**
  * Reference summaries computed in memory from a match result, exact to the last digit. The SQL read
@@ -35,20 +36,6 @@ export function summarisePeriod(trades: readonly ClosedTrade[], dividends: reado
     totalDividends,
     totalReturnWithDividends: tradingProfitLoss.add(totalDividends),
   };
-}
-
-function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    const group = groups.get(key);
-    if (group) {
-      group.push(item);
-    } else {
-      groups.set(key, [item]);
-    }
-  }
-  return groups;
 }
 
 /** Summaries per period key (e.g. `monthOf`, `weekStart`), for every period with a trade or a dividend. */
