@@ -2,12 +2,13 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AuthModule } from '@app/auth';
-import { CalendarModule } from '@app/calendar';
+import { CalendarModule, CalendarReportsModule } from '@app/calendar';
 import { HealthModule } from '@app/health';
 import { ImportModule } from '@app/import';
 import { PersistenceModule } from '@app/persistence';
 import { PortfolioModule } from '@app/portfolio';
 import { AppConfig, SharedModule } from '@app/shared';
+import { TradesModule } from '@app/trades';
 import { ApiExceptionFilter } from './api-exception.filter.js';
 import { createValidationPipe } from './validation.js';
 import { ENTITIES } from './entities.js';
@@ -27,8 +28,10 @@ export class AppModule {
         // Timed jobs (the portfolio's end-of-day snapshots).
         ScheduleModule.forRoot(),
         PortfolioModule,
-        // The brokerage import.
+        // The brokerage import, and the trading reports on what it stores (with their calendar views).
         ImportModule,
+        TradesModule,
+        CalendarReportsModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

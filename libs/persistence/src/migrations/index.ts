@@ -2,6 +2,7 @@ import { CreateUsers1763700000000 } from './1763700000000-create-users.js';
 import { CreateAuthTables1763720000000 } from './1763720000000-create-auth-tables.js';
 import { CreateImportTables1763740000000 } from './1763740000000-create-import-tables.js';
 import { CreatePortfolio1763750000000 } from './1763750000000-create-portfolio.js';
+import { CreateTradeReportRollups1763760000000 } from './1763760000000-create-trade-report-rollups.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   CreateAuthTables1763720000000,
   CreateImportTables1763740000000,
   CreatePortfolio1763750000000,
+  CreateTradeReportRollups1763760000000,
 ];

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@app/persistence';
 import { Decimal } from '@app/shared/domain';
+import { refreshTradeReports } from '@app/trades';
 import { classifyAction, type BrokerTransaction } from '../../domain/broker-transaction.js';
 import type { MatchResult } from '../../domain/hybrid-matcher.js';
 import type { RealizedLot } from '../../domain/realized-lot.js';
@@ -185,6 +186,8 @@ export class TypeOrmImportStore extends ImportStore {
         [userId, accountId, names.map(([symbol]) => symbol), names.map(([, name]) => name)],
       );
     }
+    // The trading reports' rollups and report version (libs/trades), rebuilt in this same transaction.
+    await refreshTradeReports(this.database, userId);
   }
 }
 

@@ -1,0 +1,262 @@
+import type { Decimal } from '@app/shared/domain';
+import type { CalendarDay } from '../domain/calendar-month.js';
+import { totalReturn, winRate, type PeriodTotals } from '../domain/period-totals.js';
+import type { OpenPosition, ReportedDividend, ReportedTrade } from '../domain/reported-trade.js';
+import type { SymbolSummary } from '../domain/symbol-summary.js';
+
+// The response shapes of the trading reports (interface.md field names, snake_case). Exact values
+// are rounded here, once, half away from zero: money and percentages to 2 places, prices to 4,
+// shares to 6.
+
+const money = (value: Decimal): number => value.toNumber(2);
+const percent = (value: Decimal): number => value.toNumber(2);
+const price = (value: Decimal): number => value.toNumber(4);
+const shares = (value: Decimal): number => value.toNumber(6);
+const orNull = <T>(value: T | null, shown: (value: T) => number): number | null => (value === null ? null : shown(value));
+
+export interface TradeView {
+  symbol: string;
+  side: string;
+  source: string;
+  buy_date: string;
+  sell_date: string;
+  close_date: string;
+  open_date: string;
+  buy_price: number;
+  sell_price: number;
+  volume: number;
+  profit_per_share: number;
+  total_profit_loss: number;
+  return_percentage: number;
+  trade_result: string;
+  holding_days: number;
+  cost_basis: number;
+  proceeds: number;
+  wash_sale: boolean | null;
+  disallowed_loss: number | null;
+  term: string | null;
+  buy_tx_price: number | null;
+  sell_tx_price: number | null;
+}
+
+/** One trade shape everywhere (the contract's fields plus `side`, `source`, dates, cost and the broker's lot flags). */
+export function tradeView(trade: ReportedTrade): TradeView {
+  return {
+    symbol: trade.symbol,
+    side: trade.side,
+    source: trade.source,
+    buy_date: trade.buyDate,
+    sell_date: trade.sellDate,
+    close_date: trade.closeDate,
+    open_date: trade.openDate,
+    buy_price: price(trade.buyPrice),
+    sell_price: price(trade.sellPrice),
+    volume: shares(trade.volume),
+    profit_per_share: price(trade.profitPerShare),
+    total_profit_loss: money(trade.totalProfitLoss),
+    return_percentage: percent(trade.returnPercentage),
+    trade_result: trade.tradeResult,
+    holding_days: trade.holdingDays,
+    cost_basis: money(trade.costBasis),
+    proceeds: money(trade.proceeds),
+    wash_sale: trade.washSale,
+    disallowed_loss: orNull(trade.disallowedLoss, money),
+    term: trade.term,
+    buy_tx_price: orNull(trade.buyTxPrice, price),
+    sell_tx_price: orNull(trade.sellTxPrice, price),
+  };
+}
+
+export interface DividendView {
+  transaction_date: string;
+  symbol: string;
+  action: string;
+  amount: number;
+}
+
+export function dividendView(dividend: ReportedDividend): DividendView {
+  return { transaction_date: dividend.transactionDate, symbol: dividend.symbol, action: dividend.action, amount: money(dividend.amount) };
+}
+
+export interface MonthSummaryView {
+  month: string;
+  total_trades: number;
+  winning_trades: number;
+  win_rate: number;
+  trading_profit_loss: number;
+  total_dividends: number;
+  total_return_with_dividends: number;
+  dividend_count: number;
+}
+
+export function monthSummaryView(month: string, totals: PeriodTotals): MonthSummaryView {
+  return {
+    month,
+    total_trades: totals.tradeCount,
+    winning_trades: totals.winningTrades,
+    win_rate: percent(winRate(totals.winningTrades, totals.tradeCount)),
+    trading_profit_loss: money(totals.tradingProfitLoss),
+    total_dividends: money(totals.dividends),
+    total_return_with_dividends: money(totalReturn(totals)),
+    dividend_count: totals.dividendCount,
+  };
+}
+
+export interface PeriodView {
+  trading_profit_loss: number;
+  total_dividends: number;
+  total_trades: number;
+  winning_trades: number;
+  win_rate_percentage: number;
+  dividend_count: number;
+  total_return: number;
+}
+
+/** The five timeframe metrics (plus the dividend count and trading P&L with dividends). */
+export function periodView(totals: PeriodTotals): PeriodView {
+  return {
+    trading_profit_loss: money(totals.tradingProfitLoss),
+    total_dividends: money(totals.dividends),
+    total_trades: totals.tradeCount,
+    winning_trades: totals.winningTrades,
+    win_rate_percentage: percent(winRate(totals.winningTrades, totals.tradeCount)),
+    dividend_count: totals.dividendCount,
+    total_return: money(totalReturn(totals)),
+  };
+}
+
+export function openPositionView(position: OpenPosition): { symbol: string; shares: number } {
+  return { symbol: position.symbol, shares: shares(position.shares) };
+}
+
+export interface CalendarDayView {
+  date: string;
+  day: number;
+  day_of_week: number;
+  trade_count: number;
+  winning_trades: number;
+  trading_pnl: number;
+  dividend_count: number;
+  dividends: number;
+  total_pnl: number;
+  has_activity: boolean;
+  week_start: string;
+  week_trade_count: number;
+  week_winning_trades: number;
+  week_trading_pnl: number;
+  week_dividends: number;
+  week_total_pnl: number;
+  week_win_rate: number;
+}
+
+export function calendarDayView(day: CalendarDay): CalendarDayView {
+  const { totals, week } = day;
+  return {
+    date: day.date,
+    day: day.day,
+    day_of_week: day.dayOfWeek,
+    trade_count: totals.tradeCount,
+    winning_trades: totals.winningTrades,
+    trading_pnl: money(totals.tradingProfitLoss),
+    dividend_count: totals.dividendCount,
+    dividends: money(totals.dividends),
+    total_pnl: money(totalReturn(totals)),
+    has_activity: totals.tradeCount > 0 || totals.dividendCount > 0,
+    week_start: day.weekStart,
+    week_trade_count: week.tradeCount,
+    week_winning_trades: week.winningTrades,
+    week_trading_pnl: money(week.tradingProfitLoss),
+    week_dividends: money(week.dividends),
+    week_total_pnl: money(totalReturn(week)),
+    week_win_rate: percent(winRate(week.winningTrades, week.tradeCount)),
+  };
+}
+
+export interface DaySummaryView {
+  date: string;
+  total_trading_pnl: number;
+  total_dividends: number;
+  total_pnl: number;
+  trade_count: number;
+  dividend_count: number;
+  winning_trades: number;
+  win_rate: number;
+}
+
+export function daySummaryView(date: string, totals: PeriodTotals): DaySummaryView {
+  return {
+    date,
+    total_trading_pnl: money(totals.tradingProfitLoss),
+    total_dividends: money(totals.dividends),
+    total_pnl: money(totalReturn(totals)),
+    trade_count: totals.tradeCount,
+    dividend_count: totals.dividendCount,
+    winning_trades: totals.winningTrades,
+    win_rate: percent(winRate(totals.winningTrades, totals.tradeCount)),
+  };
+}
+
+/** A `/api/symbols/summary` item: the contract's fields plus the detail view's extremes (null without trades). */
+export function symbolSummaryView(summary: SymbolSummary) {
+  return {
+    symbol: summary.symbol,
+    company_name: summary.companyName ?? '',
+    has_trades: summary.totalTrades > 0,
+    total_trades: summary.totalTrades,
+    trading_profit_loss: money(summary.tradingProfitLoss),
+    winning_trades: summary.winningTrades,
+    win_rate_percentage: percent(summary.winRate),
+    avg_profit_loss: money(summary.avgProfitLoss),
+    min_profit_loss: orNull(summary.minProfitLoss, money),
+    max_profit_loss: orNull(summary.maxProfitLoss, money),
+    avg_return_percentage: percent(summary.avgReturnPercentage),
+    min_return_pct: orNull(summary.minReturnPercentage, percent),
+    max_return_pct: orNull(summary.maxReturnPercentage, percent),
+    avg_holding_days: summary.avgHoldingDays.toNumber(2),
+    total_volume: shares(summary.totalVolume),
+    total_cost_basis: money(summary.totalCostBasis),
+    total_dividend_payments: summary.dividendCount,
+    total_dividends: money(summary.totalDividends),
+    avg_dividend_amount: money(summary.avgDividendAmount),
+    total_return: money(summary.totalReturn),
+    first_trade_date: summary.firstTradeDate,
+    last_trade_date: summary.lastTradeDate,
+    first_open_date: summary.firstOpenDate,
+    first_dividend_date: summary.firstDividendDate,
+    last_dividend_date: summary.lastDividendDate,
+    current_shares_held: shares(summary.currentShares),
+    has_open_position: !summary.currentShares.isZero(),
+  };
+}
+
+/** The `summary` of `/api/symbols/<symbol>`: every figure a number (0 without trades), dates null when none. */
+export function symbolDetailSummaryView(summary: SymbolSummary) {
+  const zeroIfNone = (value: Decimal | null, shown: (value: Decimal) => number): number => (value === null ? 0 : shown(value));
+  return {
+    total_trades: summary.totalTrades,
+    trading_profit_loss: money(summary.tradingProfitLoss),
+    winning_trades: summary.winningTrades,
+    win_rate_percentage: percent(summary.winRate),
+    avg_profit_loss: money(summary.avgProfitLoss),
+    min_profit_loss: zeroIfNone(summary.minProfitLoss, money),
+    max_profit_loss: zeroIfNone(summary.maxProfitLoss, money),
+    avg_return_pct: percent(summary.avgReturnPercentage),
+    avg_return_percentage: percent(summary.avgReturnPercentage),
+    min_return_pct: zeroIfNone(summary.minReturnPercentage, percent),
+    max_return_pct: zeroIfNone(summary.maxReturnPercentage, percent),
+    avg_holding_days: summary.avgHoldingDays.toNumber(2),
+    total_volume: shares(summary.totalVolume),
+    total_cost_basis: money(summary.totalCostBasis),
+    first_trade_date: summary.firstTradeDate,
+    last_trade_date: summary.lastTradeDate,
+    first_open_date: summary.firstOpenDate,
+    total_dividend_payments: summary.dividendCount,
+    total_dividends: money(summary.totalDividends),
+    avg_dividend_amount: money(summary.avgDividendAmount),
+    first_dividend_date: summary.firstDividendDate,
+    last_dividend_date: summary.lastDividendDate,
+    total_return: money(summary.totalReturn),
+    current_shares_held: shares(summary.currentShares),
+    has_open_position: !summary.currentShares.isZero(),
+  };
+}

@@ -1,0 +1,40 @@
+import type { IsoDate } from '@app/shared/domain';
+import type { DayTotals } from '../domain/period-totals.js';
+import type { OpenPosition, ReportedDividend, ReportedTrade } from '../domain/reported-trade.js';
+import type { SymbolAccountTotals } from '../domain/symbol-summary.js';
+import type { MonthTotals } from '../domain/timeframe.js';
+
+/** Days from `from` to `to`, both included. */
+export interface DayRange {
+  readonly from: IsoDate;
+  readonly to: IsoDate;
+}
+
+/**
+ * The read model of one user's trading record (the trades, dividends and positions the import
+ * derived, plus their rollups). Every method is scoped to the user: nobody reads another's data.
+ * Lists come in a stable order: by date, then as the import recorded them.
+ */
+export abstract class TradeReports {
+  /** Months with a trade or a dividend, newest first. */
+  abstract monthlyTotals(userId: number): Promise<MonthTotals[]>;
+
+  /** Days with a trade or a dividend, oldest first; within `range` when given; only `symbols` when given. */
+  abstract dailyTotals(userId: number, range: DayRange | null, symbols: readonly string[] | null): Promise<DayTotals[]>;
+
+  /** Trades whose closing date is in `range`. */
+  abstract tradesClosedIn(userId: number, range: DayRange): Promise<ReportedTrade[]>;
+
+  /** Dividends paid in `range`. */
+  abstract dividendsPaidIn(userId: number, range: DayRange): Promise<ReportedDividend[]>;
+
+  abstract tradesOfSymbol(userId: number, symbol: string): Promise<ReportedTrade[]>;
+
+  abstract dividendsOfSymbol(userId: number, symbol: string): Promise<ReportedDividend[]>;
+
+  /** Per account and symbol; only `symbol` when given. */
+  abstract symbolTotals(userId: number, symbol?: string): Promise<SymbolAccountTotals[]>;
+
+  /** Non-zero positions at the end of `asOf` (now when null), by symbol; only `symbols` when given. */
+  abstract openPositions(userId: number, asOf: IsoDate | null, symbols: readonly string[] | null): Promise<OpenPosition[]>;
+}

@@ -1,0 +1,114 @@
+import { gunzipSync } from 'node:zlib';
+import { ReportVersions } from '../application/report-versions.port.js';
+import { acceptsGzip } from './report-cache.interceptor.js';
+import { ReportResponseCache } from './report-response-cache.js';
+
+class SettableVersions extends ReportVersions {
+  readonly versions = new Map<number, number>();
+  reads = 0;
+
+  current(userId: number): Promise<number> {
+    this.reads += 1;
+    return Promise.resolve(this.versions.get(userId) ?? 0);
+  }
+}
+
+describe('the report response cache', () => {
+  let versions: SettableVersions;
+  let cache: ReportResponseCache;
+  let computed: number;
+  const compute = (value: unknown) => () => {
+    computed += 1;
+    return Promise.resolve(value);
+  };
+
+  beforeEach(() => {
+    versions = new SettableVersions();
+    cache = new ReportResponseCache(versions);
+    computed = 0;
+  });
+
+  it('serves the serialised body again while the user’s version is unchanged', async () => {
+    expect(await cache.body(1, '/api/months', compute({ months: [1] }))).toBe('{"months":[1]}');
+    expect(await cache.body(1, '/api/months', compute({ months: [2] }))).toBe('{"months":[1]}');
+    expect(computed).toBe(1);
+    expect(versions.reads).toBe(2);
+  });
+
+  it('recomputes once the version moves (a new import)', async () => {
+    await cache.body(1, '/api/months', compute({ months: [1] }));
+    versions.versions.set(1, 1);
+    expect(await cache.body(1, '/api/months', compute({ months: [1, 2] }))).toBe('{"months":[1,2]}');
+    expect(await cache.body(1, '/api/months', compute({ months: [3] }))).toBe('{"months":[1,2]}');
+    expect(cache.size).toBe(1);
+  });
+
+  it('keeps users and addresses apart', async () => {
+    await cache.body(1, '/api/months', compute('alice'));
+    await cache.body(2, '/api/months', compute('bob'));
+    await cache.body(1, '/api/month/2024-05', compute('alice May'));
+    expect(await cache.body(2, '/api/months', compute('?'))).toBe('"bob"');
+    expect(await cache.body(1, '/api/months', compute('?'))).toBe('"alice"');
+    versions.versions.set(2, 5);
+    expect(await cache.body(1, '/api/months', compute('?'))).toBe('"alice"');
+    expect(await cache.body(2, '/api/months', compute('bob again'))).toBe('"bob again"');
+  });
+
+  it('computes a body once for concurrent requests', async () => {
+    let release: (value: unknown) => void = () => undefined;
+    const slow = () => {
+      computed += 1;
+      return new Promise((resolve) => (release = resolve));
+    };
+    const pending = [cache.body(1, '/x', slow), cache.body(1, '/x', slow), cache.body(1, '/x', slow)];
+    await new Promise((resolve) => setImmediate(resolve));
+    release({ done: true });
+    expect(await Promise.all(pending)).toEqual(['{"done":true}', '{"done":true}', '{"done":true}']);
+    expect(computed).toBe(1);
+  });
+
+  it('never caches a failure', async () => {
+    const failing = () => Promise.reject(new Error('Invalid month'));
+    await expect(cache.body(1, '/api/month/2024-13', failing)).rejects.toThrow('Invalid month');
+    expect(await cache.body(1, '/api/month/2024-13', compute('ok'))).toBe('"ok"');
+  });
+
+  it('does not let a body computed under an older version replace a newer one', async () => {
+    let release: (value: unknown) => void = () => undefined;
+    const old = cache.body(1, '/x', () => new Promise((resolve) => (release = resolve)));
+    await new Promise((resolve) => setImmediate(resolve));
+    versions.versions.set(1, 1);
+    expect(await cache.body(1, '/x', compute('new'))).toBe('"new"');
+    release('old');
+    expect(await old).toBe('"old"');
+    expect(await cache.body(1, '/x', compute('?'))).toBe('"new"');
+  });
+
+  it('keeps the JSON bytes, and makes their gzip form once, for bodies worth compressing', async () => {
+    const months = Array.from({ length: 200 }, (_, index) => ({ month: `2024-${index}`, total_return_with_dividends: index }));
+    const report = await cache.response(1, '/api/months', compute({ months }));
+    expect(report.compressible).toBe(true);
+    const gzipped = report.gzipped();
+    expect(report.gzipped()).toBe(gzipped);
+    expect(gzipped.length).toBeLessThan(report.json.length / 3);
+    expect(JSON.parse(gunzipSync(gzipped).toString('utf8'))).toEqual({ months });
+    expect(cache.bytes).toBe(report.json.length + gzipped.length);
+    expect((await cache.response(1, '/tiny', compute({ ok: true }))).compressible).toBe(false);
+  });
+});
+
+describe('Accept-Encoding', () => {
+  it.each([
+    ['gzip, deflate, br', true],
+    ['br;q=1.0, gzip;q=0.8', true],
+    ['*', true],
+    ['GZIP', true],
+    [['deflate', 'gzip'], true],
+    ['gzip;q=0', false],
+    ['identity', false],
+    ['br, deflate', false],
+    [undefined, false],
+  ])('%p accepts gzip: %p', (header, accepted) => {
+    expect(acceptsGzip(header as string | string[] | undefined)).toBe(accepted);
+  });
+});

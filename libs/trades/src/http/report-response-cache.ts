@@ -1,0 +1,104 @@
+import { gzipSync } from 'node:zlib';
+import { Injectable } from '@nestjs/common';
+import { ReportVersions } from '../application/report-versions.port.js';
+
+/** Bytes kept at most: a few hundred months, calendars and summaries of several users. */
+const MAX_CACHED_BYTES = 64 * 1024 * 1024;
+const MAX_ENTRY_BYTES = MAX_CACHED_BYTES / 16;
+/** Smaller bodies gain nothing from compression. */
+const MIN_GZIP_BYTES = 1024;
+
+/** One serialised report response: the JSON bytes, and their gzip form made on first demand. */
+export class CachedReport {
+  private compressed: Buffer | undefined;
+
+  constructor(
+    readonly version: number,
+    readonly json: Buffer,
+  ) {}
+
+  get compressible(): boolean {
+    return this.json.length >= MIN_GZIP_BYTES;
+  }
+
+  gzipped(): Buffer {
+    this.compressed ??= gzipSync(this.json, { level: 6 });
+    return this.compressed;
+  }
+
+  get bytes(): number {
+    return this.json.length + (this.compressed?.length ?? 0);
+  }
+}
+
+/**
+ * Serialised report responses per user and request address, valid while the user's report version
+ * (read before the data) is unchanged: a new import raises it, and the next request recomputes.
+ * Least recently used bodies go first; concurrent misses for one body share a single computation.
+ */
+@Injectable()
+export class ReportResponseCache {
+  private readonly entries = new Map<string, CachedReport>();
+  private readonly computing = new Map<string, Promise<CachedReport>>();
+
+  constructor(private readonly versions: ReportVersions) {}
+
+  async response(userId: number, address: string, compute: () => Promise<unknown>): Promise<CachedReport> {
+    const version = await this.versions.current(userId);
+    const key = `${userId} ${address}`;
+    const entry = this.entries.get(key);
+    if (entry !== undefined && entry.version === version) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      return entry;
+    }
+    const flightKey = `${version} ${key}`;
+    let flight = this.computing.get(flightKey);
+    if (flight === undefined) {
+      flight = compute()
+        .then((response) => {
+          const report = new CachedReport(version, Buffer.from(JSON.stringify(response), 'utf8'));
+          this.store(key, report);
+          return report;
+        })
+        .finally(() => this.computing.delete(flightKey));
+      this.computing.set(flightKey, flight);
+    }
+    return flight;
+  }
+
+  /** The JSON text of a response (for tests and diagnostics). */
+  async body(userId: number, address: string, compute: () => Promise<unknown>): Promise<string> {
+    return (await this.response(userId, address, compute)).json.toString('utf8');
+  }
+
+  /** How many bodies are kept. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Bytes held by the kept bodies (JSON and gzip forms). */
+  get bytes(): number {
+    let total = 0;
+    for (const entry of this.entries.values()) total += entry.bytes;
+    return total;
+  }
+
+  private store(key: string, report: CachedReport): void {
+    const current = this.entries.get(key);
+    if (current !== undefined && current.version > report.version) return;
+    this.entries.delete(key);
+    if (report.json.length > MAX_ENTRY_BYTES) return;
+    this.entries.set(key, report);
+    this.evict();
+  }
+
+  private evict(): void {
+    let total = this.bytes;
+    for (const [key, entry] of this.entries) {
+      if (total <= MAX_CACHED_BYTES) break;
+      this.entries.delete(key);
+      total -= entry.bytes;
+    }
+  }
+}

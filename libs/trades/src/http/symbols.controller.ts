@@ -1,0 +1,27 @@
+import { Controller, Get, Param, UseInterceptors } from '@nestjs/common';
+import { CurrentUser, dataResponse, type AuthenticatedUser } from '@app/shared';
+import { SymbolReports } from '../application/symbol-reports.service.js';
+import { ReportCacheInterceptor } from './report-cache.interceptor.js';
+
+/** interface.md "Symbols". The segment `summary` is the summary list, never a symbol (static routes win). */
+@Controller('api/symbols')
+@UseInterceptors(ReportCacheInterceptor)
+export class SymbolsController {
+  constructor(private readonly reports: SymbolReports) {}
+
+  @Get()
+  async symbols(@CurrentUser() user: AuthenticatedUser) {
+    return dataResponse(await this.reports.symbols(user.id));
+  }
+
+  @Get('summary')
+  async summary(@CurrentUser() user: AuthenticatedUser) {
+    return dataResponse(await this.reports.summaries(user.id));
+  }
+
+  /** Any case (`nvda`); 404 `Symbol not found` when the user has no trade, dividend or shares of it. */
+  @Get(':symbol')
+  async symbol(@CurrentUser() user: AuthenticatedUser, @Param('symbol') symbol: string) {
+    return dataResponse(await this.reports.detail(user.id, symbol));
+  }
+}

@@ -1,0 +1,70 @@
+import type { Database } from '@app/persistence';
+import { REPORT_DATA_CHANGES } from './report-data-changes.js';
+
+/**
+ * Rebuilds a user's report rollups (`daily_symbol_totals`, `daily_totals`, `symbol_totals`) from the
+ * trades, dividends and positions the import has just written, and raises the user's report version.
+ * Called at the end of the import's `replaceDerived`, inside its transaction: the rollups change with
+ * the data, atomically, or not at all. The whole user is rebuilt (all their accounts), set-based.
+ */
+export async function refreshTradeReports(database: Pick<Database, 'manager'>, userId: number): Promise<void> {
+  const manager = database.manager;
+  for (const statement of REFRESH_STATEMENTS) {
+    await manager.query(statement, [userId]);
+  }
+  await manager.query(
+    `INSERT INTO report_versions (user_id, version) VALUES ($1, 1)
+     ON CONFLICT (user_id) DO UPDATE SET version = report_versions.version + 1`,
+    [userId],
+  );
+  REPORT_DATA_CHANGES.changed(userId);
+}
+
+const REFRESH_STATEMENTS = [
+  `DELETE FROM daily_symbol_totals WHERE user_id = $1`,
+  `INSERT INTO daily_symbol_totals (user_id, symbol, day, trade_count, winning_trades, trading_pnl, dividend_count, dividends)
+   SELECT $1, symbol, day, SUM(trade_count)::int, SUM(winning_trades)::int, SUM(trading_pnl), SUM(dividend_count)::int, SUM(dividends)
+     FROM (SELECT symbol, close_date AS day, COUNT(*) AS trade_count, COUNT(*) FILTER (WHERE trade_result = 'Win') AS winning_trades,
+                  SUM(profit_loss) AS trading_pnl, 0 AS dividend_count, 0::numeric AS dividends
+             FROM closed_trades WHERE user_id = $1 GROUP BY symbol, close_date
+           UNION ALL
+           SELECT symbol, transaction_date, 0, 0, 0, COUNT(*), SUM(amount)
+             FROM dividends WHERE user_id = $1 GROUP BY symbol, transaction_date) AS activity
+    GROUP BY symbol, day`,
+  `DELETE FROM daily_totals WHERE user_id = $1`,
+  `INSERT INTO daily_totals (user_id, day, trade_count, winning_trades, trading_pnl, dividend_count, dividends)
+   SELECT $1, day, SUM(trade_count), SUM(winning_trades), SUM(trading_pnl), SUM(dividend_count), SUM(dividends)
+     FROM daily_symbol_totals WHERE user_id = $1 GROUP BY day`,
+  `DELETE FROM symbol_totals WHERE user_id = $1`,
+  `INSERT INTO symbol_totals (user_id, account_id, symbol, company_name, trade_count, winning_trades, trading_pnl, min_pnl, max_pnl,
+                              sum_return_pct, min_return_pct, max_return_pct, sum_holding_days, total_volume, total_cost_basis,
+                              first_trade_date, last_trade_date, first_open_date, dividend_count, dividends, first_dividend_date,
+                              last_dividend_date, has_positions, current_shares)
+   WITH traded AS (
+          SELECT account_id, symbol, COUNT(*) AS trade_count, COUNT(*) FILTER (WHERE trade_result = 'Win') AS winning_trades,
+                 SUM(profit_loss) AS trading_pnl, MIN(profit_loss) AS min_pnl, MAX(profit_loss) AS max_pnl,
+                 SUM(return_pct) AS sum_return_pct, MIN(return_pct) AS min_return_pct, MAX(return_pct) AS max_return_pct,
+                 SUM(holding_days) AS sum_holding_days, SUM(volume) AS total_volume, SUM(cost_basis) AS total_cost_basis,
+                 MIN(close_date) AS first_trade_date, MAX(close_date) AS last_trade_date, MIN(open_date) AS first_open_date
+            FROM closed_trades WHERE user_id = $1 GROUP BY account_id, symbol),
+        paid AS (
+          SELECT account_id, symbol, COUNT(*) AS dividend_count, SUM(amount) AS dividends,
+                 MIN(transaction_date) AS first_dividend_date, MAX(transaction_date) AS last_dividend_date
+            FROM dividends WHERE user_id = $1 AND symbol <> '' GROUP BY account_id, symbol),
+        held AS (
+          SELECT account_id, symbol, MIN(as_of) AS first_position_date, (array_agg(shares ORDER BY as_of DESC))[1] AS current_shares
+            FROM position_history WHERE user_id = $1 GROUP BY account_id, symbol),
+        keys AS (
+          SELECT account_id, symbol FROM traded UNION SELECT account_id, symbol FROM paid UNION SELECT account_id, symbol FROM held)
+   SELECT $1, k.account_id, k.symbol, s.company_name, COALESCE(t.trade_count, 0), COALESCE(t.winning_trades, 0),
+          COALESCE(t.trading_pnl, 0), t.min_pnl, t.max_pnl, COALESCE(t.sum_return_pct, 0), t.min_return_pct, t.max_return_pct,
+          COALESCE(t.sum_holding_days, 0), COALESCE(t.total_volume, 0), COALESCE(t.total_cost_basis, 0),
+          t.first_trade_date, t.last_trade_date, LEAST(t.first_open_date, h.first_position_date),
+          COALESCE(d.dividend_count, 0), COALESCE(d.dividends, 0), d.first_dividend_date, d.last_dividend_date,
+          h.account_id IS NOT NULL, COALESCE(h.current_shares, 0)
+     FROM keys k
+     LEFT JOIN traded t ON t.account_id = k.account_id AND t.symbol = k.symbol
+     LEFT JOIN paid d ON d.account_id = k.account_id AND d.symbol = k.symbol
+     LEFT JOIN held h ON h.account_id = k.account_id AND h.symbol = k.symbol
+     LEFT JOIN securities s ON s.account_id = k.account_id AND s.symbol = k.symbol`,
+];

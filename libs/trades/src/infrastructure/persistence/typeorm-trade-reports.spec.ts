@@ -1,0 +1,194 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import type { MigrationInterface } from 'typeorm';
+import { Database, MIGRATIONS } from '@app/persistence';
+import { loadConfig } from '@app/shared';
+import { Decimal } from '@app/shared/domain';
+import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
+import type { ReportedDividend, ReportedTrade } from '../../domain/reported-trade.js';
+import { aDividend, aTrade, InMemoryTradeReports, type PositionChange } from '../../testing/in-memory-trade-reports.js';
+import { ReportDataChanges } from './report-data-changes.js';
+import { refreshTradeReports } from './report-rollups.js';
+import { DatabaseReportVersions, InProcessReportVersions } from './report-versions.adapters.js';
+import { TypeOrmTradeReports } from './typeorm-trade-reports.js';
+
+const d = (text: string) => Decimal.parse(text);
+
+/**
+ * The SQL read model and its rollups against a real database (embedded, or the server when
+ * DATABASE_URL is set), compared with the in-memory model fed the same rows.
+ */
+describe('TypeOrmTradeReports (real database)', () => {
+  let dataDir: string;
+  let serverDatabase: TestDatabase | undefined;
+  let database: Database;
+  let sql: TypeOrmTradeReports;
+  const memory = new InMemoryTradeReports().nameSymbol('AAPL', 'APPLE INC').nameSymbol('KO', 'COCA COLA CO');
+  const users: { id: number; accountId: number }[] = [];
+
+  async function addUser(email: string, account: string) {
+    const [user] = await database.manager.query(`INSERT INTO users (email) VALUES ($1) RETURNING id`, [email]);
+    const [row] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, $2) RETURNING id`, [user.id, account]);
+    const added = { id: Number(user.id), accountId: Number(row.id) };
+    users.push(added);
+    return added;
+  }
+
+  async function store(user: { id: number; accountId: number }, trades: ReportedTrade[], dividends: ReportedDividend[], positions: PositionChange[]) {
+    memory.addTrades(user.id, user.accountId, trades).addDividends(user.id, user.accountId, dividends).addPositions(user.id, user.accountId, positions);
+    for (const [seq, t] of trades.entries()) {
+      await database.manager.query(
+        `INSERT INTO closed_trades (user_id, account_id, symbol, side, source, buy_date, sell_date, close_date, open_date, volume, buy_price,
+           sell_price, cost_basis, proceeds, profit_loss, profit_per_share, return_pct, holding_days, trade_result, wash_sale, disallowed_loss,
+           term, buy_tx_price, sell_tx_price, seq)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)`,
+        [
+          user.id, user.accountId, t.symbol, t.side, t.source, t.buyDate, t.sellDate, t.closeDate, t.openDate, t.volume.toString(),
+          t.buyPrice.toString(), t.sellPrice.toString(), t.costBasis.toString(), t.proceeds.toString(), t.totalProfitLoss.toString(),
+          t.profitPerShare.toString(), t.returnPercentage.toString(), t.holdingDays, t.tradeResult, t.washSale, t.disallowedLoss?.toString() ?? null,
+          t.term, t.buyTxPrice?.toString() ?? null, t.sellTxPrice?.toString() ?? null, seq,
+        ],
+      );
+    }
+    for (const [seq, dividend] of dividends.entries()) {
+      await database.manager.query(
+        `INSERT INTO dividends (user_id, account_id, transaction_date, symbol, action, amount, seq) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [user.id, user.accountId, dividend.transactionDate, dividend.symbol, dividend.action, dividend.amount.toString(), seq],
+      );
+    }
+    for (const change of positions) {
+      await database.manager.query(`INSERT INTO position_history (user_id, account_id, symbol, as_of, shares) VALUES ($1, $2, $3, $4, $5)`, [
+        user.id, user.accountId, change.symbol, change.date, change.shares.toString(),
+      ]);
+    }
+    for (const [symbol, name] of [['AAPL', 'APPLE INC'], ['KO', 'COCA COLA CO']]) {
+      await database.manager.query(`INSERT INTO securities (account_id, user_id, symbol, company_name) VALUES ($1, $2, $3, $4)`, [user.accountId, user.id, symbol, name]);
+    }
+    await database.inTransaction(() => refreshTradeReports(database, user.id));
+  }
+
+  beforeAll(async () => {
+    Logger.overrideLogger(false);
+    dataDir = await mkdtemp(join(tmpdir(), 'sta-trades-'));
+    const adminUrl = serverDatabaseUrl();
+    serverDatabase = adminUrl ? await createTestDatabase(adminUrl) : undefined;
+    database = new Database(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: serverDatabase?.url }), { entities: [], migrations: MIGRATIONS });
+    await database.onApplicationBootstrap();
+    sql = new TypeOrmTradeReports(database);
+
+    const alice = await addUser('alice@example.com', 'A-1');
+    await store(
+      alice,
+      [
+        aTrade({ symbol: 'AAPL', openDate: '2024-12-02', closeDate: '2024-12-30', totalProfitLoss: d('100.005'), holdingDays: 28, washSale: false, term: 'Short Term', source: 'broker', buyTxPrice: d('99.5') }),
+        aTrade({ symbol: 'AAPL', openDate: '2024-12-31', closeDate: '2025-01-02', totalProfitLoss: d('-40.004'), holdingDays: 2, washSale: true, disallowedLoss: d('12.5') }),
+        aTrade({ symbol: 'MSFT', closeDate: '2025-01-31', totalProfitLoss: d('0.004') }),
+        aTrade({ symbol: 'SNOW', side: 'short', buyDate: '2025-01-31', sellDate: '2025-01-10', openDate: '2025-01-10', closeDate: '2025-01-31', totalProfitLoss: d('7.25'), holdingDays: 21 }),
+      ],
+      [aDividend('KO', '2025-01-15', '12.34'), aDividend('KO', '2025-03-03', '-2.34', 'Rev Cash Div'), aDividend('', '2025-01-15', '1.11', 'Credit Interest Div')],
+      [
+        { symbol: 'AAPL', date: '2024-12-02', shares: d('10') },
+        { symbol: 'AAPL', date: '2024-12-30', shares: d('0') },
+        { symbol: 'AAPL', date: '2024-12-31', shares: d('10') },
+        { symbol: 'AAPL', date: '2025-01-02', shares: d('5') },
+        { symbol: 'SNOW', date: '2025-01-10', shares: d('-3') },
+        { symbol: 'SNOW', date: '2025-01-31', shares: d('0') },
+        { symbol: 'TSLA', date: '2025-01-20', shares: d('0.333') },
+      ],
+    );
+    const bob = await addUser('bob@example.com', 'B-1');
+    await store(bob, [aTrade({ symbol: 'AAPL', closeDate: '2025-01-02', totalProfitLoss: d('-999') })], [aDividend('T', '2025-01-02', '1')], []);
+    await addUser('nobody@example.com', 'N-1');
+  }, 60000);
+
+  afterAll(async () => {
+    await database?.onApplicationShutdown();
+    await serverDatabase?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('agrees with the in-memory model on every query, for every user (including one with no data)', async () => {
+    for (const { id } of users) {
+      expect(await sql.monthlyTotals(id)).toEqual(await memory.monthlyTotals(id));
+      expect(await sql.dailyTotals(id, null, null)).toEqual(await memory.dailyTotals(id, null, null));
+      for (const range of [{ from: '2024-12-30', to: '2025-01-05' }, { from: '2025-01-02', to: '2025-01-02' }, { from: '2020-01-01', to: '2020-12-31' }]) {
+        expect(await sql.dailyTotals(id, range, ['AAPL', 'KO'])).toEqual(await memory.dailyTotals(id, range, ['AAPL', 'KO']));
+        expect(await sql.tradesClosedIn(id, range)).toEqual(await memory.tradesClosedIn(id, range));
+        expect(await sql.dividendsPaidIn(id, range)).toEqual(await memory.dividendsPaidIn(id, range));
+      }
+      for (const symbol of ['AAPL', 'KO', 'SNOW', 'TSLA', 'NONE']) {
+        expect(await sql.tradesOfSymbol(id, symbol)).toEqual(await memory.tradesOfSymbol(id, symbol));
+        expect(await sql.dividendsOfSymbol(id, symbol)).toEqual(await memory.dividendsOfSymbol(id, symbol));
+        expect(await sql.symbolTotals(id, symbol)).toEqual(await memory.symbolTotals(id, symbol));
+      }
+      expect(await sql.symbolTotals(id)).toEqual(await memory.symbolTotals(id));
+      for (const asOf of [null, '2024-12-01', '2024-12-30', '2025-01-15', '2030-01-01']) {
+        expect(await sql.openPositions(id, asOf, null)).toEqual(await memory.openPositions(id, asOf, null));
+        expect(await sql.openPositions(id, asOf, ['SNOW', 'TSLA'])).toEqual(await memory.openPositions(id, asOf, ['SNOW', 'TSLA']));
+      }
+    }
+  });
+
+  it('keeps exact values: trades, shorts, broker flags, dividends without a symbol count in the day', async () => {
+    const [alice] = users;
+    const january = await sql.dailyTotals(alice.id, { from: '2025-01-15', to: '2025-01-15' }, null);
+    expect(january).toEqual([{ date: '2025-01-15', tradeCount: 0, winningTrades: 0, tradingProfitLoss: Decimal.ZERO, dividendCount: 2, dividends: d('13.45') }]);
+    const [trade] = await sql.tradesClosedIn(alice.id, { from: '2024-12-30', to: '2024-12-30' });
+    expect(trade).toMatchObject({ source: 'broker', washSale: false, term: 'Short Term', holdingDays: 28 });
+    expect(trade.totalProfitLoss.toString()).toBe('100.005');
+    expect(trade.buyTxPrice?.toString()).toBe('99.5');
+    const short = (await sql.tradesOfSymbol(alice.id, 'SNOW'))[0];
+    expect(short).toMatchObject({ side: 'short', buyDate: '2025-01-31', sellDate: '2025-01-10', closeDate: '2025-01-31' });
+    expect((await sql.symbolTotals(alice.id)).map((row) => row.symbol)).toEqual(['AAPL', 'KO', 'MSFT', 'SNOW', 'TSLA']);
+    expect((await sql.symbolTotals(alice.id, 'AAPL'))[0]).toMatchObject({ companyName: 'APPLE INC', firstOpenDate: '2024-12-02' });
+  });
+
+  it('rebuilding raises the user’s report version, and only that user’s rollups change', async () => {
+    const [alice, bob] = users;
+    const versions = new DatabaseReportVersions(database);
+    const before = await versions.current(alice.id);
+    const bobBefore = await sql.dailyTotals(bob.id, null, null);
+    await database.manager.query(`DELETE FROM closed_trades WHERE user_id = $1 AND symbol = 'MSFT'`, [alice.id]);
+    await database.inTransaction(() => refreshTradeReports(database, alice.id));
+    expect(await versions.current(alice.id)).toBe(before + 1);
+    expect(await versions.current(users[2].id)).toBe(0);
+    expect((await sql.monthlyTotals(alice.id)).find((month) => month.month === '2025-01')?.totals.tradeCount).toBe(2);
+    expect(await sql.dailyTotals(bob.id, null, null)).toEqual(bobBefore);
+  });
+
+  it('the migration that creates the rollups fills them for data imported before it, as a rebuild does', async () => {
+    const snapshot = async () => {
+      const tables: Record<string, unknown[]> = {};
+      for (const [table, order] of [['daily_totals', 'user_id, day'], ['daily_symbol_totals', 'user_id, symbol, day'], ['symbol_totals', 'user_id, symbol, account_id']]) {
+        tables[table] = await database.manager.query(`SELECT * FROM ${table} ORDER BY ${order}`);
+      }
+      return tables;
+    };
+    const rebuilt = await snapshot();
+    expect(rebuilt.daily_totals.length).toBeGreaterThan(5);
+    const migration = MIGRATIONS.map((Migration) => new (Migration as new () => MigrationInterface)()).find((candidate) => candidate.name === 'CreateTradeReportRollups1763760000000');
+    const runner = database.dataSource.createQueryRunner();
+    try {
+      await migration?.down(runner);
+      await migration?.up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await snapshot()).toEqual(rebuilt);
+  });
+
+  it('the in-process versions count every rebuild of this process, per user', async () => {
+    const changes = new ReportDataChanges();
+    const versions = new InProcessReportVersions(changes);
+    expect(await versions.current(1)).toBe(0);
+    changes.changed(1);
+    changes.changed(2);
+    changes.changed(1);
+    expect([await versions.current(1), await versions.current(2), await versions.current(3)]).toEqual([3, 2, 0]);
+    versions.onModuleDestroy();
+    changes.changed(1);
+    expect(await versions.current(1)).toBe(3);
+  });
+});

@@ -1,0 +1,225 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '@app/persistence';
+import { Decimal, type IsoDate } from '@app/shared/domain';
+import { TradeReports, type DayRange } from '../../application/trade-reports.port.js';
+import type { DayTotals } from '../../domain/period-totals.js';
+import type { OpenPosition, ReportedDividend, ReportedTrade, TradeResult, TradeSide, TradeSource } from '../../domain/reported-trade.js';
+import type { SymbolAccountTotals } from '../../domain/symbol-summary.js';
+import type { MonthTotals } from '../../domain/timeframe.js';
+
+type Row = Record<string, string | number | boolean | null>;
+
+// Numbers leave PostgreSQL as exact decimal text (`::text`), dates as `YYYY-MM-DD` (`to_char`): no
+// floats and no time zones between the database and the domain.
+const TRADE_COLUMNS = `symbol, side, source, to_char(buy_date, 'YYYY-MM-DD') AS buy_date, to_char(sell_date, 'YYYY-MM-DD') AS sell_date,
+  to_char(close_date, 'YYYY-MM-DD') AS close_date, to_char(open_date, 'YYYY-MM-DD') AS open_date, volume::text AS volume,
+  buy_price::text AS buy_price, sell_price::text AS sell_price, cost_basis::text AS cost_basis, proceeds::text AS proceeds,
+  profit_loss::text AS profit_loss, profit_per_share::text AS profit_per_share, return_pct::text AS return_pct, holding_days,
+  trade_result, wash_sale, disallowed_loss::text AS disallowed_loss, term, buy_tx_price::text AS buy_tx_price,
+  sell_tx_price::text AS sell_tx_price`;
+const DIVIDEND_COLUMNS = `to_char(transaction_date, 'YYYY-MM-DD') AS transaction_date, symbol, action, amount::text AS amount`;
+const TOTALS_COLUMNS = `trade_count::int AS trade_count, winning_trades::int AS winning_trades, trading_pnl::text AS trading_pnl,
+  dividend_count::int AS dividend_count, dividends::text AS dividends`;
+const SUMMED_TOTALS_COLUMNS = `SUM(trade_count)::int AS trade_count, SUM(winning_trades)::int AS winning_trades,
+  SUM(trading_pnl)::text AS trading_pnl, SUM(dividend_count)::int AS dividend_count, SUM(dividends)::text AS dividends`;
+
+/**
+ * The trading reports' read model on PostgreSQL (embedded or server): aggregates come from the
+ * rollups the import maintains (`daily_totals`, `daily_symbol_totals`, `symbol_totals`); lists read
+ * `closed_trades` and `dividends` through their (user, date) and (user, symbol, date) indexes.
+ */
+@Injectable()
+export class TypeOrmTradeReports extends TradeReports {
+  constructor(private readonly database: Database) {
+    super();
+  }
+
+  async monthlyTotals(userId: number): Promise<MonthTotals[]> {
+    const rows = await this.query(
+      `SELECT to_char(day, 'YYYY-MM') AS month, ${SUMMED_TOTALS_COLUMNS}
+         FROM daily_totals WHERE user_id = $1
+        GROUP BY 1 ORDER BY 1 DESC`,
+      [userId],
+    );
+    return rows.map((row) => ({ month: String(row.month), totals: toTotals(row) }));
+  }
+
+  async dailyTotals(userId: number, range: DayRange | null, symbols: readonly string[] | null): Promise<DayTotals[]> {
+    const params: unknown[] = [userId];
+    const inRange = range === null ? '' : `AND day BETWEEN $${params.push(range.from)} AND $${params.push(range.to)}`;
+    const rows =
+      symbols === null
+        ? await this.query(
+            `SELECT to_char(day, 'YYYY-MM-DD') AS day, ${TOTALS_COLUMNS}
+               FROM daily_totals WHERE user_id = $1 ${inRange} ORDER BY day`,
+            params,
+          )
+        : await this.query(
+            `SELECT to_char(day, 'YYYY-MM-DD') AS day, ${SUMMED_TOTALS_COLUMNS}
+               FROM daily_symbol_totals WHERE user_id = $1 AND symbol = ANY($${params.push([...symbols])}::text[]) ${inRange}
+              GROUP BY day ORDER BY day`,
+            params,
+          );
+    return rows.map((row) => ({ date: String(row.day), ...toTotals(row) }));
+  }
+
+  async tradesClosedIn(userId: number, range: DayRange): Promise<ReportedTrade[]> {
+    const rows = await this.query(
+      `SELECT ${TRADE_COLUMNS} FROM closed_trades
+        WHERE user_id = $1 AND close_date BETWEEN $2 AND $3 ORDER BY close_date, account_id, seq`,
+      [userId, range.from, range.to],
+    );
+    return rows.map(toTrade);
+  }
+
+  async dividendsPaidIn(userId: number, range: DayRange): Promise<ReportedDividend[]> {
+    const rows = await this.query(
+      `SELECT ${DIVIDEND_COLUMNS} FROM dividends
+        WHERE user_id = $1 AND transaction_date BETWEEN $2 AND $3 ORDER BY transaction_date, account_id, seq`,
+      [userId, range.from, range.to],
+    );
+    return rows.map(toDividend);
+  }
+
+  async tradesOfSymbol(userId: number, symbol: string): Promise<ReportedTrade[]> {
+    const rows = await this.query(
+      `SELECT ${TRADE_COLUMNS} FROM closed_trades WHERE user_id = $1 AND symbol = $2 ORDER BY close_date, account_id, seq`,
+      [userId, symbol],
+    );
+    return rows.map(toTrade);
+  }
+
+  async dividendsOfSymbol(userId: number, symbol: string): Promise<ReportedDividend[]> {
+    const rows = await this.query(
+      `SELECT ${DIVIDEND_COLUMNS} FROM dividends WHERE user_id = $1 AND symbol = $2 ORDER BY transaction_date, account_id, seq`,
+      [userId, symbol],
+    );
+    return rows.map(toDividend);
+  }
+
+  async symbolTotals(userId: number, symbol?: string): Promise<SymbolAccountTotals[]> {
+    const params: unknown[] = [userId];
+    const rows = await this.query(
+      `SELECT symbol, company_name, trade_count, winning_trades, trading_pnl::text AS trading_pnl, min_pnl::text AS min_pnl,
+              max_pnl::text AS max_pnl, sum_return_pct::text AS sum_return_pct, min_return_pct::text AS min_return_pct,
+              max_return_pct::text AS max_return_pct, sum_holding_days::text AS sum_holding_days, total_volume::text AS total_volume,
+              total_cost_basis::text AS total_cost_basis, to_char(first_trade_date, 'YYYY-MM-DD') AS first_trade_date,
+              to_char(last_trade_date, 'YYYY-MM-DD') AS last_trade_date, to_char(first_open_date, 'YYYY-MM-DD') AS first_open_date,
+              dividend_count, dividends::text AS dividends, to_char(first_dividend_date, 'YYYY-MM-DD') AS first_dividend_date,
+              to_char(last_dividend_date, 'YYYY-MM-DD') AS last_dividend_date, current_shares::text AS current_shares
+         FROM symbol_totals WHERE user_id = $1 ${symbol === undefined ? '' : `AND symbol = $${params.push(symbol)}`}
+        ORDER BY symbol, account_id`,
+      params,
+    );
+    return rows.map(toSymbolTotals);
+  }
+
+  async openPositions(userId: number, asOf: IsoDate | null, symbols: readonly string[] | null): Promise<OpenPosition[]> {
+    const params: unknown[] = [userId];
+    const onlySymbols = symbols === null ? '' : `AND k.symbol = ANY($${params.push([...symbols])}::text[])`;
+    // Now: each account's latest position, kept in symbol_totals. At a date: the last change on or
+    // before it, one primary-key probe per account and symbol.
+    const rows =
+      asOf === null
+        ? await this.query(
+            `SELECT k.symbol, SUM(k.current_shares)::text AS shares
+               FROM symbol_totals k WHERE k.user_id = $1 AND k.has_positions ${onlySymbols}
+              GROUP BY k.symbol HAVING SUM(k.current_shares) <> 0 ORDER BY k.symbol`,
+            params,
+          )
+        : await this.query(
+            `SELECT k.symbol, SUM(p.shares)::text AS shares
+               FROM symbol_totals k
+               CROSS JOIN LATERAL (SELECT h.shares FROM position_history h
+                                    WHERE h.account_id = k.account_id AND h.symbol = k.symbol AND h.as_of <= $${params.push(asOf)}
+                                    ORDER BY h.as_of DESC LIMIT 1) p
+              WHERE k.user_id = $1 AND k.has_positions ${onlySymbols}
+              GROUP BY k.symbol HAVING SUM(p.shares) <> 0 ORDER BY k.symbol`,
+            params,
+          );
+    return rows.map((row) => ({ symbol: String(row.symbol), shares: Decimal.parse(String(row.shares)) }));
+  }
+
+  private async query(sql: string, params: unknown[]): Promise<Row[]> {
+    return (await this.database.manager.query(sql, params)) as Row[];
+  }
+}
+
+function decimal(value: Row[string]): Decimal {
+  return Decimal.parse(String(value));
+}
+
+function optionalDecimal(value: Row[string]): Decimal | null {
+  return value === null ? null : Decimal.parse(String(value));
+}
+
+function optionalText(value: Row[string]): string | null {
+  return value === null ? null : String(value);
+}
+
+function toTotals(row: Row) {
+  return {
+    tradeCount: Number(row.trade_count),
+    winningTrades: Number(row.winning_trades),
+    tradingProfitLoss: decimal(row.trading_pnl),
+    dividendCount: Number(row.dividend_count),
+    dividends: decimal(row.dividends),
+  };
+}
+
+function toTrade(row: Row): ReportedTrade {
+  return {
+    symbol: String(row.symbol),
+    side: row.side as TradeSide,
+    source: row.source as TradeSource,
+    buyDate: String(row.buy_date),
+    sellDate: String(row.sell_date),
+    closeDate: String(row.close_date),
+    openDate: String(row.open_date),
+    volume: decimal(row.volume),
+    buyPrice: decimal(row.buy_price),
+    sellPrice: decimal(row.sell_price),
+    costBasis: decimal(row.cost_basis),
+    proceeds: decimal(row.proceeds),
+    totalProfitLoss: decimal(row.profit_loss),
+    profitPerShare: decimal(row.profit_per_share),
+    returnPercentage: decimal(row.return_pct),
+    holdingDays: Number(row.holding_days),
+    tradeResult: row.trade_result as TradeResult,
+    washSale: row.wash_sale === null ? null : Boolean(row.wash_sale),
+    disallowedLoss: optionalDecimal(row.disallowed_loss),
+    term: optionalText(row.term),
+    buyTxPrice: optionalDecimal(row.buy_tx_price),
+    sellTxPrice: optionalDecimal(row.sell_tx_price),
+  };
+}
+
+function toDividend(row: Row): ReportedDividend {
+  return { transactionDate: String(row.transaction_date), symbol: String(row.symbol), action: String(row.action), amount: decimal(row.amount) };
+}
+
+function toSymbolTotals(row: Row): SymbolAccountTotals {
+  return {
+    symbol: String(row.symbol),
+    companyName: optionalText(row.company_name),
+    tradeCount: Number(row.trade_count),
+    winningTrades: Number(row.winning_trades),
+    tradingProfitLoss: decimal(row.trading_pnl),
+    minProfitLoss: optionalDecimal(row.min_pnl),
+    maxProfitLoss: optionalDecimal(row.max_pnl),
+    sumReturnPercentage: decimal(row.sum_return_pct),
+    minReturnPercentage: optionalDecimal(row.min_return_pct),
+    maxReturnPercentage: optionalDecimal(row.max_return_pct),
+    sumHoldingDays: Number(row.sum_holding_days),
+    totalVolume: decimal(row.total_volume),
+    totalCostBasis: decimal(row.total_cost_basis),
+    firstTradeDate: optionalText(row.first_trade_date),
+    lastTradeDate: optionalText(row.last_trade_date),
+    firstOpenDate: optionalText(row.first_open_date),
+    dividendCount: Number(row.dividend_count),
+    dividends: decimal(row.dividends),
+    firstDividendDate: optionalText(row.first_dividend_date),
+    lastDividendDate: optionalText(row.last_dividend_date),
+    currentShares: decimal(row.current_shares),
+  };
+}

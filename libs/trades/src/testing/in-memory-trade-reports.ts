@@ -1,0 +1,205 @@
+import { Decimal, type IsoDate } from '@app/shared/domain';
+import { TradeReports, type DayRange } from '../application/trade-reports.port.js';
+import type { DayTotals } from '../domain/period-totals.js';
+import { totalsOf, type OpenPosition, type ReportedDividend, type ReportedTrade } from '../domain/reported-trade.js';
+import type { SymbolAccountTotals } from '../domain/symbol-summary.js';
+import { monthsWithActivity, type MonthTotals } from '../domain/timeframe.js';
+
+interface Owned {
+  userId: number;
+  accountId: number;
+}
+
+export interface PositionChange {
+  symbol: string;
+  date: IsoDate;
+  /** Shares held at the end of the day. */
+  shares: Decimal;
+}
+
+/**
+ * The read model in memory, computed from plain lists with the domain's own functions: what the SQL
+ * adapter must agree with, and a fake for the use cases' tests.
+ */
+export class InMemoryTradeReports extends TradeReports {
+  private trades: (ReportedTrade & Owned)[] = [];
+  private dividends: (ReportedDividend & Owned)[] = [];
+  private positions: (PositionChange & Owned)[] = [];
+  private names = new Map<string, string>();
+
+  addTrades(userId: number, accountId: number, trades: readonly ReportedTrade[]): this {
+    this.trades.push(...trades.map((trade) => ({ ...trade, userId, accountId })));
+    return this;
+  }
+
+  addDividends(userId: number, accountId: number, dividends: readonly ReportedDividend[]): this {
+    this.dividends.push(...dividends.map((dividend) => ({ ...dividend, userId, accountId })));
+    return this;
+  }
+
+  addPositions(userId: number, accountId: number, changes: readonly PositionChange[]): this {
+    this.positions.push(...changes.map((change) => ({ ...change, userId, accountId })));
+    return this;
+  }
+
+  nameSymbol(symbol: string, companyName: string): this {
+    this.names.set(symbol, companyName);
+    return this;
+  }
+
+  async monthlyTotals(userId: number): Promise<MonthTotals[]> {
+    return monthsWithActivity(await this.dailyTotals(userId, null, null));
+  }
+
+  async dailyTotals(userId: number, range: DayRange | null, symbols: readonly string[] | null): Promise<DayTotals[]> {
+    const wanted = (date: IsoDate, symbol: string) => (range === null || (date >= range.from && date <= range.to)) && (symbols === null || symbols.includes(symbol));
+    const trades = this.trades.filter((trade) => trade.userId === userId && wanted(trade.closeDate, trade.symbol));
+    const dividends = this.dividends.filter((dividend) => dividend.userId === userId && wanted(dividend.transactionDate, dividend.symbol));
+    const dates = [...new Set([...trades.map((trade) => trade.closeDate), ...dividends.map((dividend) => dividend.transactionDate)])].sort();
+    return dates.map((date) => ({
+      date,
+      ...totalsOf(
+        trades.filter((trade) => trade.closeDate === date),
+        dividends.filter((dividend) => dividend.transactionDate === date),
+      ),
+    }));
+  }
+
+  async tradesClosedIn(userId: number, range: DayRange): Promise<ReportedTrade[]> {
+    return this.trades
+      .filter((trade) => trade.userId === userId && trade.closeDate >= range.from && trade.closeDate <= range.to)
+      .sort((a, b) => compare(a.closeDate, b.closeDate))
+      .map(unowned);
+  }
+
+  async dividendsPaidIn(userId: number, range: DayRange): Promise<ReportedDividend[]> {
+    return this.dividends
+      .filter((dividend) => dividend.userId === userId && dividend.transactionDate >= range.from && dividend.transactionDate <= range.to)
+      .sort((a, b) => compare(a.transactionDate, b.transactionDate))
+      .map(unowned);
+  }
+
+  async tradesOfSymbol(userId: number, symbol: string): Promise<ReportedTrade[]> {
+    return this.trades
+      .filter((trade) => trade.userId === userId && trade.symbol === symbol)
+      .sort((a, b) => compare(a.closeDate, b.closeDate))
+      .map(unowned);
+  }
+
+  async dividendsOfSymbol(userId: number, symbol: string): Promise<ReportedDividend[]> {
+    return this.dividends
+      .filter((dividend) => dividend.userId === userId && dividend.symbol === symbol)
+      .sort((a, b) => compare(a.transactionDate, b.transactionDate))
+      .map(unowned);
+  }
+
+  async symbolTotals(userId: number, symbol?: string): Promise<SymbolAccountTotals[]> {
+    const keys = new Map<string, { accountId: number; symbol: string }>();
+    for (const row of [...this.trades, ...this.dividends.filter((dividend) => dividend.symbol !== ''), ...this.positions]) {
+      if (row.userId === userId && (symbol === undefined || row.symbol === symbol)) keys.set(`${row.symbol}|${row.accountId}`, row);
+    }
+    return [...keys.values()]
+      .sort((a, b) => compare(a.symbol, b.symbol) || a.accountId - b.accountId)
+      .map((key) => this.totalsOf(userId, key.accountId, key.symbol));
+  }
+
+  async openPositions(userId: number, asOf: IsoDate | null, symbols: readonly string[] | null): Promise<OpenPosition[]> {
+    const held = new Map<string, Decimal>();
+    const accounts = new Set(this.positions.filter((change) => change.userId === userId).map((change) => `${change.symbol}|${change.accountId}`));
+    for (const key of accounts) {
+      const [symbol, accountId] = key.split('|');
+      if (symbols !== null && !symbols.includes(symbol)) continue;
+      held.set(symbol, (held.get(symbol) ?? Decimal.ZERO).add(this.sharesAt(userId, Number(accountId), symbol, asOf)));
+    }
+    return [...held]
+      .filter(([, shares]) => !shares.isZero())
+      .sort(([a], [b]) => compare(a, b))
+      .map(([symbol, shares]) => ({ symbol, shares }));
+  }
+
+  private sharesAt(userId: number, accountId: number, symbol: string, asOf: IsoDate | null): Decimal {
+    const changes = this.positions
+      .filter((change) => change.userId === userId && change.accountId === accountId && change.symbol === symbol && (asOf === null || change.date <= asOf))
+      .sort((a, b) => compare(a.date, b.date));
+    return changes.at(-1)?.shares ?? Decimal.ZERO;
+  }
+
+  private totalsOf(userId: number, accountId: number, symbol: string): SymbolAccountTotals {
+    const mine = <T extends Owned & { symbol: string }>(row: T) => row.userId === userId && row.accountId === accountId && row.symbol === symbol;
+    const trades = this.trades.filter(mine);
+    const dividends = this.dividends.filter(mine);
+    const positions = this.positions.filter(mine);
+    const profits = trades.map((trade) => trade.totalProfitLoss);
+    const returns = trades.map((trade) => trade.returnPercentage);
+    const extreme = (values: Decimal[], pick: (...all: [Decimal, ...Decimal[]]) => Decimal) =>
+      values.length === 0 ? null : pick(values[0], ...values.slice(1));
+    const first = (dates: IsoDate[]) => (dates.length === 0 ? null : [...dates].sort()[0]);
+    const last = (dates: IsoDate[]) => (dates.length === 0 ? null : [...dates].sort().at(-1) ?? null);
+    const totals = totalsOf(trades, dividends);
+    return {
+      symbol,
+      companyName: this.names.get(symbol) ?? null,
+      tradeCount: totals.tradeCount,
+      winningTrades: totals.winningTrades,
+      tradingProfitLoss: totals.tradingProfitLoss,
+      minProfitLoss: extreme(profits, Decimal.min),
+      maxProfitLoss: extreme(profits, Decimal.max),
+      sumReturnPercentage: Decimal.sum(returns),
+      minReturnPercentage: extreme(returns, Decimal.min),
+      maxReturnPercentage: extreme(returns, Decimal.max),
+      sumHoldingDays: trades.reduce((sum, trade) => sum + trade.holdingDays, 0),
+      totalVolume: Decimal.sum(trades.map((trade) => trade.volume)),
+      totalCostBasis: Decimal.sum(trades.map((trade) => trade.costBasis)),
+      firstTradeDate: first(trades.map((trade) => trade.closeDate)),
+      lastTradeDate: last(trades.map((trade) => trade.closeDate)),
+      firstOpenDate: first([...trades.map((trade) => trade.openDate), ...positions.map((change) => change.date)]),
+      dividendCount: totals.dividendCount,
+      dividends: totals.dividends,
+      firstDividendDate: first(dividends.map((dividend) => dividend.transactionDate)),
+      lastDividendDate: last(dividends.map((dividend) => dividend.transactionDate)),
+      currentShares: this.sharesAt(userId, accountId, symbol, null),
+    };
+  }
+}
+
+function unowned<T extends Owned>({ userId: _userId, accountId: _accountId, ...row }: T): Omit<T, keyof Owned> {
+  return row;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** A long trade with sensible defaults; money as decimal text. */
+export function aTrade(overrides: Partial<ReportedTrade> & { symbol: string; closeDate: IsoDate; totalProfitLoss?: Decimal }): ReportedTrade {
+  const profit = overrides.totalProfitLoss ?? Decimal.parse('10');
+  const openDate = overrides.openDate ?? overrides.buyDate ?? overrides.closeDate;
+  return {
+    side: 'long',
+    source: 'fifo',
+    buyDate: openDate,
+    sellDate: overrides.closeDate,
+    openDate,
+    volume: Decimal.parse('10'),
+    buyPrice: Decimal.parse('100'),
+    sellPrice: Decimal.parse('100').add(profit.div(10)),
+    costBasis: Decimal.parse('1000'),
+    proceeds: Decimal.parse('1000').add(profit),
+    profitPerShare: profit.div(10),
+    returnPercentage: profit.mulDiv(100, 1000),
+    holdingDays: 0,
+    tradeResult: profit.round(2).isPositive() ? 'Win' : profit.round(2).isNegative() ? 'Loss' : 'Breakeven',
+    washSale: null,
+    disallowedLoss: null,
+    term: null,
+    buyTxPrice: null,
+    sellTxPrice: null,
+    ...overrides,
+    totalProfitLoss: profit,
+  };
+}
+
+export function aDividend(symbol: string, transactionDate: IsoDate, amount: string, action = 'Cash Dividend'): ReportedDividend {
+  return { symbol, transactionDate, amount: Decimal.parse(amount), action };
+}
+

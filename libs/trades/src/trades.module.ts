@@ -1,0 +1,43 @@
+import { Module } from '@nestjs/common';
+import { Database } from '@app/persistence';
+import { CalendarReports } from './application/calendar-reports.service.js';
+import { MonthlyReports } from './application/monthly-reports.service.js';
+import { ReportVersions } from './application/report-versions.port.js';
+import { SymbolReports } from './application/symbol-reports.service.js';
+import { TimeframeReport } from './application/timeframe-report.service.js';
+import { TradeReports } from './application/trade-reports.port.js';
+import { MonthsController } from './http/months.controller.js';
+import { ReportCacheInterceptor } from './http/report-cache.interceptor.js';
+import { ReportResponseCache } from './http/report-response-cache.js';
+import { SymbolsController } from './http/symbols.controller.js';
+import { TimeframeController } from './http/timeframe.controller.js';
+import { DatabaseReportVersions, InProcessReportVersions } from './infrastructure/persistence/report-versions.adapters.js';
+import { TypeOrmTradeReports } from './infrastructure/persistence/typeorm-trade-reports.js';
+
+/**
+ * The trading reports: months, trades, symbols, timeframes (and, for the calendar context's
+ * controller, the calendar month and day views; for the exports, the day and month reports).
+ * Read-only: the import writes the data.
+ */
+@Module({
+  controllers: [MonthsController, TimeframeController, SymbolsController],
+  providers: [
+    { provide: TradeReports, useClass: TypeOrmTradeReports },
+    {
+      // The embedded database belongs to this process alone: its changes are counted in memory.
+      // A server may be shared by several instances: the version is read from it.
+      provide: ReportVersions,
+      inject: [Database],
+      useFactory: (database: Database): ReportVersions =>
+        database.kind === 'embedded' ? new InProcessReportVersions() : new DatabaseReportVersions(database),
+    },
+    ReportResponseCache,
+    ReportCacheInterceptor,
+    MonthlyReports,
+    TimeframeReport,
+    SymbolReports,
+    CalendarReports,
+  ],
+  exports: [CalendarReports, MonthlyReports, ReportResponseCache, ReportCacheInterceptor],
+})
+export class TradesModule {}
