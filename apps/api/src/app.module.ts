@@ -3,6 +3,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AuthModule } from '@app/auth';
 import { CalendarModule, CalendarReportsModule } from '@app/calendar';
+import { ExportModule } from '@app/export';
 import { HealthModule } from '@app/health';
 import { ImportModule } from '@app/import';
 import { PersistenceModule } from '@app/persistence';
@@ -32,6 +33,8 @@ export class AppModule {
         ImportModule,
         TradesModule,
         CalendarReportsModule,
+        // Day and month exports as files.
+        ExportModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

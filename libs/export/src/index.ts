@@ -1,3 +1,2 @@
-// The export context: day and month exports as CSV, Excel and PDF.
-// Its public surface (module, ports) is exported from here as it is built.
-export {};
+// The export context: a day or a month of trading as a CSV, Excel or PDF file.
+export { ExportModule } from './export.module.js';

@@ -1,0 +1,90 @@
+/**
+ * What an export file holds, in the trader's words: the period, the summary block, the trades and
+ * the dividends. Figures arrive already rounded for display (money to the cent, percentages to two
+ * places) by the same read model as the JSON reports, so a file and its JSON report never disagree.
+ */
+export const EXPORT_FORMATS = ['csv', 'excel', 'pdf'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export interface ExportSummary {
+  totalTrades: number;
+  winningTrades: number;
+  /** Percent number (66.67 = 66.67 %). */
+  winRate: number;
+  tradingProfitLoss: number;
+  totalDividends: number;
+  /** Trading P&L plus dividends. */
+  totalReturn: number;
+}
+
+export interface ExportTrade {
+  symbol: string;
+  side: string;
+  source: string;
+  buyDate: string;
+  sellDate: string;
+  volume: number;
+  buyPrice: number;
+  sellPrice: number;
+  totalProfitLoss: number;
+  returnPercentage: number;
+  tradeResult: string;
+}
+
+export interface ExportDividend {
+  transactionDate: string;
+  symbol: string;
+  action: string;
+  amount: number;
+}
+
+export interface ExportPeriod {
+  kind: 'day' | 'month';
+  /** `YYYY-MM-DD` for a day, `YYYY-MM` for a month. */
+  value: string;
+}
+
+export interface ExportDocument {
+  period: ExportPeriod;
+  /** The brokerage account number, when the user has set one. */
+  account: string | null;
+  summary: ExportSummary;
+  trades: ExportTrade[];
+  dividends: ExportDividend[];
+}
+
+export function exportTitle(document: ExportDocument): string {
+  return document.period.kind === 'day' ? `Trading day ${document.period.value}` : `Trading month ${document.period.value}`;
+}
+
+/** `trading-<date or month>.<extension>` (decisions.md §4). */
+export function exportFileName(period: ExportPeriod, extension: string): string {
+  return `trading-${period.value}.${extension}`;
+}
+
+/** Column headings a person understands, shared by every format. */
+export const TRADE_COLUMNS = [
+  'Symbol',
+  'Side',
+  'Source',
+  'Buy date',
+  'Sell date',
+  'Shares',
+  'Buy price',
+  'Sell price',
+  'P&L',
+  'Return %',
+  'Result',
+] as const;
+export const DIVIDEND_COLUMNS = ['Date', 'Symbol', 'Action', 'Amount'] as const;
+
+export function summaryRows(summary: ExportSummary): [string, number][] {
+  return [
+    ['Trades', summary.totalTrades],
+    ['Winning trades', summary.winningTrades],
+    ['Win rate %', summary.winRate],
+    ['Trading P&L', summary.tradingProfitLoss],
+    ['Dividends', summary.totalDividends],
+    ['Total', summary.totalReturn],
+  ];
+}

@@ -1,0 +1,85 @@
+import { Injectable } from '@nestjs/common';
+import XLSX from 'xlsx';
+import { ExportGenerator, type GeneratedFile } from '../../application/export-generator.port.js';
+import {
+  DIVIDEND_COLUMNS,
+  TRADE_COLUMNS,
+  exportFileName,
+  exportTitle,
+  summaryRows,
+  type ExportDocument,
+} from '../../domain/export-document.js';
+import { neutraliseFormula } from '../../domain/spreadsheet-safety.js';
+
+const MONEY = '#,##0.00;[Red]-#,##0.00';
+const PRICE = '#,##0.00##';
+const PERCENT = '0.00';
+const DATE = 'yyyy-mm-dd';
+
+type Cell = XLSX.CellObject;
+
+const text = (value: string): Cell => ({ t: 's', v: neutraliseFormula(value) });
+const number = (value: number, format?: string): Cell => ({ t: 'n', v: value, ...(format ? { z: format } : {}) });
+/** A real date cell (a serial day number with a date format), from `YYYY-MM-DD`. */
+const date = (value: string): Cell => {
+  const [year, month, day] = value.split('-').map(Number);
+  const serial = (Date.UTC(year, month - 1, day) - Date.UTC(1899, 11, 30)) / 86400000;
+  return { t: 'n', v: serial, z: DATE };
+};
+
+/**
+ * Excel (SheetJS, write only: uploaded workbooks are never parsed with it): one sheet per table
+ * (Summary, Trades, Dividends), a header row, typed number and date cells, column widths to fit.
+ */
+@Injectable()
+export class ExcelExportGenerator extends ExportGenerator {
+  readonly format = 'excel' as const;
+
+  async generate(document: ExportDocument): Promise<GeneratedFile> {
+    const book = XLSX.utils.book_new();
+    const summary: Cell[][] = [
+      [text(exportTitle(document)), text('')],
+      [text('Account'), text(document.account ?? '')],
+      [text('Item'), text('Value')],
+      ...summaryRows(document.summary).map(([label, value]) => [
+        text(label),
+        label === 'Trades' || label === 'Winning trades' ? number(value) : number(value, label === 'Win rate %' ? PERCENT : MONEY),
+      ]),
+    ];
+    const trades: Cell[][] = [
+      TRADE_COLUMNS.map(text),
+      ...document.trades.map((trade) => [
+        text(trade.symbol),
+        text(trade.side),
+        text(trade.source),
+        date(trade.buyDate),
+        date(trade.sellDate),
+        number(trade.volume),
+        number(trade.buyPrice, PRICE),
+        number(trade.sellPrice, PRICE),
+        number(trade.totalProfitLoss, MONEY),
+        number(trade.returnPercentage, PERCENT),
+        text(trade.tradeResult),
+      ]),
+    ];
+    const dividends: Cell[][] = [
+      DIVIDEND_COLUMNS.map(text),
+      ...document.dividends.map((dividend) => [date(dividend.transactionDate), text(dividend.symbol), text(dividend.action), number(dividend.amount, MONEY)]),
+    ];
+    XLSX.utils.book_append_sheet(book, sheet(summary, [24, 16]), 'Summary');
+    XLSX.utils.book_append_sheet(book, sheet(trades, [10, 7, 8, 12, 12, 12, 12, 12, 14, 10, 10]), 'Trades');
+    XLSX.utils.book_append_sheet(book, sheet(dividends, [12, 10, 24, 12]), 'Dividends');
+    const content = XLSX.write(book, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
+    return {
+      mediaType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      fileName: exportFileName(document.period, 'xlsx'),
+      content,
+    };
+  }
+}
+
+function sheet(rows: Cell[][], widths: number[]): XLSX.WorkSheet {
+  const worksheet = XLSX.utils.aoa_to_sheet(rows);
+  worksheet['!cols'] = widths.map((wch) => ({ wch }));
+  return worksheet;
+}

@@ -1,0 +1,110 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import pdfmake from 'pdfmake';
+import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import {
+  DIVIDEND_COLUMNS,
+  TRADE_COLUMNS,
+  exportTitle,
+  summaryRows,
+  type ExportDocument,
+} from '../../domain/export-document.js';
+
+/** The Roboto faces that ship inside the pdfmake package: no network, nothing to download. */
+const FONT_DIR = join(dirname(createRequire(import.meta.url).resolve('pdfmake/package.json')), 'fonts', 'Roboto');
+pdfmake.setFonts({
+  Roboto: {
+    normal: join(FONT_DIR, 'Roboto-Regular.ttf'),
+    bold: join(FONT_DIR, 'Roboto-Medium.ttf'),
+    italics: join(FONT_DIR, 'Roboto-Italic.ttf'),
+    bolditalics: join(FONT_DIR, 'Roboto-MediumItalic.ttf'),
+  },
+});
+// Documents are built from our own data only: no remote resources, no files but the fonts.
+pdfmake.setUrlAccessPolicy(() => false);
+pdfmake.setLocalAccessPolicy((path: string) => path.startsWith(FONT_DIR));
+
+const money = (value: number) => value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const price = (value: number) => value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
+
+/** The pdfmake document: landscape, readable on A4 and Letter, with page numbers. */
+export function pdfDefinition(document: ExportDocument, paper: 'A4' | 'LETTER'): TDocumentDefinitions {
+  // Headings of number columns sit right, over their figures.
+  const header = (cells: readonly string[], numeric: number[]) =>
+    cells.map((text, index) => ({ text, style: 'th', alignment: numeric.includes(index) ? ('right' as const) : ('left' as const) }));
+  const signed = (value: number) => ({ text: money(value), alignment: 'right' as const, color: value < 0 ? '#b00020' : value > 0 ? '#0a7d32' : '#333333' });
+  return {
+    pageSize: paper,
+    pageOrientation: 'landscape',
+    pageMargins: [36, 48, 36, 48],
+    info: { title: exportTitle(document), creator: 'stocks-trading-analysis' },
+    defaultStyle: { font: 'Roboto', fontSize: 9 },
+    styles: {
+      title: { fontSize: 16, bold: true, margin: [0, 0, 0, 4] },
+      subtitle: { fontSize: 10, color: '#555555', margin: [0, 0, 0, 12] },
+      section: { fontSize: 12, bold: true, margin: [0, 14, 0, 6] },
+      th: { bold: true, fillColor: '#eeeeee' },
+    },
+    footer: (page: number, pages: number) => ({ text: `Page ${page} of ${pages}`, alignment: 'center', fontSize: 8, color: '#777777', margin: [0, 16, 0, 0] }),
+    content: [
+      { text: exportTitle(document), style: 'title' },
+      { text: document.account ? `Account ${document.account}` : 'Account not set', style: 'subtitle' },
+      {
+        table: {
+          widths: [120, 90],
+          body: summaryRows(document.summary).map(([label, value]) => [
+            { text: label, bold: true },
+            label === 'Trades' || label === 'Winning trades' ? { text: String(value), alignment: 'right' } : label === 'Win rate %' ? { text: `${value.toFixed(2)} %`, alignment: 'right' } : signed(value),
+          ]),
+        },
+        layout: 'lightHorizontalLines',
+      },
+      { text: `Trades (${document.trades.length})`, style: 'section' },
+      document.trades.length === 0
+        ? { text: 'No completed trades.', italics: true }
+        : {
+            table: {
+              headerRows: 1,
+              widths: ['auto', 'auto', 'auto', 'auto', 'auto', '*', '*', '*', '*', 'auto', 'auto'],
+              body: [
+                header(TRADE_COLUMNS, [5, 6, 7, 8, 9]),
+                ...document.trades.map((trade) => [
+                  { text: trade.symbol, bold: true },
+                  trade.side,
+                  trade.source,
+                  trade.buyDate,
+                  trade.sellDate,
+                  { text: String(trade.volume), alignment: 'right' },
+                  { text: price(trade.buyPrice), alignment: 'right' },
+                  { text: price(trade.sellPrice), alignment: 'right' },
+                  signed(trade.totalProfitLoss),
+                  { text: trade.returnPercentage.toFixed(2), alignment: 'right' },
+                  trade.tradeResult,
+                ]),
+              ],
+            },
+            layout: 'lightHorizontalLines',
+          },
+      { text: `Dividends (${document.dividends.length})`, style: 'section' },
+      document.dividends.length === 0
+        ? { text: 'No dividends.', italics: true }
+        : {
+            table: {
+              headerRows: 1,
+              widths: ['auto', 'auto', '*', 'auto'],
+              body: [
+                header(DIVIDEND_COLUMNS, [3]),
+                ...document.dividends.map((dividend) => [dividend.transactionDate, { text: dividend.symbol, bold: true }, dividend.action, signed(dividend.amount)]),
+              ],
+            },
+            layout: 'lightHorizontalLines',
+          },
+    ],
+  } as TDocumentDefinitions;
+}
+
+/** Renders in the calling thread; the generator runs it in a worker so the server stays responsive. */
+export async function renderPdf(document: ExportDocument, paper: 'A4' | 'LETTER'): Promise<Buffer> {
+  const output = pdfmake.createPdf(pdfDefinition(document, paper));
+  return Buffer.from(await output.getBuffer());
+}
