@@ -6,6 +6,7 @@ import type { FastifyServerOptions } from 'fastify';
 import { configureAuthHttp } from '@app/auth';
 import { AppConfig } from '@app/shared';
 import { AppModule } from './app.module.js';
+import { serveWebAssets } from './web/serve-web-assets.js';
 
 /**
  * Builds the application: Fastify with structured request logs and the modules. Nest routes Fastify's
@@ -22,6 +23,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   });
   // The encrypted `session` cookie, the cross-site check on state-changing requests, the built-in identity provider.
   await configureAuthHttp(app, config);
+  // The browser app's scripts and styles (its pages are WebAppModule's routes).
+  await serveWebAssets(app);
 
   return app;
 }

@@ -13,6 +13,7 @@ import { TradesModule } from '@app/trades';
 import { ApiExceptionFilter } from './api-exception.filter.js';
 import { createValidationPipe } from './validation.js';
 import { ENTITIES } from './entities.js';
+import { WebAppModule } from './web/web-app.module.js';
 
 /** Wiring only: each bounded context is a module of its own under libs/. */
 @Module({})
@@ -35,6 +36,8 @@ export class AppModule {
         CalendarReportsModule,
         // Day and month exports as files.
         ExportModule,
+        // The browser app's pages (apps/web, built into dist/web).
+        WebAppModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

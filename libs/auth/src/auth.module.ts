@@ -22,7 +22,6 @@ import { TypeOrmBrokerageAccounts } from './infrastructure/persistence/typeorm-b
 import { TypeOrmSessions } from './infrastructure/persistence/typeorm-sessions.repository.js';
 import { TypeOrmSignInAttempts } from './infrastructure/persistence/typeorm-sign-in-attempts.repository.js';
 import { TypeOrmUsers } from './infrastructure/persistence/typeorm-users.repository.js';
-import { HomeController } from './http/home.controller.js';
 import { ProfileController } from './http/profile.controller.js';
 import { SessionGuard } from './http/session.guard.js';
 import { SignInController } from './http/sign-in.controller.js';
@@ -34,7 +33,7 @@ import { SignInController } from './http/sign-in.controller.js';
  */
 @Module({
   imports: [CalendarModule],
-  controllers: [SignInController, ProfileController, HomeController],
+  controllers: [SignInController, ProfileController],
   providers: [
     {
       provide: AuthSettings,

@@ -1,4 +1,3 @@
-import type { AuthenticatedUser } from '@app/shared';
 import { escapeHtml, htmlPage } from '../infrastructure/html-page.js';
 
 export interface LoginPageOptions {
@@ -31,17 +30,5 @@ Only e-mail addresses on this service's allow-list are admitted.</p>`;
 <p>Sign in to see your trades, dividends and portfolio.</p>
 ${explanation}
 <p><a class="button" href="/login">Sign in</a></p>`,
-  );
-}
-
-/** GET /: a placeholder home page until the web app is served here. */
-export function homePage(user: AuthenticatedUser): string {
-  const who = user.name ? `${escapeHtml(user.name)} (${escapeHtml(user.email)})` : escapeHtml(user.email);
-  return htmlPage(
-    'Trading journal',
-    `<h1>Trading journal</h1>
-<p>Signed in as <strong>${who}</strong>.</p>
-<p>The API is under <code>/api</code>; your profile is at <a href="/auth/profile">/auth/profile</a>.</p>
-<form method="post" action="/logout"><button type="submit">Sign out</button></form>`,
   );
 }

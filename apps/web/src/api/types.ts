@@ -1,0 +1,281 @@
+// The JSON shapes of the public API (../shared/spec/interface.md; extras from docs/api.md are optional).
+
+export interface Profile {
+  email: string;
+  name: string | null;
+  brokerage_account: string | null;
+  account_id: number | null;
+  created_at: string;
+  last_login: string;
+}
+
+export interface MarketMetrics {
+  current_time: string;
+  market_status: 'open' | 'closed' | 'pre-market' | 'after-hours';
+  market_open_time: string;
+  market_close_time: string;
+  is_trading_day: boolean;
+  next_trading_day: string;
+  trading_days_this_month: number;
+  trading_days_this_year: number;
+}
+
+export interface Trade {
+  symbol?: string;
+  buy_date: string;
+  sell_date: string;
+  buy_price: number;
+  sell_price: number;
+  volume: number;
+  profit_per_share?: number;
+  total_profit_loss: number;
+  return_percentage: number;
+  trade_result: string;
+  holding_days?: number;
+  /** `broker` (from the realized-gains lots) or `fifo` (matched by the service). */
+  source?: string;
+  side?: string;
+  close_date?: string;
+  wash_sale?: boolean | null;
+}
+
+export interface Dividend {
+  transaction_date: string;
+  symbol?: string;
+  action: string;
+  amount: number;
+}
+
+export interface MonthListItem {
+  month: string;
+  total_return_with_dividends: number;
+}
+
+export interface MonthSummary {
+  month: string;
+  total_trades: number;
+  winning_trades: number;
+  win_rate: number;
+  trading_profit_loss: number;
+  total_dividends: number;
+  total_return_with_dividends: number;
+}
+
+export interface MonthsResponse {
+  months: MonthListItem[];
+}
+
+export interface MonthResponse {
+  summary: MonthSummary;
+  trades: Trade[];
+  dividends: Dividend[];
+}
+
+export interface SymbolListItem {
+  symbol: string;
+  company_name: string;
+}
+
+export interface SymbolSummaryItem {
+  symbol: string;
+  company_name?: string;
+  total_trades: number;
+  trading_profit_loss: number;
+  winning_trades: number;
+  win_rate_percentage: number;
+  avg_profit_loss: number;
+  avg_return_percentage: number;
+  total_volume: number;
+  total_dividend_payments: number;
+  total_dividends: number;
+  total_return: number;
+  first_trade_date: string | null;
+  last_trade_date: string | null;
+  first_dividend_date: string | null;
+  last_dividend_date: string | null;
+  current_shares_held: number;
+  has_open_position: boolean;
+}
+
+export interface SymbolDetailSummary {
+  total_trades: number;
+  trading_profit_loss: number;
+  winning_trades: number;
+  win_rate_percentage: number;
+  avg_profit_loss: number;
+  min_profit_loss: number | null;
+  max_profit_loss: number | null;
+  avg_return_pct: number;
+  min_return_pct: number | null;
+  max_return_pct: number | null;
+  avg_holding_days: number;
+  total_volume: number;
+  total_cost_basis: number;
+  first_trade_date: string | null;
+  last_trade_date: string | null;
+  total_dividend_payments: number;
+  total_dividends: number;
+  avg_dividend_amount: number;
+  first_dividend_date: string | null;
+  last_dividend_date: string | null;
+  total_return: number;
+  current_shares_held: number;
+}
+
+export interface SymbolDetailResponse {
+  data: {
+    symbol: string;
+    company_name?: string;
+    summary: SymbolDetailSummary;
+    trades: Trade[];
+    dividends: Dividend[];
+  };
+}
+
+export interface PeriodMetrics {
+  trading_profit_loss: number;
+  total_dividends: number;
+  total_trades: number;
+  winning_trades: number;
+  win_rate_percentage: number;
+  /** Trading P&L plus dividends (beyond the contract). */
+  total_return?: number;
+}
+
+export interface WeekPeriod extends PeriodMetrics {
+  week_start: string;
+  period: string;
+}
+
+export interface MonthPeriod extends PeriodMetrics {
+  month_start: string;
+  period: string;
+}
+
+export interface OpenPosition {
+  symbol: string;
+  shares: number;
+}
+
+export interface TimeframeResponse {
+  data: {
+    summary: PeriodMetrics;
+    weekly_summary: WeekPeriod[];
+    monthly_summary: MonthPeriod[];
+    open_positions: OpenPosition[];
+  };
+}
+
+export interface CalendarDay {
+  date: string;
+  day: number;
+  day_of_week: number;
+  trade_count: number;
+  trading_pnl: number;
+  dividend_count: number;
+  dividends: number;
+  total_pnl: number;
+  has_activity: boolean;
+  week_trade_count: number;
+  week_winning_trades: number;
+  week_total_pnl: number;
+  week_win_rate: number;
+  week_start?: string;
+}
+
+export interface CalendarResponse {
+  year: number;
+  month: number;
+  days: CalendarDay[];
+}
+
+export interface DaySummary {
+  date: string;
+  total_trading_pnl: number;
+  total_dividends: number;
+  total_pnl: number;
+  trade_count: number;
+  dividend_count: number;
+  winning_trades: number;
+  win_rate: number;
+}
+
+export interface DayDetailsResponse {
+  date: string;
+  trades: Trade[];
+  dividends: Dividend[];
+  summary: DaySummary;
+}
+
+export interface UploadHistoryEntry {
+  transaction_filename: string;
+  gains_filename: string;
+  timestamp: string;
+  transaction_file_size: number;
+  gains_file_size: number;
+  status: string;
+  user_email: string;
+  account_id: number;
+  brokerage_account: string;
+  transactions_processed: number;
+  months_updated: number;
+  error?: string | null;
+}
+
+export interface ImportStats {
+  transactions_inserted: number;
+  realized_gains_lots: number;
+  broker_verified_trades: number;
+}
+
+export type UploadMessage =
+  | { type: 'progress'; percentage: number; message: string }
+  | { type: 'success'; message: string; stats: ImportStats; warnings?: string[] }
+  | { type: 'error'; message: string };
+
+export type HoldingType = 'stock' | 'etf' | 'mutual_fund';
+
+export interface Holding {
+  id: number;
+  symbol: string;
+  holding_type: HoldingType;
+  shares: number;
+  average_cost: number;
+  current_price: number | null;
+  total_cost: number;
+  current_value: number | null;
+  gain_loss: number | null;
+  return_percentage: number | null;
+  last_updated: string | null;
+  notes?: string;
+  price_stale?: boolean;
+}
+
+export interface RefreshPricesResponse {
+  success: boolean;
+  updated_count: number;
+  errors?: { symbol: string; error: string }[];
+  message: string;
+}
+
+export interface HoldingsUploadResponse {
+  success: boolean;
+  imported: number;
+  updated: number;
+  errors: string[];
+  message: string;
+}
+
+export type SnapshotType = 'MANUAL' | 'AUTOMATIC' | 'EOD';
+
+export interface Snapshot {
+  id: number;
+  snapshot_time: string;
+  total_value: number;
+  total_cost: number;
+  total_gain_loss: number;
+  total_return_pct: number;
+  holdings_count: number;
+  snapshot_type?: SnapshotType;
+  notes?: string;
+}

@@ -1,0 +1,109 @@
+import type { Dividend, Trade } from '../api/types';
+import { formatDate, formatMoney, formatPrice, formatShares, formatSignedPercent, tone } from '../lib/format';
+import { Link } from '../lib/router';
+import { Pnl, SourceBadge } from './common';
+import { DataTable, type Column } from './DataTable';
+
+const closeDate = (trade: Trade) => trade.close_date ?? trade.sell_date;
+
+export function TradesTable({ trades, caption, showSymbol = true }: { trades: readonly Trade[]; caption: string; showSymbol?: boolean }) {
+  const columns: Column<Trade>[] = [
+    ...(showSymbol
+      ? [
+          {
+            key: 'symbol',
+            header: 'Symbol',
+            cell: (trade: Trade) => (trade.symbol ? <Link to={`/symbols/${encodeURIComponent(trade.symbol)}`}>{trade.symbol}</Link> : '—'),
+            sortValue: (trade: Trade) => trade.symbol,
+          },
+        ]
+      : []),
+    {
+      key: 'buy_date',
+      header: 'Bought',
+      cell: (trade) => <span className="nowrap">{formatDate(trade.buy_date)}</span>,
+      sortValue: (trade) => trade.buy_date,
+      minor: true,
+    },
+    {
+      key: 'sell_date',
+      header: 'Sold',
+      cell: (trade) => (
+        <>
+          <span className="nowrap">{formatDate(trade.sell_date)}</span>
+          {trade.side === 'short' && (
+            <span className="badge badge-short" title="A short sale: sold first, bought back (covered) on the other date">
+              Short
+            </span>
+          )}
+        </>
+      ),
+      sortValue: closeDate,
+    },
+    { key: 'volume', header: 'Shares', cell: (trade) => formatShares(trade.volume), sortValue: (trade) => trade.volume, numeric: true, minor: true },
+    { key: 'buy_price', header: 'Buy price', cell: (trade) => formatPrice(trade.buy_price), sortValue: (trade) => trade.buy_price, numeric: true, minor: true },
+    { key: 'sell_price', header: 'Sell price', cell: (trade) => formatPrice(trade.sell_price), sortValue: (trade) => trade.sell_price, numeric: true, minor: true },
+    {
+      key: 'pnl',
+      header: 'Profit/loss',
+      cell: (trade) => <Pnl value={trade.total_profit_loss} />,
+      sortValue: (trade) => trade.total_profit_loss,
+      numeric: true,
+    },
+    {
+      key: 'return',
+      header: 'Return',
+      cell: (trade) => <span className={`pnl pnl-${tone(trade.return_percentage)}`}>{formatSignedPercent(trade.return_percentage)}</span>,
+      sortValue: (trade) => trade.return_percentage,
+      numeric: true,
+    },
+    {
+      key: 'days',
+      header: 'Days held',
+      cell: (trade) => (trade.holding_days ?? '—').toString(),
+      sortValue: (trade) => trade.holding_days,
+      numeric: true,
+      minor: true,
+    },
+    { key: 'result', header: 'Result', cell: (trade) => trade.trade_result, sortValue: (trade) => trade.trade_result, minor: true },
+    { key: 'source', header: 'Source', cell: (trade) => <SourceBadge source={trade.source} />, sortValue: (trade) => trade.source, minor: true },
+  ];
+  return (
+    <DataTable
+      caption={caption}
+      columns={columns}
+      rows={trades}
+      rowKey={(trade, index) => `${trade.symbol}-${trade.buy_date}-${trade.sell_date}-${index}`}
+      initialSort={{ key: 'sell_date', direction: 'ascending' }}
+      empty={<p className="muted">No completed trades.</p>}
+    />
+  );
+}
+
+export function DividendsTable({ dividends, caption, showSymbol = true }: { dividends: readonly Dividend[]; caption: string; showSymbol?: boolean }) {
+  const columns: Column<Dividend>[] = [
+    { key: 'date', header: 'Date', cell: (d) => <span className="nowrap">{formatDate(d.transaction_date)}</span>, sortValue: (d) => d.transaction_date },
+    ...(showSymbol
+      ? [
+          {
+            key: 'symbol',
+            header: 'Symbol',
+            cell: (d: Dividend) => (d.symbol ? <Link to={`/symbols/${encodeURIComponent(d.symbol)}`}>{d.symbol}</Link> : '—'),
+            sortValue: (d: Dividend) => d.symbol,
+          },
+        ]
+      : []),
+    { key: 'action', header: 'Type', cell: (d) => d.action, sortValue: (d) => d.action },
+    { key: 'amount', header: 'Amount', cell: (d) => <span className={`pnl pnl-${tone(d.amount)}`}>{formatMoney(d.amount)}</span>, sortValue: (d) => d.amount, numeric: true },
+  ];
+  return (
+    <DataTable
+      caption={caption}
+      columns={columns}
+      rows={dividends}
+      rowKey={(d, index) => `${d.symbol}-${d.transaction_date}-${index}`}
+      initialSort={{ key: 'date', direction: 'ascending' }}
+      empty={<p className="muted">No dividends.</p>}
+    />
+  );
+}

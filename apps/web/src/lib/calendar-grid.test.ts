@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import type { CalendarDay } from '../api/types';
+import { calendarWeeks, heatLevel, heatStep, largestDailyMove, mondayFirstColumn } from './calendar-grid';
+
+/** May 2024: the 1st is a Wednesday (day_of_week 3), 31 days. */
+function may2024(): CalendarDay[] {
+  return Array.from({ length: 31 }, (_, index) => {
+    const day = index + 1;
+    const weekIndex = Math.floor((day + 1) / 7); // weeks start on Mondays: the 6th, 13th, 20th, 27th
+    return {
+      date: `2024-05-${String(day).padStart(2, '0')}`,
+      day,
+      day_of_week: (3 + index) % 7,
+      trade_count: day === 28 ? 2 : 0,
+      trading_pnl: day === 28 ? -3290.99 : 0,
+      dividend_count: 0,
+      dividends: 0,
+      total_pnl: day === 28 ? -3290.99 : day === 9 ? 1059.63 : 0,
+      has_activity: day === 28 || day === 9,
+      week_trade_count: weekIndex,
+      week_winning_trades: 0,
+      week_total_pnl: weekIndex * 10,
+      week_win_rate: 0,
+    };
+  });
+}
+
+describe('calendarWeeks', () => {
+  it('lays the month out Monday to Sunday, with blanks for the neighbouring months', () => {
+    const weeks = calendarWeeks(may2024());
+    expect(weeks).toHaveLength(5);
+    expect(weeks[0].cells.map((cell) => cell?.day ?? null)).toEqual([null, null, 1, 2, 3, 4, 5]);
+    expect(weeks[1].cells.map((cell) => cell?.day)).toEqual([6, 7, 8, 9, 10, 11, 12]);
+    expect(weeks[4].cells.map((cell) => cell?.day ?? null)).toEqual([27, 28, 29, 30, 31, null, null]);
+  });
+
+  it("takes each week's totals from its days (week_*)", () => {
+    const weeks = calendarWeeks(may2024());
+    expect(weeks.map((week) => week.totals.totalPnl)).toEqual([0, 10, 20, 30, 40]);
+    expect(weeks[2].totals.tradeCount).toBe(2);
+  });
+
+  it('does not depend on the order of the days', () => {
+    expect(calendarWeeks([...may2024()].reverse())).toEqual(calendarWeeks(may2024()));
+  });
+
+  it('starts a month that begins on a Sunday with six blanks', () => {
+    const september2024 = may2024()
+      .slice(0, 30)
+      .map((day, index) => ({ ...day, date: `2024-09-${String(index + 1).padStart(2, '0')}`, day_of_week: index % 7 }));
+    const weeks = calendarWeeks(september2024);
+    expect(weeks[0].cells.filter((cell) => cell === null)).toHaveLength(6);
+    expect(weeks[0].cells[6]?.day).toBe(1);
+    expect(weeks).toHaveLength(6);
+  });
+
+  it('numbers columns from Monday', () => {
+    expect([1, 2, 3, 4, 5, 6, 0].map(mondayFirstColumn)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  });
+});
+
+describe('heat map scale', () => {
+  it('is 0 for nothing and 1 for the largest move of the month, either sign', () => {
+    const days = may2024();
+    const largest = largestDailyMove(days);
+    expect(largest).toBe(3290.99);
+    expect(heatLevel(0, largest)).toBe(0);
+    expect(heatLevel(-3290.99, largest)).toBe(1);
+    expect(heatStep(-3290.99, largest)).toBe(4);
+    expect(heatStep(1059.63, largest)).toBe(3);
+  });
+
+  it('still shows a tiny day (step 1 at least)', () => {
+    expect(heatStep(0.01, 10000)).toBe(1);
+    expect(heatStep(5, 0)).toBe(0);
+  });
+});

@@ -1,0 +1,98 @@
+import { useMemo } from 'react';
+import type { MonthsResponse, PeriodMetrics, TimeframeResponse } from '../api/types';
+import { Chart } from '../components/Chart';
+import { EmptyState, ErrorMessage, ImportSteps, Loading, PageHeader, Pnl, Section, Stat, Stats } from '../components/common';
+import { MarketStatus } from '../components/MarketStatus';
+import { formatCompactMoney, formatCount, formatMonth, formatPercent, formatShortMonth, formatSignedMoney } from '../lib/format';
+import { localToday } from '../lib/dates';
+import { Link, navigate } from '../lib/router';
+import { presetRange, timeframeQuery } from '../lib/timeframe-presets';
+import { useApi, useTitle } from '../lib/use-api';
+
+function SummaryCard({ title, metrics, link }: { title: string; metrics: PeriodMetrics | undefined; link: string }) {
+  return (
+    <Section title={title} actions={<Link to={link}>Details</Link>}>
+      {metrics === undefined ? (
+        <Loading />
+      ) : (
+        <Stats label={title}>
+          <Stat label="Total return" value={<Pnl value={metrics.total_return ?? metrics.trading_profit_loss + metrics.total_dividends} className="big" />} />
+          <Stat label="Trading P&L" value={<Pnl value={metrics.trading_profit_loss} />} />
+          <Stat label="Dividends" value={<Pnl value={metrics.total_dividends} />} />
+          <Stat
+            label="Win rate"
+            value={metrics.total_trades > 0 ? formatPercent(metrics.win_rate_percentage) : '—'}
+            hint={metrics.total_trades > 0 ? `${formatCount(metrics.winning_trades)} of ${formatCount(metrics.total_trades)} won` : 'no trades'}
+          />
+          <Stat label="Trades" value={formatCount(metrics.total_trades)} />
+        </Stats>
+      )}
+    </Section>
+  );
+}
+
+export function DashboardPage() {
+  useTitle('Dashboard');
+  const today = localToday();
+  const months = useApi<MonthsResponse>('/api/months');
+  const allTime = useApi<TimeframeResponse>(`/api/timeframe-data?${timeframeQuery({ all: true }, [])}`);
+  const ytd = useApi<TimeframeResponse>(`/api/timeframe-data?${timeframeQuery(presetRange('ytd', today), [])}`);
+
+  // Oldest first, left to right.
+  const chronological = useMemo(() => (months.status === 'ready' ? [...months.data.months].reverse() : []), [months]);
+
+  const header = (
+    <PageHeader title="Dashboard">
+      <MarketStatus />
+    </PageHeader>
+  );
+
+  if (months.status === 'loading') return (<>{header}<Loading /></>);
+  if (months.status === 'error') return (<>{header}<ErrorMessage error={months.error} retry={months.reload} /></>);
+
+  if (months.data.months.length === 0) {
+    return (
+      <>
+        {header}
+        <EmptyState title="No trades yet">
+          <p>Your journal fills itself from your broker's CSV exports:</p>
+          <ImportSteps />
+        </EmptyState>
+      </>
+    );
+  }
+
+  return (
+    <>
+      {header}
+      <div className="grid-2">
+        <SummaryCard title="All time" metrics={allTime.data?.data.summary} link="/timeframe?preset=all" />
+        <SummaryCard title={`Year to date (${today.slice(0, 4)})`} metrics={ytd.data?.data.summary} link="/timeframe?preset=ytd" />
+      </div>
+      {(allTime.status === 'error' || ytd.status === 'error') && <ErrorMessage error={(allTime.error ?? ytd.error)!} retry={() => (allTime.reload(), ytd.reload())} />}
+      <div className="grid-2 grid-wide-left">
+        <Section title="Monthly total return">
+          <Chart
+            kind="bar"
+            labels={chronological.map((m) => formatShortMonth(m.month))}
+            series={[{ label: 'Total return', values: chronological.map((m) => m.total_return_with_dividends), colorBySign: true }]}
+            description={`Bar chart of total return (trading P&L plus dividends) per month, ${chronological.length} months; green for gains, red for losses. The months list beside it has the numbers.`}
+            format={formatSignedMoney}
+            axisFormat={formatCompactMoney}
+            onSelect={(index) => navigate(`/month/${chronological[index].month}`)}
+          />
+        </Section>
+        <Section title="Months">
+          <ul className="month-list">
+            {months.data.months.map((m) => (
+              <li key={m.month}>
+                <Link to={`/month/${m.month}`}>{formatMonth(m.month)}</Link>
+                <Pnl value={m.total_return_with_dividends} />
+              </li>
+            ))}
+          </ul>
+        </Section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { Holding, MarketMetrics } from '../api/types';
+import { clockTime, marketDetail } from '../components/MarketStatus';
+import { portfolioTotals } from './PortfolioPage';
+import { filterSymbols } from './SymbolsPage';
+
+describe('market status line', () => {
+  const metrics: MarketMetrics = {
+    current_time: '2025-11-28T12:59:30.123000',
+    market_status: 'open',
+    market_open_time: '09:30:00',
+    market_close_time: '13:00:00',
+    is_trading_day: true,
+    next_trading_day: '2025-12-01',
+    trading_days_this_month: 19,
+    trading_days_this_year: 251,
+  };
+  it('says when the market closes, opens, or next trades', () => {
+    expect(clockTime('16:00:00')).toBe('4:00 PM');
+    expect(clockTime('09:30:00')).toBe('9:30 AM');
+    expect(clockTime('00:05:00')).toBe('12:05 AM');
+    expect(marketDetail(metrics)).toBe('Closes at 1:00 PM ET');
+    expect(marketDetail({ ...metrics, market_status: 'pre-market' })).toBe('Opens at 9:30 AM ET');
+    expect(marketDetail({ ...metrics, market_status: 'closed' })).toBe('Next trading day: Monday, December 1, 2025');
+  });
+});
+
+describe('symbol search', () => {
+  const rows = [
+    { symbol: 'NVDA', name: 'NVIDIA CORP' },
+    { symbol: 'NVO', name: 'NOVO NORDISK A/S ADR' },
+    { symbol: 'PEP', name: 'PEPSICO INC' },
+  ];
+  it('matches ticker or company, any case', () => {
+    expect(filterSymbols(rows, 'nv').map((row) => row.symbol)).toEqual(['NVDA', 'NVO']);
+    expect(filterSymbols(rows, 'pepsi').map((row) => row.symbol)).toEqual(['PEP']);
+    expect(filterSymbols(rows, '  ')).toHaveLength(3);
+  });
+});
+
+describe('portfolio totals', () => {
+  const holding = (symbol: string, total_cost: number, current_value: number | null): Holding => ({
+    id: 1,
+    symbol,
+    holding_type: 'stock',
+    shares: 1,
+    average_cost: total_cost,
+    current_price: current_value,
+    total_cost,
+    current_value,
+    gain_loss: current_value === null ? null : current_value - total_cost,
+    return_percentage: null,
+    last_updated: null,
+  });
+  it('values priced holdings, and counts those without a price', () => {
+    expect(portfolioTotals([holding('VTI', 2000, 2500), holding('AAPL', 750, null)])).toEqual({ cost: 2750, value: 2500, gain: 500, returnPct: 25, unpriced: 1 });
+  });
+  it('has no value or gain when nothing is priced', () => {
+    expect(portfolioTotals([holding('AAPL', 750, null)])).toMatchObject({ value: null, gain: null, returnPct: null });
+  });
+});

@@ -1,0 +1,148 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+/**
+ * Debian's Chromium driven by playwright-core (never a downloaded browser: the machines have no
+ * internet). Suites using it are skipped, saying why, where Chromium is not installed; CI installs it.
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const HAS_CHROMIUM = existsSync(CHROMIUM_PATH);
+
+/** Headless, and quiet on a closed network (no background connections, updates or sync). */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+/** Where the suites save their screenshots (git-ignored). */
+export const SCREENSHOTS = path.resolve(process.cwd(), 'test-output/screenshots');
+
+/** `describe` when Chromium is installed; otherwise a skipped `describe` whose name says why. */
+export function describeInChromium(name: string, suite: () => void): void {
+  if (HAS_CHROMIUM) {
+    describe(name, suite);
+    return;
+  }
+  process.stderr.write(`\n[web e2e] ${name}: skipped, no Chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set CHROMIUM_PATH)\n`);
+  describe.skip(`${name} [skipped: no Chromium at ${CHROMIUM_PATH}; apt-get install chromium]`, suite);
+}
+
+export interface ChromiumSession {
+  context: BrowserContext;
+  page: Page;
+  /** Messages the pages wrote to the console as errors, and uncaught exceptions. */
+  consoleErrors: string[];
+  /** Answers of 400 and above the pages received: `<status> <METHOD> <path>`. */
+  failedResponses: string[];
+  close(): Promise<void>;
+}
+
+/** A fresh browser profile (its own --user-data-dir) with one page, at desktop size. */
+export async function launchChromium(): Promise<ChromiumSession> {
+  const userDataDir = await mkdtemp(path.join(tmpdir(), 'sta-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: DESKTOP,
+    acceptDownloads: true,
+    locale: 'en-US',
+    timezoneId: 'America/New_York',
+  });
+  context.setDefaultTimeout(15000);
+  const consoleErrors: string[] = [];
+  const failedResponses: string[] = [];
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('response', (response) => {
+    if (response.status() >= 400) failedResponses.push(`${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
+  return {
+    context,
+    page,
+    consoleErrors,
+    failedResponses,
+    close: async () => {
+      await context.close();
+      await rm(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Signs in as a person does: the service sends the signed-out browser to its login page, "Sign in"
+ * goes to the built-in identity provider, which asks for an e-mail address, and back to `/`.
+ */
+export async function signInThroughBrowser(page: Page, baseUrl: string, email: string): Promise<void> {
+  await page.goto(`${baseUrl}/`);
+  await page.waitForURL(`${baseUrl}/auth/login`);
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  await page.locator('input[name="email"]').fill(email);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${baseUrl}/`);
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+const AXE_SOURCE = path.resolve(process.cwd(), 'node_modules/axe-core/axe.min.js');
+
+/**
+ * Runs axe-core (WCAG 2.1 A/AA and best practices) on the page as it is now and returns the serious
+ * and critical violations. axe is injected through the DevTools protocol, which the page's CSP allows.
+ */
+export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  const loaded = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined');
+  if (!loaded) await page.evaluate(readFileSync(AXE_SOURCE, 'utf8'));
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+  });
+  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+}
+
+/** A readable list of violations for a failing expectation. */
+export function describeViolations(violations: AxeViolation[]): string {
+  return violations.map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join('\n  ')}`).join('\n');
+}
+
+/** Saves the page at desktop and phone widths: `<name>-1280.png` and `<name>-390.png`. */
+export async function screenshotBothSizes(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.setViewportSize(DESKTOP);
+  await settle(page);
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-1280.png`), fullPage: true });
+  await page.setViewportSize(PHONE);
+  await settle(page);
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-390.png`), fullPage: true });
+  await page.setViewportSize(DESKTOP);
+  await settle(page);
+}
+
+/** Lets charts redraw after a resize and the page finish its requests. */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+  // From the top, so the sticky header sits where a person sees it in a full-page picture.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(150);
+}

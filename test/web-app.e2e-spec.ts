@@ -1,0 +1,351 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import {
+  describeInChromium,
+  describeViolations,
+  launchChromium,
+  screenshotBothSizes,
+  seriousAxeViolations,
+  settle,
+  signInThroughBrowser,
+  type ChromiumSession,
+} from './support/chromium.js';
+import { startService, type RunningService } from './support/service.js';
+import { expected, FIXTURES } from './support/uploads.js';
+
+// The web app in a real browser, on the example files: sign in, import with the progress bar, then the
+// pages show expected.json's numbers, pass axe-core, and are saved as screenshots at 1280 and 390 px.
+
+const EMAIL = 'web-trader@example.com';
+const E = expected();
+
+const signedMoney = (value: number): string =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', signDisplay: 'exceptZero' }).format(value).replace('-', '−');
+const percent = (value: number): string => new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 2 }).format(value / 100);
+
+/** The value shown under a summary label (`<dt>label</dt><dd>value</dd>`), in the first stats block holding it. */
+async function stat(page: Page, label: string, within = page.locator('main')): Promise<string> {
+  const dd = within.locator('div.stat').filter({ has: page.locator('dt', { hasText: new RegExp(`^${label.replace(/[&()]/g, '\\$&')}$`) }) }).first().locator('dd');
+  // The value's first line (a hint such as "2 payments" may follow).
+  return (await dd.innerText()).trim().split('\n')[0];
+}
+
+describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
+  let service: RunningService;
+  let browser: ChromiumSession;
+  let page: Page;
+  // The address the service calls itself by (PUBLIC_URL's default, http://localhost:<port>): the sign-in returns there.
+  let base: string;
+  const url = (p: string) => `${base}${p}`;
+
+  beforeAll(async () => {
+    service = await startService({ env: { AUTHORIZED_USERS: EMAIL, FINNHUB_API_KEY: undefined } });
+    base = service.url.replace('127.0.0.1', 'localhost');
+    browser = await launchChromium();
+    page = browser.page;
+  }, 120000);
+  afterAll(async () => {
+    await browser?.close();
+    await service?.stop();
+  });
+
+  async function checkAccessibility(name: string): Promise<void> {
+    const violations = await seriousAxeViolations(page);
+    if (violations.length > 0) throw new Error(`axe-core on ${name}:\n${describeViolations(violations)}`);
+  }
+
+  async function visit(pathname: string, ready: () => Promise<unknown>): Promise<void> {
+    await page.goto(url(pathname));
+    await ready();
+    await settle(page);
+  }
+
+  it('sends a signed-out browser to the login page, and signs in through the built-in provider', async () => {
+    await signInThroughBrowser(page, base, EMAIL);
+    await page.getByText(EMAIL).waitFor();
+    // A new user sees how to import, not an empty page.
+    await page.getByRole('heading', { name: 'No trades yet' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Import your trades' }).count()).toBe(1);
+    await checkAccessibility('the empty dashboard');
+    await screenshotBothSizes(page, 'dashboard-empty');
+  });
+
+  it('the other pages also tell a new user what to do', async () => {
+    await visit('/calendar', () => page.getByRole('heading', { name: 'Nothing to show yet' }).waitFor());
+    await visit('/symbols', () => page.getByRole('heading', { name: 'No symbols yet' }).waitFor());
+    await visit('/timeframe', () => page.getByRole('heading', { name: 'No trades or dividends in this range' }).waitFor());
+    await visit('/portfolio', () => page.getByText(/No holdings yet/).waitFor());
+    await checkAccessibility('the empty portfolio');
+  });
+
+  it('explains that the account number is missing, saves it, then imports with a progress bar that reaches 100%', async () => {
+    await visit('/import', () => page.getByRole('heading', { name: 'Upload trades' }).waitFor());
+    await page.getByText('Set your account number first.').waitFor();
+    expect(await page.getByRole('button', { name: 'Import', exact: true }).isDisabled()).toBe(true);
+    await checkAccessibility('the import page without an account');
+    await screenshotBothSizes(page, 'import-no-account');
+
+    await page.getByLabel('Account number').fill('XXXX-1234');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved: your uploads go to account XXXX-1234.').waitFor();
+    expect(await page.getByText('Set your account number first.').count()).toBe(0);
+
+    await page.getByLabel('Transactions CSV').setInputFiles(path.join(FIXTURES, 'schwab-example', 'transactions.csv'));
+    await page.getByLabel('Realized gain/loss (lot details) CSV').setInputFiles(path.join(FIXTURES, 'schwab-example', 'realized_gains.csv'));
+    // Every value the progress bar shows, as the stream delivers it.
+    await page.evaluate(() => {
+      const seen: number[] = [];
+      (window as unknown as { progressSeen: number[] }).progressSeen = seen;
+      new MutationObserver(() => {
+        const bar = document.querySelector('[role="progressbar"]');
+        const value = Number(bar?.getAttribute('aria-valuenow'));
+        if (bar && seen[seen.length - 1] !== value) seen.push(value);
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-valuenow'] });
+    });
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByText('Successfully processed files.').waitFor({ timeout: 60000 });
+
+    const seen = await page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen);
+    expect(seen[seen.length - 1]).toBe(100);
+    expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+    expect(seen.every((value) => [0, 25, 40, 60, 80, 100].includes(value))).toBe(true);
+    expect(seen.some((value) => value > 0 && value < 100)).toBe(true);
+    expect(await page.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
+
+    const stats = page.getByLabel('Import statistics');
+    expect(await stat(page, 'New transactions', stats)).toBe(String(E.stats.transactions_inserted));
+    expect(await stat(page, 'Realized-gain lots read', stats)).toBe(String(E.stats.realized_gains_lots));
+    expect(await stat(page, 'Broker-verified trades', stats)).toBe(String(E.stats.broker_verified_trades));
+    // The history table has the upload, newest first.
+    const history = page.getByRole('region', { name: 'Earlier uploads, newest first' });
+    await history.getByText('transactions.csv').waitFor();
+    expect(await history.locator('tbody tr').count()).toBe(1);
+    await checkAccessibility('the import page after an upload');
+    await screenshotBothSizes(page, 'import-done');
+  });
+
+  it('shows a failed import with the reason', async () => {
+    await visit('/import', () => page.getByRole('heading', { name: 'Upload trades' }).waitFor());
+    await page.getByLabel('Transactions CSV').setInputFiles({ name: 'notes.csv', mimeType: 'text/csv', buffer: Buffer.from('') });
+    await page.getByLabel('Realized gain/loss (lot details) CSV').setInputFiles(path.join(FIXTURES, 'schwab-example', 'realized_gains.csv'));
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const alert = page.getByRole('alert');
+    await alert.getByText('The import failed; nothing was changed.').waitFor();
+    expect(await alert.innerText()).toContain('Both files must be CSV files');
+  });
+
+  it('the dashboard: all-time and this year cards, the monthly chart, the months list and the market badge', async () => {
+    await visit('/', () => page.getByRole('heading', { name: 'Months' }).waitFor());
+    const allTime = E.timeframes.find((t: any) => t.name === 'all_time').data.summary;
+    const card = page.getByRole('region', { name: 'All time' });
+    await card.locator('dd').first().waitFor();
+    expect(await stat(page, 'Trading P&L', card)).toBe(signedMoney(allTime.trading_profit_loss));
+    expect(await stat(page, 'Dividends', card)).toBe(signedMoney(allTime.total_dividends));
+    expect(await stat(page, 'Total return', card)).toBe(signedMoney(allTime.trading_profit_loss + allTime.total_dividends));
+    expect(await stat(page, 'Trades', card)).toBe(String(allTime.total_trades));
+    const months = page.locator('.month-list li');
+    expect(await months.count()).toBe(E.months.length);
+    for (const [index, month] of E.months.entries()) {
+      expect(await months.nth(index).locator('.pnl').innerText()).toBe(signedMoney(month.total_return_with_dividends));
+    }
+    await page.locator('.market').waitFor();
+    expect(await page.locator('.market strong').innerText()).toMatch(/^(Market open|Pre-market|After hours|Market closed)$/);
+    expect(await page.locator('canvas[role="img"]').count()).toBe(1);
+    await checkAccessibility('the dashboard');
+    await screenshotBothSizes(page, 'dashboard');
+  });
+
+  it('the calendar: each day and each week as in expected.json; a day shows its trades and downloads its export', async () => {
+    const month = '2024-05';
+    const days: any[] = E.calendar[month];
+    await visit(`/calendar?month=${month}`, () => page.getByRole('table', { name: /Days of the month/ }).waitFor());
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Calendar: May 2024');
+
+    for (const day of days.filter((d) => d.has_activity)) {
+      const label = await page.getByRole('button', { name: new RegExp(`, May ${day.day}, 2024,`) }).locator('.visually-hidden').textContent();
+      expect(label).toContain(`total ${signedMoney(day.total_pnl)}`);
+      if (day.trade_count > 0) expect(label).toContain(`${day.trade_count} trade`);
+    }
+    const weekTotals = await page.locator('.calendar-week .calendar-full').allInnerTexts();
+    const expectedWeeks = [...new Map(days.map((d) => [d.week_start, d.week_total_pnl])).values()].map(signedMoney);
+    expect(weekTotals).toEqual(expectedWeeks);
+    await checkAccessibility('the calendar');
+    await screenshotBothSizes(page, 'calendar');
+
+    // The day with the largest move: its trades, its numbers, its export.
+    const busiest = days.reduce((a, b) => (Math.abs(b.total_pnl) > Math.abs(a.total_pnl) ? b : a));
+    await page.getByRole('button', { name: new RegExp(`, May ${busiest.day}, 2024,`) }).click();
+    const details = page.locator('section[aria-labelledby="day-details"]');
+    await details.locator('dd').first().waitFor();
+    expect(await stat(page, 'Total', details)).toBe(signedMoney(busiest.total_pnl));
+    expect(await details.getByRole('region', { name: /^Trades closed on/ }).locator('tbody tr').count()).toBe(busiest.trade_count);
+    expect(page.url()).toContain(`date=${busiest.date}`);
+    await checkAccessibility('the calendar with a day open');
+    await screenshotBothSizes(page, 'calendar-day');
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: /as CSV$/ }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe(`trading-${busiest.date}.csv`);
+    const content = await readFile((await file.path())!, 'utf8');
+    expect(content.length).toBeGreaterThan(50);
+  });
+
+  it('the month page: summary, sortable trades with their source, dividends, and a month export', async () => {
+    const month = '2024-05';
+    const summary = E.month_summaries[month];
+    await visit(`/month/${month}`, () => page.getByRole('heading', { name: 'Summary' }).waitFor());
+    expect(await stat(page, 'Total return')).toBe(signedMoney(summary.total_return_with_dividends));
+    expect(await stat(page, 'Trading P&L')).toBe(signedMoney(summary.trading_profit_loss));
+    expect(await stat(page, 'Dividends')).toBe(signedMoney(summary.total_dividends));
+    expect(await stat(page, 'Win rate')).toContain(percent(summary.win_rate));
+    expect(await stat(page, 'Trades')).toBe(String(summary.total_trades));
+
+    const trades = page.getByRole('region', { name: `Trades closed in May 2024` });
+    expect(await trades.locator('tbody tr').count()).toBe(summary.total_trades);
+    const monthTrades = E.trades.filter((t: any) => t.close_date.startsWith(month));
+    expect(await trades.getByText('Broker-verified').count()).toBe(monthTrades.filter((t: any) => t.source === 'broker').length);
+    expect(await trades.getByText('FIFO estimate').count()).toBe(monthTrades.filter((t: any) => t.source === 'fifo').length);
+
+    // Sorting by profit/loss: the first row is the biggest loss, then the biggest gain.
+    const sortButton = trades.getByRole('button', { name: /Profit\/loss/ });
+    await sortButton.click();
+    const pnlColumn = () => trades.locator('tbody tr td:nth-child(7)');
+    const worst = Math.min(...monthTrades.map((t: any) => t.total_profit_loss));
+    const best = Math.max(...monthTrades.map((t: any) => t.total_profit_loss));
+    expect(await pnlColumn().first().innerText()).toBe(signedMoney(best));
+    await sortButton.click();
+    expect(await pnlColumn().first().innerText()).toBe(signedMoney(worst));
+    expect(await trades.locator('th[aria-sort="ascending"]').innerText()).toContain('Profit/loss');
+
+    await checkAccessibility('the month page');
+    await screenshotBothSizes(page, 'month');
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export May 2024 as Excel' }).click();
+    expect((await download).suggestedFilename()).toBe(`trading-${month}.xlsx`);
+  });
+
+  it('the symbols table (searchable) and a symbol page with its cumulative chart', async () => {
+    await visit('/symbols', () => page.getByRole('region', { name: 'Results by symbol' }).waitFor());
+    const table = page.getByRole('region', { name: 'Results by symbol' });
+    expect(await table.locator('tbody tr').count()).toBe(E.symbols_summary.length);
+    for (const symbol of E.symbols_summary) {
+      const row = table.locator('tbody tr').filter({ has: page.getByRole('link', { name: symbol.symbol, exact: true }) });
+      expect(await row.locator('td').nth(1).innerText()).toBe(signedMoney(symbol.total_return));
+    }
+    await page.getByLabel('Search').fill('nvidia');
+    await page.waitForFunction(() => document.querySelectorAll('[aria-label="Results by symbol"] tbody tr').length === 1);
+    await checkAccessibility('the symbols page');
+    await page.getByLabel('Search').fill('');
+    await screenshotBothSizes(page, 'symbols');
+
+    const nvda = E.symbols_summary.find((s: any) => s.symbol === 'NVDA');
+    await table.getByRole('link', { name: 'NVDA', exact: true }).click();
+    await page.waitForURL(url('/symbols/NVDA'));
+    await page.getByRole('heading', { name: 'Cumulative profit and loss' }).waitFor();
+    await page.locator('dd').first().waitFor();
+    expect(await stat(page, 'Total return')).toBe(signedMoney(nvda.total_return));
+    expect(await stat(page, 'Trading P&L')).toBe(signedMoney(nvda.trading_profit_loss));
+    expect(await stat(page, 'Dividends')).toBe(signedMoney(nvda.total_dividends));
+    expect(await page.getByRole('region', { name: 'Trades of NVDA' }).locator('tbody tr').count()).toBe(nvda.total_trades);
+    await page.locator('canvas[role="img"]').waitFor();
+    expect(await page.locator('canvas[role="img"]').getAttribute('aria-label')).toContain(`ending at ${signedMoney(nvda.total_return)}`);
+    await checkAccessibility('a symbol page');
+    await screenshotBothSizes(page, 'symbol');
+  });
+
+  it('the timeframe page: presets, a symbol filter, weekly and monthly tables, open positions', async () => {
+    const allTime = E.timeframes.find((t: any) => t.name === 'all_time').data;
+    await visit('/timeframe?preset=all', () => page.getByRole('heading', { name: 'By week' }).waitFor());
+    expect(await stat(page, 'Trading P&L')).toBe(signedMoney(allTime.summary.trading_profit_loss));
+    expect(await stat(page, 'Dividends')).toBe(signedMoney(allTime.summary.total_dividends));
+    expect(await stat(page, 'Trades')).toBe(String(allTime.summary.total_trades));
+    expect(await stat(page, 'Win rate')).toContain(percent(allTime.summary.win_rate_percentage));
+    expect(await page.getByRole('region', { name: 'Totals by week' }).locator('tbody tr').count()).toBe(allTime.weekly_summary.length);
+    expect(await page.getByRole('region', { name: 'Totals by month' }).locator('tbody tr').count()).toBe(allTime.monthly_summary.length);
+    const positions = page.getByRole('region', { name: /^Shares held at/ });
+    expect(await positions.locator('tbody tr').count()).toBe(allTime.open_positions.length);
+    await checkAccessibility('the timeframe page');
+    await screenshotBothSizes(page, 'timeframe');
+
+    // Each other named range of expected.json, through the custom range or the symbol filter.
+    for (const timeframe of E.timeframes.filter((t: any) => t.name !== 'all_time')) {
+      const query = new URLSearchParams(timeframe.params as Record<string, string>);
+      const search = new URLSearchParams();
+      if (query.get('all') === 'true') search.set('preset', 'all');
+      if (query.get('start')) search.set('start', query.get('start')!);
+      if (query.get('end')) search.set('end', query.get('end')!);
+      if (query.get('symbols')) search.set('symbols', query.get('symbols')!);
+      await visit(`/timeframe?${search}`, () => page.getByRole('heading', { name: 'Summary' }).waitFor());
+      await page.locator('dd').first().waitFor();
+      expect(`${timeframe.name}: ${await stat(page, 'Trading P&L')}`).toBe(`${timeframe.name}: ${signedMoney(timeframe.data.summary.trading_profit_loss)}`);
+      expect(`${timeframe.name}: ${await stat(page, 'Trades')}`).toBe(`${timeframe.name}: ${timeframe.data.summary.total_trades}`);
+    }
+
+    // The presets are buttons that change the range (YTD of today: the example data is from 2024).
+    await visit('/timeframe?preset=all', () => page.getByRole('heading', { name: 'By week' }).waitFor());
+    await page.getByRole('button', { name: 'Last year' }).click();
+    expect(page.url()).toContain('preset=last-year');
+    expect(await page.getByRole('button', { name: 'Last year' }).getAttribute('aria-pressed')).toBe('true');
+    await page.getByRole('button', { name: 'All time' }).click();
+    await page.getByText(/^Symbols: all$/).click();
+    await page.getByRole('checkbox', { name: /^NVDA/ }).check();
+    await page.waitForURL(/symbols=NVDA/);
+    await page.getByText('Results for all time, NVDA only').waitFor();
+    await settle(page);
+    const nvda = E.symbols_summary.find((s: any) => s.symbol === 'NVDA');
+    expect(await stat(page, 'Trading P&L')).toBe(signedMoney(nvda.trading_profit_loss));
+  });
+
+  it('the portfolio explains that prices need the provider key', async () => {
+    await visit('/portfolio', () => page.getByRole('heading', { name: 'Holdings' }).waitFor());
+    await page.getByText(/No holdings yet/).waitFor();
+    await page.getByLabel('Symbol', { exact: true }).fill('VTI');
+    await page.getByLabel('Shares', { exact: true }).fill('10');
+    await page.getByLabel('Average cost per share ($)').fill('200');
+    await page.getByRole('button', { name: 'Add holding' }).click();
+    await page.getByRole('region', { name: 'Your holdings' }).getByText('VTI').waitFor();
+    await page.getByRole('button', { name: 'Refresh prices' }).click();
+    const message = page.locator('.notice-error');
+    await message.waitFor();
+    expect(await message.innerText()).toContain('FINNHUB_API_KEY');
+    await checkAccessibility('the portfolio without prices');
+    await screenshotBothSizes(page, 'portfolio-no-prices');
+  });
+
+  it('keyboard: the skip link and the navigation reach the pages; unknown pages say so', async () => {
+    await visit('/', () => page.getByRole('heading', { name: 'Months' }).waitFor());
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Calendar' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(url('/calendar'));
+    expect(await nav.getByRole('link', { name: 'Calendar' }).getAttribute('aria-current')).toBe('page');
+    // Focus moves to the new page's heading, as after a page load.
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+
+    const missing = await page.goto(url('/no-such-page'));
+    expect(missing?.status()).toBe(404);
+  });
+
+  it('signs out', async () => {
+    await visit('/', () => page.getByRole('heading', { name: 'Months' }).waitFor());
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(url('/auth/login'));
+    await page.goto(url('/calendar'));
+    expect(new URL(page.url()).pathname).toBe('/auth/login');
+  });
+
+  it('logged no errors in the browser console, and met no failure but the expected ones', () => {
+    expect(browser.consoleErrors.filter((text) => !text.startsWith('Failed to load resource'))).toEqual([]);
+    expect([...new Set(browser.failedResponses)].sort()).toEqual([
+      // The empty file of the failed import; refreshing prices with no provider key; the unknown page.
+      '400 POST /api/upload-csv',
+      '404 GET /no-such-page',
+      '503 POST /api/portfolio/refresh-prices',
+    ]);
+  });
+});

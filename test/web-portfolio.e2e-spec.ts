@@ -1,0 +1,128 @@
+import type { Page } from 'playwright-core';
+import {
+  describeInChromium,
+  describeViolations,
+  launchChromium,
+  screenshotBothSizes,
+  seriousAxeViolations,
+  settle,
+  signInThroughBrowser,
+  type ChromiumSession,
+} from './support/chromium.js';
+import { startFakeFinnhub, type FakeFinnhub } from './support/fake-finnhub.js';
+import { startService, type RunningService } from './support/service.js';
+
+// The portfolio page in a real browser, priced by a local stand-in for Finnhub: add, edit and delete a
+// holding, import a holdings CSV with a bad row, refresh prices, take a snapshot and see the history.
+
+const EMAIL = 'web-investor@example.com';
+
+describeInChromium('web app: the portfolio page (Chromium)', () => {
+  let finnhub: FakeFinnhub;
+  let service: RunningService;
+  let browser: ChromiumSession;
+  let page: Page;
+  let base: string;
+
+  beforeAll(async () => {
+    finnhub = await startFakeFinnhub({ quotes: { VTI: { c: 250, pc: 248 }, AAPL: { c: 190.5, pc: 188 }, SCHD: { c: 27.1, pc: 27 } } });
+    service = await startService({ env: { AUTHORIZED_USERS: EMAIL, FINNHUB_API_KEY: finnhub.token, FINNHUB_BASE_URL: finnhub.url } });
+    base = service.url.replace('127.0.0.1', 'localhost');
+    browser = await launchChromium();
+    page = browser.page;
+    await signInThroughBrowser(page, base, EMAIL);
+  }, 120000);
+  afterAll(async () => {
+    await browser?.close();
+    await service?.stop();
+    await finnhub?.close();
+  });
+
+  const holdingsTable = () => page.getByRole('region', { name: 'Your holdings', exact: true });
+  const row = (symbol: string) => holdingsTable().locator('tbody tr').filter({ hasText: symbol });
+
+  async function noSeriousViolations(name: string): Promise<void> {
+    const violations = await seriousAxeViolations(page);
+    if (violations.length > 0) throw new Error(`axe-core on ${name}:\n${describeViolations(violations)}`);
+  }
+
+  it('adds a holding, priced with its gain', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Portfolio' }).click();
+    await page.getByText(/No holdings yet/).waitFor();
+    await page.getByLabel('Symbol', { exact: true }).fill('vti');
+    await page.getByLabel('Type').selectOption('etf');
+    await page.getByLabel('Shares', { exact: true }).fill('10');
+    await page.getByLabel('Average cost per share ($)').fill('200');
+    await page.getByRole('button', { name: 'Add holding' }).click();
+    await page.getByText('Added VTI.').waitFor();
+    await row('VTI').waitFor();
+    const cells = await row('VTI').locator('td').allInnerTexts();
+    expect(cells).toEqual(expect.arrayContaining(['10', '$2,500.00', '+$500.00', '+25.00%']));
+    expect(cells[0]).toContain('ETF');
+  });
+
+  it('edits the holding', async () => {
+    await page.getByRole('button', { name: 'Edit VTI' }).click();
+    const form = page.getByRole('form', { name: 'Edit VTI' });
+    await form.getByLabel('Shares').fill('12');
+    await form.getByLabel('Average cost per share ($)').fill('225.5');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved VTI: 12 shares at $225.50.').waitFor();
+    await page.waitForFunction(() => document.querySelector('[aria-label="Your holdings"] tbody tr')?.textContent?.includes('$3,000.00'));
+    expect(await row('VTI').locator('td').allInnerTexts()).toEqual(expect.arrayContaining(['12', '$3,000.00', '+$294.00']));
+  });
+
+  it('imports a holdings CSV, showing the rows it skipped', async () => {
+    await page.getByText('Import holdings from a CSV file').click();
+    const csv = 'symbol,shares,average_cost,type\nAAPL,5,150,STOCK\nSCHD,x,25,ETF\nSCHD,100,25.5,ETF\n';
+    await page.getByLabel('Holdings CSV').setInputFiles({ name: 'holdings.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    const notice = page.locator('.csv-import .notice');
+    await notice.waitFor();
+    const text = await notice.innerText();
+    expect(text).toMatch(/Added 2, updated 0; 1 row skipped/);
+    expect(text).toMatch(/Row 3: .*shares/);
+    await row('AAPL').waitFor();
+    await row('SCHD').waitFor();
+  });
+
+  it('refreshes prices and takes a snapshot that appears in the history', async () => {
+    await page.getByRole('button', { name: 'Refresh prices' }).click();
+    await page.getByText(/Updated prices for 3 holdings/).waitFor();
+    expect(await row('SCHD').locator('td').allInnerTexts()).toEqual(expect.arrayContaining(['$2,710.00', '+$160.00']));
+
+    await page.getByLabel('Notes (optional)', { exact: true }).last().fill('after the refresh');
+    await page.getByRole('button', { name: 'Take snapshot' }).click();
+    await page.getByText(/^Snapshot taken: /).waitFor();
+    const snapshots = page.getByRole('region', { name: 'Snapshots, newest first' });
+    await snapshots.locator('tbody tr').first().waitFor();
+    expect(await snapshots.locator('tbody tr').count()).toBe(1);
+
+    expect(await snapshots.innerText()).toContain('after the refresh');
+    await page.getByText('The chart appears from the second snapshot on.').waitFor();
+    // A second snapshot: now there is a line to draw.
+    await page.getByRole('button', { name: 'Take snapshot' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('[aria-label="Snapshots, newest first"] tbody tr').length === 2);
+    await page.locator('section[aria-labelledby="history"] canvas[role="img"]').waitFor();
+    await page.getByLabel('Snapshots', { exact: true }).selectOption('EOD');
+    await page.getByText(/No snapshots in this period/).waitFor();
+    await page.getByLabel('Snapshots', { exact: true }).selectOption('');
+    await snapshots.locator('tbody tr').first().waitFor();
+    await noSeriousViolations('the portfolio');
+    await settle(page);
+    await screenshotBothSizes(page, 'portfolio');
+  });
+
+  it('deletes a holding after asking', async () => {
+    await page.getByRole('button', { name: 'Delete AAPL' }).click();
+    await page.getByRole('button', { name: 'Yes, delete AAPL' }).click();
+    await page.waitForFunction(() => !document.querySelector('[aria-label="Your holdings"]')?.textContent?.includes('AAPL'));
+    expect(await row('AAPL').count()).toBe(0);
+    expect(await row('VTI').count()).toBe(1);
+  });
+
+  it('logged no errors in the browser console', () => {
+    expect(browser.failedResponses).toEqual([]);
+    expect(browser.consoleErrors).toEqual([]);
+  });
+});
