@@ -103,10 +103,13 @@ export class ImportBrokerageFiles {
         await this.store.lockAccount(account.accountId);
         const before = await this.store.loadRows(account.accountId);
         const previous = matchTrades(before.transactions, before.lots);
-        counts.transactionsInserted = await this.store.addTransactions(account.accountId, uploadId, newTransactions);
-        await this.store.addLots(account.accountId, uploadId, newLots);
-        const after = await this.store.loadRows(account.accountId);
-        const current = matchTrades(after.transactions, after.lots);
+        // Only rows the account does not hold yet are written; the account lock keeps anyone else from
+        // adding rows meanwhile, so the stored rows plus these are what a reload would return.
+        const addedTransactions = notStoredYet(newTransactions, before.transactions);
+        const addedLots = notStoredYet(newLots, before.lots);
+        counts.transactionsInserted = await this.store.addTransactions(account.accountId, uploadId, addedTransactions);
+        await this.store.addLots(account.accountId, uploadId, addedLots);
+        const current = matchTrades([...before.transactions, ...addedTransactions], [...before.lots, ...addedLots]);
         await this.store.replaceDerived(userId, account.accountId, current);
         counts.brokerVerifiedTrades = current.stats.brokerVerifiedTrades;
         warnings = current.warnings.map((warning) => warning.message);
@@ -138,4 +141,10 @@ export class ImportBrokerageFiles {
       gainsFile: { name: request.gains.name, size: request.gains.content.length },
     };
   }
+}
+
+/** The rows whose natural key is not among the stored ones. */
+function notStoredYet<T extends { fingerprint?: string }>(rows: readonly T[], stored: readonly T[]): T[] {
+  const known = new Set(stored.map((row) => row.fingerprint));
+  return rows.filter((row) => !known.has(row.fingerprint));
 }
