@@ -19,6 +19,7 @@ import { DevelopmentIdentityProvider } from './infrastructure/dev-idp/developmen
 import { OidcClientSettings } from './infrastructure/oidc/oidc-client-settings.js';
 import { PassportIdentityProvider } from './infrastructure/oidc/passport-identity-provider.adapter.js';
 import { TypeOrmBrokerageAccounts } from './infrastructure/persistence/typeorm-brokerage-accounts.repository.js';
+import { ProcessCachedSessions } from './infrastructure/persistence/process-cached-sessions.js';
 import { TypeOrmSessions } from './infrastructure/persistence/typeorm-sessions.repository.js';
 import { TypeOrmSignInAttempts } from './infrastructure/persistence/typeorm-sign-in-attempts.repository.js';
 import { TypeOrmUsers } from './infrastructure/persistence/typeorm-users.repository.js';
@@ -65,7 +66,13 @@ import { SignInController } from './http/sign-in.controller.js';
       },
     },
     { provide: Users, useClass: TypeOrmUsers },
-    { provide: Sessions, useClass: TypeOrmSessions },
+    TypeOrmSessions,
+    {
+      // The embedded database belongs to this process alone, so its sessions can be read through a copy.
+      provide: Sessions,
+      inject: [AppConfig, TypeOrmSessions],
+      useFactory: (config: AppConfig, stored: TypeOrmSessions) => (config.databaseUrl === undefined ? new ProcessCachedSessions(stored) : stored),
+    },
     { provide: SignInAttempts, useClass: TypeOrmSignInAttempts },
     { provide: BrokerageAccounts, useClass: TypeOrmBrokerageAccounts },
     { provide: IdentityProvider, useClass: PassportIdentityProvider },
