@@ -1,0 +1,115 @@
+// Ten years of one trader's Schwab exports for the report benchmarks, with exact counts: `trades`
+// completed trades (round trips of one lot, never overlapping within a symbol, so each sale closes
+// exactly one lot; a few are shorts) and `dividends` dividend rows, spread over `symbols` symbols.
+// A share of the sales have broker lot details (hybrid matching), the rest are matched FIFO. Some
+// symbols end with shares still held. Whole shares and cent prices keep every Amount exact.
+
+const HEADER = '"Date","Action","Symbol","Description","Quantity","Price","Fees & Comm","Amount"';
+const LOT_HEADER =
+  '"Symbol","Name","Closed Date","Opened Date","Quantity","Proceeds Per Share","Cost Per Share","Proceeds","Cost Basis (CB)","Gain/Loss ($)","Gain/Loss (%)","Long Term Gain/Loss","Short Term Gain/Loss","Term","Unadjusted Cost Basis","Wash Sale?","Disallowed Loss","Transaction Closed Date","Transaction Cost Basis","Total Transaction Gain/Loss ($)","Total Transaction Gain/Loss (%)","LT Transaction Gain/Loss ($)","LT Transaction Gain/Loss (%)","ST Transaction Gain/Loss ($)","ST Transaction Gain/Loss (%)"';
+
+/** mulberry32: the same files on every run. */
+function random(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Weekdays from Monday 2015-01-05 through 2024-12-31, as [ISO, MM/DD/YYYY]. */
+function weekdays() {
+  const days = [];
+  for (let time = Date.UTC(2015, 0, 5); time <= Date.UTC(2024, 11, 31); time += 86_400_000) {
+    const date = new Date(time);
+    if (date.getUTCDay() === 0 || date.getUTCDay() === 6) continue;
+    const iso = date.toISOString().slice(0, 10);
+    days.push([iso, `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`]);
+  }
+  return days;
+}
+
+const money = (cents) => {
+  const abs = Math.abs(cents);
+  return `${cents < 0 ? '-' : ''}$${Math.floor(abs / 100).toLocaleString('en-US')}.${String(abs % 100).padStart(2, '0')}`;
+};
+const quote = (cells) => cells.map((cell) => `"${cell}"`).join(',');
+
+function tickerOf(index) {
+  let name = '';
+  for (let rest = index + 26 * 26; rest > 0; rest = Math.floor(rest / 26)) name = String.fromCharCode(65 + (rest % 26)) + name;
+  return name;
+}
+
+/**
+ * @returns {{ transactions: string, gains: string, trades: number, dividends: number, lots: number, rows: number, firstDay: string, lastDay: string }}
+ */
+export function generateTradingHistory({ trades = 100_000, dividends = 5_000, symbols = 200, brokerLotShare = 0.2, seed = 11 } = {}) {
+  const next = random(seed);
+  const days = weekdays();
+  const events = []; // [day index, order within the day, CSV line]
+  const lots = [];
+  let order = 0;
+  const at = (day, line) => events.push([day, order++, line]);
+  const perSymbol = Math.ceil(trades / symbols);
+  let made = 0;
+  for (let s = 0; s < symbols && made < trades; s += 1) {
+    const symbol = tickerOf(s);
+    const name = `${symbol} HOLDINGS INC`;
+    let priceCents = 2_000 + Math.floor(next() * 30_000);
+    const slot = (days.length - 1) / perSymbol;
+    for (let t = 0; t < perSymbol && made < trades; t += 1, made += 1) {
+      const open = Math.floor(t * slot);
+      const close = Math.min(open + Math.floor(next() * 4), Math.floor((t + 1) * slot) - 1, days.length - 1);
+      const quantity = 1 + Math.floor(next() * 200);
+      priceCents = Math.max(100, priceCents + Math.round((next() - 0.5) * priceCents * 0.04));
+      const exitCents = Math.max(100, priceCents + Math.round((next() - 0.48) * priceCents * 0.06));
+      if (next() < 0.03) {
+        // A short: Sell Short, later Buy to Cover.
+        at(open, quote([days[open][1], 'Sell Short', symbol, name, quantity, money(priceCents), '', money(quantity * priceCents)]));
+        at(close, quote([days[close][1], 'Buy to Cover', symbol, name, quantity, money(exitCents), '', money(-quantity * exitCents)]));
+        continue;
+      }
+      const cost = quantity * priceCents;
+      const proceeds = quantity * exitCents;
+      at(open, quote([days[open][1], 'Buy', symbol, name, quantity, money(priceCents), '', money(-cost)]));
+      at(close, quote([days[close][1], 'Sell', symbol, name, quantity, money(exitCents), '', money(proceeds)]));
+      if (next() < brokerLotShare) {
+        const gain = proceeds - cost;
+        lots.push(
+          quote([
+            symbol, name.slice(0, 20), days[close][1], days[open][1], quantity, money(exitCents), money(priceCents), money(proceeds), money(cost),
+            money(gain), `${((gain / cost) * 100).toFixed(2)}%`, '', money(gain), 'Short Term', money(cost), 'No', '', days[close][1], '', '', '', '', '', '', '',
+          ]),
+        );
+      }
+    }
+    // A third of the symbols are still held at the end.
+    if (s % 3 === 0) {
+      const last = days.length - 1;
+      at(last, quote([days[last][1], 'Buy', symbol, name, 10, money(priceCents), '', money(-10 * priceCents)]));
+    }
+  }
+  for (let d = 0; d < dividends; d += 1) {
+    const symbol = tickerOf(d % symbols);
+    const day = Math.floor(next() * days.length);
+    const cents = 100 + Math.floor(next() * 20_000);
+    at(day, quote([days[day][1], d % 2 === 0 ? 'Cash Dividend' : 'Qualified Dividend', symbol, `${symbol} HOLDINGS INC`, '', '', '', money(cents)]));
+  }
+  // Newest first; within a day the later event first (an export lists a day bottom-up).
+  events.sort((a, b) => b[0] - a[0] || b[1] - a[1]);
+  const title = `"Realized Gain/Loss - Lot Details for XXXX-1234 as of Wed Jan 01 08:00:00 EST 2025 from 01/05/2015 to 12/31/2024"${',""'.repeat(24)}`;
+  return {
+    transactions: `${HEADER}\r\n${events.map((event) => event[2]).join('\r\n')}\r\n`,
+    gains: `${title}\r\n${LOT_HEADER}\r\n${lots.join('\r\n')}\r\n`,
+    trades: made,
+    dividends,
+    lots: lots.length,
+    rows: events.length,
+    firstDay: days[0][0],
+    lastDay: days[days.length - 1][0],
+  };
+}
