@@ -5,16 +5,12 @@
 // endpoint, then measures each scenario with autocannon and prints a table with each endpoint's
 // throughput as a ratio to /health/live measured in the same run (machines are noisy: the ratio
 // holds where an absolute figure does not). Exit code 1 when a goal is missed.
-import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { cpuSecondsOf, createDatabase, freePort, loadSignIn, waitForReady } from './support/service.mjs';
 import { generateTradingHistory } from './support/trading-history.mjs';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
@@ -144,71 +140,6 @@ async function importHistory(session) {
   const last = JSON.parse(lines.at(-1) ?? '{}');
   if (last.type !== 'success') throw new Error(`import failed: ${response.status} ${lines.at(-1)}`);
   return { ...history, seconds: (performance.now() - started) / 1000 };
-}
-
-/** The end-to-end suites' sign-in helper (test/support/sign-in.ts), compiled for this run. */
-async function loadSignIn(dataDir) {
-  const outDir = join(dataDir, 'sign-in');
-  execFileSync(
-    process.execPath,
-    ['node_modules/typescript/bin/tsc', '--ignoreConfig', '--outDir', outDir, '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2023', '--skipLibCheck', '--types', 'node', 'test/support/sign-in.ts'],
-    { stdio: 'inherit' },
-  );
-  await writeFile(join(outDir, 'package.json'), '{"type":"module"}\n');
-  const module = await import(pathToFileURL(join(outDir, 'sign-in.js')).href);
-  return module.signIn;
-}
-
-/** A fresh database on the server named by BENCH_DATABASE_URL, dropped afterwards. */
-async function createDatabase(adminUrl) {
-  const name = `${new URL(adminUrl).pathname.slice(1) || 'postgres'}_bench_${randomBytes(4).toString('hex')}`;
-  const admin = async (sql) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
-}
-
-/** CPU seconds a process has used (Linux /proc; NaN elsewhere), all its threads included. */
-function cpuSecondsOf(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForReady(base, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${base}/health/ready`)).status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('service did not become ready');
 }
 
 await main();

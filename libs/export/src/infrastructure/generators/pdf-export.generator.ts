@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { ExportGenerator, type GeneratedFile } from '../../application/export-generator.port.js';
 import { exportFileName, type ExportDocument } from '../../domain/export-document.js';
 
@@ -9,22 +9,42 @@ const RENDER_TIMEOUT_MS = 60_000;
 
 /**
  * PDF (pdfmake, fonts from the package, no network). Laying out thousands of table rows is CPU work,
- * so each document is rendered in a worker thread and the server keeps answering meanwhile.
+ * so each document is rendered in a worker thread and the server keeps answering meanwhile. One
+ * worker is kept started and waiting, so a request does not also pay for loading pdfmake.
  */
 @Injectable()
-export class PdfExportGenerator extends ExportGenerator {
+export class PdfExportGenerator extends ExportGenerator implements OnModuleDestroy {
   readonly format = 'pdf' as const;
   private running = 0;
   private readonly waiting: (() => void)[] = [];
+  private spare: Worker | undefined;
 
   async generate(document: ExportDocument, options: { paper: 'A4' | 'LETTER' }): Promise<GeneratedFile> {
     await this.acquire();
     try {
-      const content = await renderInWorker(document, options.paper);
+      const worker = this.spare ?? startWorker();
+      this.spare = undefined;
+      const content = await render(worker, document, options.paper);
       return { mediaType: 'application/pdf', fileName: exportFileName(document.period, 'pdf'), content };
     } finally {
       this.release();
+      this.keepSpare();
     }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.spare?.terminate();
+    this.spare = undefined;
+  }
+
+  private keepSpare(): void {
+    if (this.spare !== undefined) return;
+    const worker = startWorker();
+    worker.unref();
+    worker.once('exit', () => {
+      if (this.spare === worker) this.spare = undefined;
+    });
+    this.spare = worker;
   }
 
   private acquire(): Promise<void> {
@@ -42,9 +62,13 @@ export class PdfExportGenerator extends ExportGenerator {
   }
 }
 
-function renderInWorker(document: ExportDocument, paper: 'A4' | 'LETTER'): Promise<Buffer> {
+function startWorker(): Worker {
+  return new Worker(new URL('./pdf-render.worker.js', import.meta.url));
+}
+
+function render(worker: Worker, document: ExportDocument, paper: 'A4' | 'LETTER'): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./pdf-render.worker.js', import.meta.url), { workerData: { document, paper } });
+    worker.ref();
     const timer = setTimeout(() => {
       void worker.terminate();
       reject(new Error(`PDF rendering took longer than ${RENDER_TIMEOUT_MS / 1000} s`));
@@ -59,5 +83,6 @@ function renderInWorker(document: ExportDocument, paper: 'A4' | 'LETTER'): Promi
       clearTimeout(timer);
       reject(error);
     });
+    worker.postMessage({ document, paper });
   });
 }

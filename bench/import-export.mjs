@@ -1,0 +1,163 @@
+// The import and export benchmarks, bounded in time: `npm run bench` runs them after the report bench.
+// Starts the built service on a fresh embedded database (or, with BENCH_DATABASE_URL, on a fresh
+// database of that server) and measures, through the real HTTP endpoints:
+// - the import of a generated 100,000-row Schwab transaction history with its lot details: total
+//   time, rows/s, when the first progress line arrives after the upload's last byte, and the
+//   service's peak RSS (Linux VmHWM);
+// - the exports of a month holding 5,000 trades as CSV, Excel and PDF, and /health/live latency
+//   while PDFs are being rendered.
+// Prints one table with the goals of issues 4 and 7; exit code 1 when one is missed.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { createDatabase, freePort, loadSignIn, waitForReady } from './support/service.mjs';
+import { generateTradingHistory } from './support/trading-history.mjs';
+
+const SERVER_URL = process.env.BENCH_DATABASE_URL?.trim() || undefined;
+const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
+const EXPORT_TRADES = 5_000;
+const TRADERS = ['importer@example.com', 'exporter@example.com'];
+
+async function main() {
+  const dataDir = await mkdtemp(join(tmpdir(), 'sta-bench-io-'));
+  const database = SERVER_URL ? await createDatabase(SERVER_URL) : undefined;
+  const signIn = await loadSignIn(dataDir);
+  const port = await freePort();
+  const service = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: database?.url ?? '', AUTHORIZED_USERS: TRADERS.join(',') },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const rows = [];
+  try {
+    await waitForReady(base, 60_000);
+    const [importer, exporter] = [await signIn({ url: base }, TRADERS[0]), await signIn({ url: base }, TRADERS[1])];
+    for (const session of [importer, exporter]) await setAccount(session);
+
+    // Import: about IMPORT_ROWS rows (a round trip is two rows; a twentieth of the rows are dividends).
+    const history = generateTradingHistory({ trades: Math.round(IMPORT_ROWS / 2.1), dividends: Math.round(IMPORT_ROWS * 0.05) });
+    const upload = await timedUpload(base, importer.cookie, history.transactions, history.gains);
+    const seconds = upload.totalMs / 1000;
+    rows.push(['import', `${history.rows} rows, ${history.lots} lots`, `${seconds.toFixed(1)} s`, `≤ ${database ? 3 : 6} s`, seconds <= (database ? 3 : 6)]);
+    rows.push(['import rate', '', `${Math.round(history.rows / seconds)} rows/s`, '', undefined]);
+    rows.push(['first progress line after the upload', '', `${upload.firstLineMs.toFixed(0)} ms`, '≤ 200 ms', upload.firstLineMs <= 200]);
+    const peakMb = peakRssMb(service.pid);
+    rows.push(['service peak RSS', '', `${peakMb} MB`, '≤ 500 MB', peakMb <= 500]);
+
+    // Exports: one month with EXPORT_TRADES trades.
+    const month = oneBusyMonth(EXPORT_TRADES);
+    const seeded = await timedUpload(base, exporter.cookie, month.transactions, month.gains);
+    if (!seeded.ok) throw new Error('the export month did not import');
+    for (const [format, limitMs] of [['csv', 1000], ['excel', 2000], ['pdf', 3000]]) {
+      const times = [];
+      for (let run = 0; run < 3; run += 1) times.push(await timedExport(base, exporter.cookie, format));
+      const median = times.sort((a, b) => a - b)[1];
+      rows.push([`export ${format}`, `${EXPORT_TRADES} trades`, `${median.toFixed(0)} ms`, `≤ ${limitMs} ms`, median <= limitMs]);
+    }
+    let rendering = true;
+    const renders = (async () => {
+      let count = 0;
+      while (rendering) {
+        await timedExport(base, exporter.cookie, 'pdf');
+        count += 1;
+      }
+      return count;
+    })();
+    const live = await autocannon({ url: `${base}/health/live`, connections: 64, duration: 5 });
+    rendering = false;
+    const pdfs = await renders;
+    rows.push(['/health/live while PDFs render', `${pdfs} PDFs, 64 connections`, `p99 ${live.latency.p99} ms`, 'p99 ≤ 50 ms', live.latency.p99 <= 50]);
+  } finally {
+    service.kill('SIGTERM');
+    await new Promise((resolve) => service.once('exit', resolve));
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+
+  console.log(`\nimport and exports, loopback, ${database ? 'PostgreSQL server' : 'embedded database'}\n`);
+  console.log('| measure | size | result | goal | |');
+  console.log('|---|---|---:|---|---|');
+  for (const [measure, size, result, goal, met] of rows) console.log(`| ${measure} | ${size} | ${result} | ${goal} | ${met === undefined ? '' : met ? '✓' : '✗'} |`);
+  if (rows.some((row) => row[4] === false)) process.exitCode = 1;
+}
+
+async function setAccount(session) {
+  const response = await session.fetch('/auth/profile', {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ brokerage_account: 'XXXX-1234' }),
+  });
+  if (response.status !== 200) throw new Error(`PUT /auth/profile: ${response.status}`);
+}
+
+/**
+ * Uploads through node:http, so the moment the last byte of the body is handed to the socket is
+ * known; resolves with the total time, the time from that moment to the first progress line, and
+ * whether the stream ended in success.
+ */
+function timedUpload(base, cookie, transactions, gains) {
+  const boundary = `bench${Date.now()}`;
+  const part = (field, name, content) =>
+    Buffer.concat([Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${field}"; filename="${name}"\r\ncontent-type: text/csv\r\n\r\n`), Buffer.from(content), Buffer.from('\r\n')]);
+  const body = Buffer.concat([part('transaction_history_file', 'transactions.csv', transactions), part('realized_gains_file', 'realized_gains.csv', gains), Buffer.from(`--${boundary}--\r\n`)]);
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    let sentAt = 0;
+    let firstLineAt = 0;
+    let text = '';
+    const req = request(`${base}/api/upload-csv`, { method: 'POST', headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length } }, (response) => {
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => {
+        if (firstLineAt === 0 && (text + chunk).includes('\n')) firstLineAt = performance.now();
+        text += chunk;
+      });
+      response.on('end', () => {
+        const lines = text.split('\n').filter((line) => line.trim() !== '');
+        const last = JSON.parse(lines.at(-1) ?? '{}');
+        if (last.type !== 'success') reject(new Error(`import failed: ${response.statusCode} ${lines.at(-1)}`));
+        else resolve({ ok: true, totalMs: performance.now() - started, firstLineMs: firstLineAt - sentAt });
+      });
+    });
+    req.on('error', reject);
+    req.end(body, () => (sentAt = performance.now()));
+  });
+}
+
+async function timedExport(base, cookie, format) {
+  const started = performance.now();
+  const response = await fetch(`${base}/api/monthly/export/${format}?month=2024-05`, { headers: { cookie } });
+  await response.arrayBuffer();
+  if (response.status !== 200) throw new Error(`export ${format}: ${response.status}`);
+  return performance.now() - started;
+}
+
+/** `trades` round trips, all closed in May 2024, FIFO-matched (the lot details name only the first). */
+function oneBusyMonth(trades) {
+  const header = '"Date","Action","Symbol","Description","Quantity","Price","Fees & Comm","Amount"';
+  const rows = [];
+  for (let i = trades - 1; i >= 0; i -= 1) {
+    const symbol = `T${String(i % 250).padStart(3, '0')}`;
+    const day = String(1 + (i % 28)).padStart(2, '0');
+    const quantity = 1 + (i % 50);
+    const buy = 1000 + (i % 700);
+    const sell = buy + ((i % 13) - 6) * 10;
+    const dollars = (cents) => `${cents < 0 ? '-' : ''}$${(Math.abs(cents) / 100).toFixed(2)}`;
+    rows.push(`"05/${day}/2024","Sell","${symbol}","${symbol} CORP","${quantity}","${dollars(sell)}","","${dollars(sell * quantity)}"`);
+    rows.push(`"04/${day}/2024","Buy","${symbol}","${symbol} CORP","${quantity}","${dollars(buy)}","","${dollars(-buy * quantity)}"`);
+  }
+  rows.sort((a, b) => b.slice(1, 11).localeCompare(a.slice(1, 11)));
+  const gains = readFileSync('../shared/fixtures/schwab-example/realized_gains.csv');
+  return { transactions: `${header}\r\n${rows.join('\r\n')}\r\n`, gains };
+}
+
+/** Peak resident memory of a process in MB (Linux VmHWM). */
+function peakRssMb(pid) {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Math.round(Number(match[1]) / 1024) : Number.NaN;
+}
+
+await main();

@@ -1,0 +1,74 @@
+// What the benchmarks share: a signed-in trader, a fresh database, the service's CPU, free ports.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import pg from 'pg';
+
+/** The end-to-end suites' sign-in helper (test/support/sign-in.ts), compiled for this run. */
+export async function loadSignIn(dataDir) {
+  const outDir = join(dataDir, 'sign-in');
+  execFileSync(
+    process.execPath,
+    ['node_modules/typescript/bin/tsc', '--ignoreConfig', '--outDir', outDir, '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2023', '--skipLibCheck', '--types', 'node', 'test/support/sign-in.ts'],
+    { stdio: 'inherit' },
+  );
+  await writeFile(join(outDir, 'package.json'), '{"type":"module"}\n');
+  const module = await import(pathToFileURL(join(outDir, 'sign-in.js')).href);
+  return module.signIn;
+}
+
+/** A fresh database on the server named by BENCH_DATABASE_URL, dropped afterwards. */
+export async function createDatabase(adminUrl) {
+  const name = `${new URL(adminUrl).pathname.slice(1) || 'postgres'}_bench_${randomBytes(4).toString('hex')}`;
+  const admin = async (sql) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
+/** CPU seconds a process has used (Linux /proc; NaN elsewhere), all its threads included. */
+export function cpuSecondsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function waitForReady(base, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${base}/health/ready`)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('service did not become ready');
+}
