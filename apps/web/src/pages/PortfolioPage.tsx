@@ -63,6 +63,15 @@ function parseAmount(text: string): number | null {
   return text.trim() !== '' && Number.isFinite(value) ? value : null;
 }
 
+/** The shares and average cost typed into a holding form, or what is wrong with them. */
+function holdingAmounts(shares: string, cost: string): { shares: number; cost: number } | { error: string } {
+  const sharesValue = parseAmount(shares);
+  const costValue = parseAmount(cost);
+  if (sharesValue === null || sharesValue <= 0) return { error: 'Shares must be a number greater than 0.' };
+  if (costValue === null || costValue < 0) return { error: 'Average cost must be a number, 0 or more.' };
+  return { shares: sharesValue, cost: costValue };
+}
+
 function AddHolding({ onAdded }: { onAdded: (holding: Holding) => void }) {
   const [symbol, setSymbol] = useState('');
   const [type, setType] = useState<HoldingType>('stock');
@@ -74,10 +83,9 @@ function AddHolding({ onAdded }: { onAdded: (holding: Holding) => void }) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const sharesValue = parseAmount(shares);
-    const costValue = parseAmount(cost);
-    if (sharesValue === null || sharesValue <= 0) return setError('Shares must be a number greater than 0.');
-    if (costValue === null || costValue < 0) return setError('Average cost must be a number, 0 or more.');
+    const amounts = holdingAmounts(shares, cost);
+    if ('error' in amounts) return setError(amounts.error);
+    const { shares: sharesValue, cost: costValue } = amounts;
     setSaving(true);
     setError(null);
     try {
@@ -149,10 +157,9 @@ function EditHolding({ holding, onSaved, onCancel }: { holding: Holding; onSaved
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const sharesValue = parseAmount(shares);
-    const costValue = parseAmount(cost);
-    if (sharesValue === null || sharesValue <= 0) return setError('Shares must be a number greater than 0.');
-    if (costValue === null || costValue < 0) return setError('Average cost must be a number, 0 or more.');
+    const amounts = holdingAmounts(shares, cost);
+    if ('error' in amounts) return setError(amounts.error);
+    const { shares: sharesValue, cost: costValue } = amounts;
     setSaving(true);
     setError(null);
     try {
