@@ -102,4 +102,30 @@ describe('import atomicity (real database)', () => {
     const retried = await importer.run(request(withExtraRow), noProgress);
     expect(retried.stats.transactions_inserted).toBe(1);
   }, 60000);
+
+  it('writes an export larger than one statement batch completely, rows and trades alike', async () => {
+    const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new TypeOrmImportStore(database), new TypeOrmUploadHistory(database));
+    const [other] = await database.manager.query(`INSERT INTO users (email) VALUES ('batches@example.com') RETURNING id`);
+    const [account] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, 'B-1') RETURNING id`, [other.id]);
+    const roundTrips = 6001;
+    const lines: string[] = [];
+    for (let i = roundTrips - 1; i >= 0; i -= 1) {
+      const symbol = `B${i}`;
+      lines.push(`"06/03/2024","Sell","${symbol}","${symbol} CORP","1","$11.00","","$11.00"`);
+      lines.push(`"06/03/2024","Buy","${symbol}","${symbol} CORP","1","$10.00","","-$10.00"`);
+    }
+    const transactions = `"Date","Action","Symbol","Description","Quantity","Price","Fees & Comm","Amount"\n${lines.join('\n')}\n`;
+    const { stats } = await importer.run(
+      { ...request(transactions), userId: other.id, account: { accountId: account.id, accountNumber: 'B-1' } },
+      noProgress,
+    );
+    expect(stats.transactions_inserted).toBe(2 * roundTrips);
+    const [stored] = await database.manager.query(`SELECT count(*)::int AS n FROM broker_transactions WHERE account_id = $1`, [account.id]);
+    const [trades] = await database.manager.query(
+      `SELECT count(*)::int AS n, sum(profit_loss)::text AS total FROM closed_trades WHERE account_id = $1`,
+      [account.id],
+    );
+    expect(stored.n).toBe(2 * roundTrips);
+    expect(trades).toEqual({ n: roundTrips, total: expect.stringMatching(/^6001(\.0+)?$/) });
+  }, 120000);
 });

@@ -46,7 +46,8 @@ export class TypeOrmImportStore extends ImportStore {
 
   async addTransactions(accountId: number, uploadId: number, rows: readonly BrokerTransaction[]): Promise<number> {
     if (rows.length === 0) return 0;
-    // One JSON document per batch: far cheaper to build and to parse than a dozen escaped arrays.
+    // JSON documents of a few thousand rows: far cheaper to build and to parse than a dozen escaped
+    // arrays, and small enough for the embedded database's socket, which slows down on huge messages.
     const records = rows.map((row) => ({
       line: row.line,
       fingerprint: required(row.fingerprint),
@@ -61,19 +62,23 @@ export class TypeOrmImportStore extends ImportStore {
       amount: text(row.amount),
       cells: row.cells,
     }));
-    const [{ inserted }]: { inserted: number }[] = await this.database.manager.query(
-      `WITH added AS (
-         INSERT INTO broker_transactions
-           (account_id, upload_id, line, fingerprint, trade_date, as_of_date, action, symbol, description, quantity, price, fees, amount, cells)
-         SELECT $1, $2, t.line, t.fingerprint, t.trade_date, t.as_of_date, t.action, t.symbol, t.description,
-                t.quantity, t.price, t.fees, t.amount, t.cells
-           FROM json_to_recordset($3::json) AS t(line int, fingerprint text, trade_date date, as_of_date date, action text, symbol text,
-                                                  description text, quantity numeric, price numeric, fees numeric, amount numeric, cells jsonb)
-         ON CONFLICT ON CONSTRAINT broker_transactions_natural_key DO NOTHING
-         RETURNING 1)
-       SELECT count(*)::int AS inserted FROM added`,
-      [accountId, uploadId, JSON.stringify(records)],
-    );
+    let inserted = 0;
+    for (const batch of batches(records)) {
+      const [result]: { inserted: number }[] = await this.database.manager.query(
+        `WITH added AS (
+           INSERT INTO broker_transactions
+             (account_id, upload_id, line, fingerprint, trade_date, as_of_date, action, symbol, description, quantity, price, fees, amount, cells)
+           SELECT $1, $2, t.line, t.fingerprint, t.trade_date, t.as_of_date, t.action, t.symbol, t.description,
+                  t.quantity, t.price, t.fees, t.amount, t.cells
+             FROM json_to_recordset($3::json) AS t(line int, fingerprint text, trade_date date, as_of_date date, action text, symbol text,
+                                                    description text, quantity numeric, price numeric, fees numeric, amount numeric, cells jsonb)
+           ON CONFLICT ON CONSTRAINT broker_transactions_natural_key DO NOTHING
+           RETURNING 1)
+         SELECT count(*)::int AS inserted FROM added`,
+        [accountId, uploadId, JSON.stringify(batch)],
+      );
+      inserted += result.inserted;
+    }
     return inserted;
   }
 
@@ -145,18 +150,20 @@ export class TypeOrmImportStore extends ImportStore {
         sell_tx_price: text(t.sellTxPrice),
         seq,
       }));
-      await manager.query(
-        `INSERT INTO closed_trades
-           (user_id, account_id, symbol, side, source, buy_date, sell_date, close_date, open_date, volume, buy_price, sell_price,
-            cost_basis, proceeds, profit_loss, profit_per_share, return_pct, holding_days, trade_result, wash_sale,
-            disallowed_loss, term, buy_tx_price, sell_tx_price, seq)
-         SELECT $1, $2, t.* FROM json_to_recordset($3::json) AS t(
-           symbol text, side text, source text, buy_date date, sell_date date, close_date date, open_date date, volume numeric,
-           buy_price numeric, sell_price numeric, cost_basis numeric, proceeds numeric, profit_loss numeric, profit_per_share numeric,
-           return_pct numeric, holding_days int, trade_result text, wash_sale boolean, disallowed_loss numeric, term text,
-           buy_tx_price numeric, sell_tx_price numeric, seq int)`,
-        [userId, accountId, JSON.stringify(records)],
-      );
+      for (const batch of batches(records)) {
+        await manager.query(
+          `INSERT INTO closed_trades
+             (user_id, account_id, symbol, side, source, buy_date, sell_date, close_date, open_date, volume, buy_price, sell_price,
+              cost_basis, proceeds, profit_loss, profit_per_share, return_pct, holding_days, trade_result, wash_sale,
+              disallowed_loss, term, buy_tx_price, sell_tx_price, seq)
+           SELECT $1, $2, t.* FROM json_to_recordset($3::json) AS t(
+             symbol text, side text, source text, buy_date date, sell_date date, close_date date, open_date date, volume numeric,
+             buy_price numeric, sell_price numeric, cost_basis numeric, proceeds numeric, profit_loss numeric, profit_per_share numeric,
+             return_pct numeric, holding_days int, trade_result text, wash_sale boolean, disallowed_loss numeric, term text,
+             buy_tx_price numeric, sell_tx_price numeric, seq int)`,
+          [userId, accountId, JSON.stringify(batch)],
+        );
+      }
     }
     const dividends = result.dividends;
     if (dividends.length > 0) {
@@ -193,6 +200,15 @@ export class TypeOrmImportStore extends ImportStore {
     // The trading reports' rollups and report version (libs/trades), rebuilt in this same transaction.
     await refreshTradeReports(this.database, userId);
   }
+}
+
+/** Rows per statement when writing many. */
+const BATCH_ROWS = 5000;
+
+function batches<T>(rows: readonly T[]): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < rows.length; start += BATCH_ROWS) result.push(rows.slice(start, start + BATCH_ROWS));
+  return result;
 }
 
 function text(value: Decimal | null | undefined): string | null {
