@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { copyStatement, type CopyTarget } from './bulk-copy.js';
 
 /**
  * The embedded PostgreSQL: PGlite (PostgreSQL compiled to WebAssembly) with its files under
@@ -23,6 +24,16 @@ export class EmbeddedPostgres {
     await server.start();
     const port = server.getServerConn().split(':').pop();
     return new EmbeddedPostgres(db, server, `postgres://postgres@127.0.0.1:${port}/postgres`);
+  }
+
+  /**
+   * `COPY … FROM` the given text, straight into the engine rather than through the socket (several
+   * times faster for large inputs). The engine is one session: the statement joins whatever
+   * transaction the socket's connection has open, which is the caller's.
+   */
+  async copyFrom(target: CopyTarget, text: string): Promise<number> {
+    const result = await this.db.query(copyStatement(target, "'/dev/blob'"), [], { blob: new Blob([text]) });
+    return result.affectedRows ?? 0;
   }
 
   async stop(): Promise<void> {

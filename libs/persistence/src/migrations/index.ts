@@ -3,6 +3,7 @@ import { CreateAuthTables1763720000000 } from './1763720000000-create-auth-table
 import { CreateImportTables1763740000000 } from './1763740000000-create-import-tables.js';
 import { CreatePortfolio1763750000000 } from './1763750000000-create-portfolio.js';
 import { CreateTradeReportRollups1763760000000 } from './1763760000000-create-trade-report-rollups.js';
+import { BulkTablesCleanedByStatement1763770000000 } from './1763770000000-bulk-tables-cleaned-by-statement.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   CreateImportTables1763740000000,
   CreatePortfolio1763750000000,
   CreateTradeReportRollups1763760000000,
+  BulkTablesCleanedByStatement1763770000000,
 ];

@@ -128,4 +128,66 @@ describe('import atomicity (real database)', () => {
     expect(stored.n).toBe(2 * roundTrips);
     expect(trades).toEqual({ n: roundTrips, total: expect.stringMatching(/^6001(\.0+)?$/) });
   }, 120000);
+
+  it('stores text with tabs, backslashes, quotes and line breaks exactly as the file has it', async () => {
+    const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new TypeOrmImportStore(database), new TypeOrmUploadHistory(database));
+    const [other] = await database.manager.query(`INSERT INTO users (email) VALUES ('text@example.com') RETURNING id`);
+    const [account] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, 'T-1') RETURNING id`, [other.id]);
+    const description = 'ODD\tNAME \\N "Q" C:\\DIR\nSECOND LINE ünï';
+    const cell = `"${description.replace(/"/g, '""')}"`;
+    const transactions = [
+      '"Date","Action","Symbol","Description","Quantity","Price","Fees & Comm","Amount"',
+      `"06/04/2024","Sell","ODD",${cell},"1","$11.00","","$11.00"`,
+      `"06/03/2024","Buy","ODD",${cell},"1","$10.00","","-$10.00"`,
+      '',
+    ].join('\r\n');
+    await importer.run({ ...request(transactions), userId: other.id, account: { accountId: account.id, accountNumber: 'T-1' } }, noProgress);
+    const rows: { description: string; cells: string[] }[] = await database.manager.query(
+      `SELECT description, cells FROM broker_transactions WHERE account_id = $1 ORDER BY line`,
+      [account.id],
+    );
+    expect(rows.map((row) => row.description)).toEqual([description, description]);
+    expect(rows.map((row) => row.cells[3])).toEqual([description, description]);
+  }, 60000);
+
+  it('deleting a user deletes everything imported for them, and nothing of anyone else', async () => {
+    const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new TypeOrmImportStore(database), new TypeOrmUploadHistory(database));
+    const [leaving] = await database.manager.query(`INSERT INTO users (email) VALUES ('leaving@example.com') RETURNING id`);
+    const [account] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, 'L-1') RETURNING id`, [leaving.id]);
+    await importer.run(
+      { ...request(readFixtureBytes('schwab-example', 'transactions.csv')), userId: leaving.id, account: { accountId: account.id, accountNumber: 'L-1' } },
+      noProgress,
+    );
+    // Each table with the column that says whose a row is.
+    const owners: [string, string, number][] = [
+      ['broker_transactions', 'account_id', account.id],
+      ['realized_lots', 'account_id', account.id],
+      ['closed_trades', 'account_id', account.id],
+      ['dividends', 'account_id', account.id],
+      ['position_history', 'account_id', account.id],
+      ['daily_totals', 'user_id', leaving.id],
+      ['daily_symbol_totals', 'user_id', leaving.id],
+    ];
+    const counts = async () => {
+      const result: Record<string, { theirs: number; others: number }> = {};
+      for (const [table, column, id] of owners) {
+        const [row] = await database.manager.query(
+          `SELECT count(*) FILTER (WHERE ${column} = $1)::int AS theirs, count(*) FILTER (WHERE ${column} <> $1)::int AS others FROM ${table}`,
+          [id],
+        );
+        result[table] = row;
+      }
+      return result;
+    };
+    const before = await counts();
+    for (const [table] of owners) {
+      expect(before[table].theirs).toBeGreaterThan(0);
+      expect(before[table].others).toBeGreaterThan(0);
+    }
+
+    await database.manager.query(`DELETE FROM users WHERE id = $1`, [leaving.id]);
+
+    const after = await counts();
+    for (const [table] of owners) expect(after[table]).toEqual({ theirs: 0, others: before[table].others });
+  }, 60000);
 });

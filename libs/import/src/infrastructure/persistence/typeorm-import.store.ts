@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '@app/persistence';
+import { Database, type CopyTarget } from '@app/persistence';
+import { ConflictError } from '@app/shared';
 import { Decimal } from '@app/shared/domain';
 import { refreshTradeReports } from '@app/trades';
 import { classifyAction, type BrokerTransaction } from '../../domain/broker-transaction.js';
@@ -13,8 +14,8 @@ const IMPORT_LOCK_NAMESPACE = 4711;
 type Row = Record<string, string | number | boolean | null>;
 
 /**
- * PostgreSQL adapter of the import store. Rows go in as one `INSERT … SELECT FROM unnest(…)` per
- * table (one round trip whatever the size); numbers travel as exact decimal strings into NUMERIC.
+ * PostgreSQL adapter of the import store. Many rows go in with `COPY` (streamed to a server, straight
+ * into the embedded engine); numbers travel as exact decimal strings into NUMERIC.
  */
 @Injectable()
 export class TypeOrmImportStore extends ImportStore {
@@ -23,7 +24,12 @@ export class TypeOrmImportStore extends ImportStore {
   }
 
   async lockAccount(accountId: number): Promise<void> {
-    await this.database.manager.query('SELECT pg_advisory_xact_lock($1, $2)', [IMPORT_LOCK_NAMESPACE, accountId]);
+    const manager = this.database.manager;
+    await manager.query('SELECT pg_advisory_xact_lock($1, $2)', [IMPORT_LOCK_NAMESPACE, accountId]);
+    // The bulk tables have no foreign keys (migration 1763770000000): the account, and with it its user,
+    // cannot be deleted from here until this import ends, as each row's key check used to ensure.
+    const held: unknown[] = await manager.query('SELECT 1 FROM brokerage_accounts WHERE id = $1 FOR KEY SHARE', [accountId]);
+    if (held.length === 0) throw new ConflictError('The brokerage account was removed while the files were being imported; nothing was imported');
   }
 
   async loadRows(accountId: number): Promise<StoredRows> {
@@ -45,77 +51,56 @@ export class TypeOrmImportStore extends ImportStore {
   }
 
   async addTransactions(accountId: number, uploadId: number, rows: readonly BrokerTransaction[]): Promise<number> {
-    if (rows.length === 0) return 0;
-    // JSON documents of a few thousand rows: far cheaper to build and to parse than a dozen escaped
-    // arrays, and small enough for the embedded database's socket, which slows down on huge messages.
-    const records = rows.map((row) => ({
-      line: row.line,
-      fingerprint: required(row.fingerprint),
-      trade_date: row.date,
-      as_of_date: row.asOfDate,
-      action: row.action,
-      symbol: row.symbol,
-      description: row.description,
-      quantity: text(row.quantity),
-      price: text(row.price),
-      fees: text(row.fees),
-      amount: text(row.amount),
-      cells: row.cells,
-    }));
-    let inserted = 0;
-    for (const batch of batches(records)) {
-      const [result]: { inserted: number }[] = await this.database.manager.query(
-        `WITH added AS (
-           INSERT INTO broker_transactions
-             (account_id, upload_id, line, fingerprint, trade_date, as_of_date, action, symbol, description, quantity, price, fees, amount, cells)
-           SELECT $1, $2, t.line, t.fingerprint, t.trade_date, t.as_of_date, t.action, t.symbol, t.description,
-                  t.quantity, t.price, t.fees, t.amount, t.cells
-             FROM json_to_recordset($3::json) AS t(line int, fingerprint text, trade_date date, as_of_date date, action text, symbol text,
-                                                    description text, quantity numeric, price numeric, fees numeric, amount numeric, cells jsonb)
-           ON CONFLICT ON CONSTRAINT broker_transactions_natural_key DO NOTHING
-           RETURNING 1)
-         SELECT count(*)::int AS inserted FROM added`,
-        [accountId, uploadId, JSON.stringify(batch)],
-      );
-      inserted += result.inserted;
-    }
-    return inserted;
+    // The caller passes only rows the account does not hold (under the account lock), so a plain
+    // COPY is enough; the natural-key constraint still refuses a duplicate, failing the import.
+    return this.database.copyRows(
+      BROKER_TRANSACTIONS,
+      rows,
+      (row) => [
+        accountId,
+        uploadId,
+        row.line,
+        required(row.fingerprint),
+        row.date,
+        row.asOfDate,
+        row.action,
+        row.symbol,
+        row.description,
+        text(row.quantity),
+        text(row.price),
+        text(row.fees),
+        text(row.amount),
+        JSON.stringify(row.cells),
+      ],
+    );
   }
 
   async addLots(accountId: number, uploadId: number, lots: readonly RealizedLot[]): Promise<number> {
-    if (lots.length === 0) return 0;
-    const inserted: Row[] = await this.database.manager.query(
-      `INSERT INTO realized_lots
-         (account_id, upload_id, line, fingerprint, symbol, name, closed_date, opened_date, quantity, proceeds_per_share,
-          cost_per_share, proceeds, cost_basis, gain_loss, gain_loss_percent, term, wash_sale, disallowed_loss, cells)
-       SELECT $1, $2, t.* FROM unnest($3::int[], $4::text[], $5::text[], $6::text[], $7::date[], $8::date[], $9::numeric[],
-                                      $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[],
-                                      $15::numeric[], $16::text[], $17::boolean[], $18::numeric[], $19::jsonb[]) AS t
-       ON CONFLICT ON CONSTRAINT realized_lots_natural_key DO NOTHING
-       RETURNING 1`,
-      [
+    return this.database.copyRows(
+      REALIZED_LOTS,
+      lots,
+      (lot) => [
         accountId,
         uploadId,
-        lots.map((lot) => lot.line),
-        lots.map((lot) => required(lot.fingerprint)),
-        lots.map((lot) => lot.symbol),
-        lots.map((lot) => lot.name),
-        lots.map((lot) => lot.closedDate),
-        lots.map((lot) => lot.openedDate),
-        lots.map((lot) => lot.quantity.toString()),
-        lots.map((lot) => text(lot.proceedsPerShare)),
-        lots.map((lot) => text(lot.costPerShare)),
-        lots.map((lot) => lot.proceeds.toString()),
-        lots.map((lot) => lot.costBasis.toString()),
-        lots.map((lot) => lot.gainLoss.toString()),
-        lots.map((lot) => text(lot.gainLossPercent)),
-        lots.map((lot) => lot.term),
-        lots.map((lot) => lot.washSale),
-        lots.map((lot) => text(lot.disallowedLoss)),
-        lots.map((lot) => JSON.stringify(lot.cells)),
+        lot.line,
+        required(lot.fingerprint),
+        lot.symbol,
+        lot.name,
+        lot.closedDate,
+        lot.openedDate,
+        lot.quantity.toString(),
+        text(lot.proceedsPerShare),
+        text(lot.costPerShare),
+        lot.proceeds.toString(),
+        lot.costBasis.toString(),
+        lot.gainLoss.toString(),
+        text(lot.gainLossPercent),
+        lot.term,
+        lot.washSale,
+        text(lot.disallowedLoss),
+        JSON.stringify(lot.cells),
       ],
     );
-    return inserted.length;
   }
 
   async replaceDerived(userId: number, accountId: number, result: MatchResult): Promise<void> {
@@ -123,72 +108,47 @@ export class TypeOrmImportStore extends ImportStore {
     for (const table of ['closed_trades', 'dividends', 'position_history', 'securities']) {
       await manager.query(`DELETE FROM ${table} WHERE account_id = $1`, [accountId]);
     }
-    const trades = result.trades;
-    if (trades.length > 0) {
-      const records = trades.map((t, seq) => ({
-        symbol: t.symbol,
-        side: t.side,
-        source: t.source,
-        buy_date: t.buyDate,
-        sell_date: t.sellDate,
-        close_date: t.closeDate,
-        open_date: t.openDate,
-        volume: t.volume.toString(),
-        buy_price: t.buyPrice.toString(),
-        sell_price: t.sellPrice.toString(),
-        cost_basis: t.costBasis.toString(),
-        proceeds: t.proceeds.toString(),
-        profit_loss: t.totalProfitLoss.toString(),
-        profit_per_share: t.profitPerShare.toString(),
-        return_pct: t.returnPercentage.toString(),
-        holding_days: t.holdingDays,
-        trade_result: t.tradeResult,
-        wash_sale: t.washSale,
-        disallowed_loss: text(t.disallowedLoss),
-        term: t.term,
-        buy_tx_price: text(t.buyTxPrice),
-        sell_tx_price: text(t.sellTxPrice),
+    await this.database.copyRows(
+      CLOSED_TRADES,
+      result.trades,
+      (t, seq) => [
+        userId,
+        accountId,
+        t.symbol,
+        t.side,
+        t.source,
+        t.buyDate,
+        t.sellDate,
+        t.closeDate,
+        t.openDate,
+        t.volume.toString(),
+        t.buyPrice.toString(),
+        t.sellPrice.toString(),
+        t.costBasis.toString(),
+        t.proceeds.toString(),
+        t.totalProfitLoss.toString(),
+        t.profitPerShare.toString(),
+        t.returnPercentage.toString(),
+        t.holdingDays,
+        t.tradeResult,
+        t.washSale,
+        text(t.disallowedLoss),
+        t.term,
+        text(t.buyTxPrice),
+        text(t.sellTxPrice),
         seq,
-      }));
-      for (const batch of batches(records)) {
-        await manager.query(
-          `INSERT INTO closed_trades
-             (user_id, account_id, symbol, side, source, buy_date, sell_date, close_date, open_date, volume, buy_price, sell_price,
-              cost_basis, proceeds, profit_loss, profit_per_share, return_pct, holding_days, trade_result, wash_sale,
-              disallowed_loss, term, buy_tx_price, sell_tx_price, seq)
-           SELECT $1, $2, t.* FROM json_to_recordset($3::json) AS t(
-             symbol text, side text, source text, buy_date date, sell_date date, close_date date, open_date date, volume numeric,
-             buy_price numeric, sell_price numeric, cost_basis numeric, proceeds numeric, profit_loss numeric, profit_per_share numeric,
-             return_pct numeric, holding_days int, trade_result text, wash_sale boolean, disallowed_loss numeric, term text,
-             buy_tx_price numeric, sell_tx_price numeric, seq int)`,
-          [userId, accountId, JSON.stringify(batch)],
-        );
-      }
-    }
-    const dividends = result.dividends;
-    if (dividends.length > 0) {
-      await manager.query(
-        `INSERT INTO dividends (user_id, account_id, transaction_date, symbol, action, amount, seq)
-         SELECT $1, $2, t.* FROM unnest($3::date[], $4::text[], $5::text[], $6::numeric[], $7::int[]) AS t`,
-        [
-          userId,
-          accountId,
-          dividends.map((d) => d.transactionDate),
-          dividends.map((d) => d.symbol),
-          dividends.map((d) => d.action),
-          dividends.map((d) => d.amount.toString()),
-          dividends.map((_, index) => index),
-        ],
-      );
-    }
-    const positions = result.positions.entries();
-    if (positions.length > 0) {
-      await manager.query(
-        `INSERT INTO position_history (user_id, account_id, symbol, as_of, shares)
-         SELECT $1, $2, t.* FROM unnest($3::text[], $4::date[], $5::numeric[]) AS t`,
-        [userId, accountId, positions.map((p) => p.symbol), positions.map((p) => p.date), positions.map((p) => p.shares.toString())],
-      );
-    }
+      ],
+    );
+    await this.database.copyRows(
+      DIVIDENDS,
+      result.dividends,
+      (d, seq) => [userId, accountId, d.transactionDate, d.symbol, d.action, d.amount.toString(), seq],
+    );
+    await this.database.copyRows(
+      POSITION_HISTORY,
+      result.positions.entries(),
+      (p) => [userId, accountId, p.symbol, p.date, p.shares.toString()],
+    );
     const names = [...result.companyNames].filter(([symbol]) => symbol !== '');
     if (names.length > 0) {
       await manager.query(
@@ -202,14 +162,27 @@ export class TypeOrmImportStore extends ImportStore {
   }
 }
 
-/** Rows per statement when writing many. */
-const BATCH_ROWS = 5000;
-
-function batches<T>(rows: readonly T[]): T[][] {
-  const result: T[][] = [];
-  for (let start = 0; start < rows.length; start += BATCH_ROWS) result.push(rows.slice(start, start + BATCH_ROWS));
-  return result;
-}
+const BROKER_TRANSACTIONS: CopyTarget = {
+  table: 'broker_transactions',
+  columns: ['account_id', 'upload_id', 'line', 'fingerprint', 'trade_date', 'as_of_date', 'action', 'symbol', 'description', 'quantity', 'price', 'fees', 'amount', 'cells'],
+};
+const REALIZED_LOTS: CopyTarget = {
+  table: 'realized_lots',
+  columns: [
+    'account_id', 'upload_id', 'line', 'fingerprint', 'symbol', 'name', 'closed_date', 'opened_date', 'quantity', 'proceeds_per_share',
+    'cost_per_share', 'proceeds', 'cost_basis', 'gain_loss', 'gain_loss_percent', 'term', 'wash_sale', 'disallowed_loss', 'cells',
+  ],
+};
+const CLOSED_TRADES: CopyTarget = {
+  table: 'closed_trades',
+  columns: [
+    'user_id', 'account_id', 'symbol', 'side', 'source', 'buy_date', 'sell_date', 'close_date', 'open_date', 'volume', 'buy_price',
+    'sell_price', 'cost_basis', 'proceeds', 'profit_loss', 'profit_per_share', 'return_pct', 'holding_days', 'trade_result',
+    'wash_sale', 'disallowed_loss', 'term', 'buy_tx_price', 'sell_tx_price', 'seq',
+  ],
+};
+const DIVIDENDS: CopyTarget = { table: 'dividends', columns: ['user_id', 'account_id', 'transaction_date', 'symbol', 'action', 'amount', 'seq'] };
+const POSITION_HISTORY: CopyTarget = { table: 'position_history', columns: ['user_id', 'account_id', 'symbol', 'as_of', 'shares'] };
 
 function text(value: Decimal | null | undefined): string | null {
   return value === null || value === undefined ? null : value.toString();

@@ -1,0 +1,25 @@
+import { copyChunks, copyField, copyStatement } from './bulk-copy.js';
+
+describe('COPY text format', () => {
+  it('writes null as \\N and escapes what the format gives a meaning to', () => {
+    expect(copyField(null)).toBe('\\N');
+    expect(copyField('\\N')).toBe('\\\\N');
+    expect(copyField('ACME\tCORP\r\nLINE 2 C:\\x')).toBe('ACME\\tCORP\\r\\nLINE 2 C:\\\\x');
+    expect(copyField('"quoted", plain; ünïcode')).toBe('"quoted", plain; ünïcode');
+    expect(copyField(12)).toBe('12');
+    expect(copyField(false)).toBe('false');
+    expect(copyField('')).toBe('');
+  });
+
+  it('builds rows chunk by chunk, each line ending in a newline, with the item index', () => {
+    const chunks = [...copyChunks(['a', 'b', 'c'], (item, index) => [item, index, null], 2)];
+    expect(chunks).toEqual(['a\t0\t\\N\nb\t1\t\\N\n', 'c\t2\t\\N\n']);
+    expect([...copyChunks([], () => ['x'], 2)]).toEqual([]);
+  });
+
+  it('names only plain identifiers', () => {
+    expect(copyStatement({ table: 'dividends', columns: ['user_id', 'amount'] }, 'STDIN')).toBe('COPY dividends (user_id, amount) FROM STDIN');
+    expect(() => copyStatement({ table: 'dividends; DROP TABLE users', columns: ['x'] }, 'STDIN')).toThrow('not a plain SQL identifier');
+    expect(() => copyStatement({ table: 'dividends', columns: ['"x"'] }, 'STDIN')).toThrow('not a plain SQL identifier');
+  });
+});

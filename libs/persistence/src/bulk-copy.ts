@@ -1,0 +1,49 @@
+/** A value of one column of a row written with `COPY`: numbers and decimals travel as their text. */
+export type CopyValue = string | number | boolean | null;
+
+/** One `COPY … FROM` target: a table and the columns each row gives, in that order. */
+export interface CopyTarget {
+  table: string;
+  columns: readonly string[];
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+const SPECIAL = /[\\\t\n\r]/;
+const SPECIALS = /[\\\t\n\r]/g;
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+/** `COPY table (columns) FROM source` in text format, the names checked (they come from code, never from input). */
+export function copyStatement(target: CopyTarget, source: string): string {
+  for (const name of [target.table, ...target.columns]) {
+    if (!IDENTIFIER.test(name)) throw new Error(`not a plain SQL identifier: ${name}`);
+  }
+  return `COPY ${target.table} (${target.columns.join(', ')}) FROM ${source}`;
+}
+
+/** One field in PostgreSQL's COPY text format: `\N` for null, backslash, tab and line breaks escaped. */
+export function copyField(value: CopyValue): string {
+  if (value === null) return '\\N';
+  const text = typeof value === 'string' ? value : String(value);
+  return SPECIAL.test(text) ? text.replace(SPECIALS, (character) => ESCAPES[character]) : text;
+}
+
+/**
+ * The items' rows as COPY text, `rowsPerChunk` rows per string, built only as they are asked for: a server
+ * takes in one chunk while the next is being built, and no more than a chunk is held as text at once.
+ */
+export function* copyChunks<T>(items: Iterable<T>, toRow: (item: T, index: number) => readonly CopyValue[], rowsPerChunk: number): Generator<string> {
+  let lines: string[] = [];
+  let count = 0;
+  for (const item of items) {
+    const row = toRow(item, count);
+    count += 1;
+    let line = '';
+    for (let index = 0; index < row.length; index += 1) line += (index === 0 ? '' : '\t') + copyField(row[index]);
+    lines.push(line);
+    if (lines.length === rowsPerChunk) {
+      yield `${lines.join('\n')}\n`;
+      lines = [];
+    }
+  }
+  if (lines.length > 0) yield `${lines.join('\n')}\n`;
+}
