@@ -1,10 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { UnitOfWork } from '@app/persistence';
+import type { BrokerTransaction } from '../domain/broker-transaction.js';
 import { withLotFingerprints, withTransactionFingerprints } from '../domain/fingerprint.js';
 import { matchTrades } from '../domain/hybrid-matcher.js';
 import { ImportFileError } from '../domain/import.errors.js';
 import { decodeCsvText } from '../domain/parsers/csv-text.js';
 import { parseRealizedLotsFile, parseTransactionsFile } from '../domain/parsers/format-registry.js';
+import type { RealizedLot } from '../domain/realized-lot.js';
 import { monthsChanged } from '../domain/trade-report.js';
 import { ImportStore } from './import-store.port.js';
 import { UploadHistory } from './upload-history.port.js';
@@ -87,15 +89,18 @@ export class ImportBrokerageFiles {
     let warnings: string[] = [];
     try {
       await progress(IMPORT_STEPS[0]);
-      const transactionsFile = parseTransactionsFile(transactions.name, transactions.content);
-      const lotsFile = parseRealizedLotsFile(gains.name, gains.content);
-      counts.transactionsProcessed = transactionsFile.dataRows;
-      counts.realizedGainsLots = lotsFile.lots.length;
+      let parsed: { transactions: BrokerTransaction[]; lots: RealizedLot[] } | undefined = {
+        transactions: parseTransactionsFile(transactions.name, transactions.content).transactions,
+        lots: parseRealizedLotsFile(gains.name, gains.content).lots,
+      };
+      counts.transactionsProcessed = parsed.transactions.length;
+      counts.realizedGainsLots = parsed.lots.length;
       await progress(IMPORT_STEPS[1]);
 
       const accountKey = String(account.accountId);
-      const newTransactions = withTransactionFingerprints(accountKey, transactionsFile.transactions);
-      const newLots = withLotFingerprints(accountKey, lotsFile.lots);
+      const newTransactions = withTransactionFingerprints(accountKey, parsed.transactions);
+      const newLots = withLotFingerprints(accountKey, parsed.lots);
+      parsed = undefined; // the rows without their keys can go: a large file's rows are a good part of the memory
       await progress(IMPORT_STEPS[2]);
 
       await this.unitOfWork.run(async () => {

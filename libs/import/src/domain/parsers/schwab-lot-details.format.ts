@@ -92,5 +92,6 @@ function readLot(reader: RowReader<Column>, cells: readonly string[]): RealizedL
     washSale,
     disallowedLoss: disallowedLoss === null || (disallowedLoss.isZero() && !washSale) ? null : disallowedLoss.abs(),
     cells,
+    fingerprint: undefined, // set by the caller (fingerprint.ts); declared here so every row has one shape
   };
 }

@@ -116,5 +116,6 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
     fees,
     amount,
     cells,
+    fingerprint: undefined, // set by the caller (fingerprint.ts); declared here so every row has one shape
   };
 }
