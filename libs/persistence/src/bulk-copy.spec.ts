@@ -1,4 +1,4 @@
-import { copyChunks, copyField, copyStatement } from './bulk-copy.js';
+import { copyChunks, copyField, copyStatement, rowsOf } from './bulk-copy.js';
 
 describe('COPY text format', () => {
   it('writes null as \\N and escapes what the format gives a meaning to', () => {
@@ -12,9 +12,9 @@ describe('COPY text format', () => {
   });
 
   it('builds rows chunk by chunk, each line ending in a newline, with the item index', () => {
-    const chunks = [...copyChunks(['a', 'b', 'c'], (item, index) => [item, index, null], 2)];
+    const chunks = [...copyChunks(rowsOf(['a', 'b', 'c'], (item, index) => [item, index, null]), 2)];
     expect(chunks).toEqual(['a\t0\t\\N\nb\t1\t\\N\n', 'c\t2\t\\N\n']);
-    expect([...copyChunks([], () => ['x'], 2)]).toEqual([]);
+    expect([...copyChunks([], 2)]).toEqual([]);
   });
 
   it('names only plain identifiers', () => {

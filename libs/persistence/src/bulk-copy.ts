@@ -27,16 +27,25 @@ export function copyField(value: CopyValue): string {
   return SPECIAL.test(text) ? text.replace(SPECIALS, (character) => ESCAPES[character]) : text;
 }
 
+/** Rows to write into one table. */
+export interface CopyJob {
+  target: CopyTarget;
+  rows: Iterable<readonly CopyValue[]>;
+}
+
+/** One row per item, made as they are asked for. */
+export function* rowsOf<T>(items: Iterable<T>, toRow: (item: T, index: number) => readonly CopyValue[]): Generator<readonly CopyValue[]> {
+  let index = 0;
+  for (const item of items) yield toRow(item, index++);
+}
+
 /**
- * The items' rows as COPY text, `rowsPerChunk` rows per string, built only as they are asked for: a server
+ * The rows as COPY text, `rowsPerChunk` rows per string, built only as they are asked for: a server
  * takes in one chunk while the next is being built, and no more than a chunk is held as text at once.
  */
-export function* copyChunks<T>(items: Iterable<T>, toRow: (item: T, index: number) => readonly CopyValue[], rowsPerChunk: number): Generator<string> {
+export function* copyChunks(rows: Iterable<readonly CopyValue[]>, rowsPerChunk: number): Generator<string> {
   let lines: string[] = [];
-  let count = 0;
-  for (const item of items) {
-    const row = toRow(item, count);
-    count += 1;
+  for (const row of rows) {
     let line = '';
     for (let index = 0; index < row.length; index += 1) line += (index === 0 ? '' : '\t') + copyField(row[index]);
     lines.push(line);

@@ -6,7 +6,7 @@ import type { PoolClient } from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import { DataSource, EntityManager, MixedList, type EntitySchema } from 'typeorm';
 import { AppConfig, DatabaseUnavailableError } from '@app/shared';
-import { copyChunks, copyStatement, type CopyTarget, type CopyValue } from './bulk-copy.js';
+import { copyChunks, copyStatement, type CopyJob } from './bulk-copy.js';
 import { EmbeddedPostgres } from './embedded-postgres.js';
 
 export interface PersistenceOptions {
@@ -86,23 +86,33 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   /**
-   * Writes one row per item with `COPY … FROM`, the fastest way into PostgreSQL, inside the current unit of
-   * work (so they land with the rest of it, or not at all). Returns how many rows were written.
-   * On a server the rows stream over the transaction's connection; on the embedded database they go
-   * straight to the engine, which is one session, the one that holds this transaction.
+   * Writes rows with `COPY … FROM`, the fastest way into PostgreSQL, inside the current unit of work
+   * (so they land with the rest of it, or not at all), one job after the other. Returns how many rows
+   * each job wrote. On a server the rows stream over the transaction's connection; on the embedded
+   * database they go straight to the engine, which is one session, the one that holds this
+   * transaction, and which takes in each chunk on its own thread while the next is being built.
    */
-  async copyRows<T>(target: CopyTarget, items: Iterable<T>, toRow: (item: T, index: number) => readonly CopyValue[]): Promise<number> {
+  async copyRows(...jobs: CopyJob[]): Promise<number[]> {
     const manager = this.transactions.getStore();
     if (manager?.queryRunner === undefined) throw new Error('copyRows runs inside a unit of work');
-    if (this.embedded !== undefined) {
-      let written = 0;
-      for (const text of copyChunks(items, toRow, EMBEDDED_COPY_ROWS)) written += await this.embedded.copyFrom(target, text);
-      return written;
+    const embedded = this.embedded;
+    if (embedded !== undefined) {
+      // Each chunk is handed over as soon as it is built; the engine writes them in order.
+      const written = jobs.map(({ target, rows }) => {
+        const chunks: Promise<number>[] = [];
+        for (const text of copyChunks(rows, EMBEDDED_COPY_ROWS)) chunks.push(embedded.copyFrom(target, text));
+        return Promise.all(chunks).then((counts) => counts.reduce((sum, count) => sum + count, 0));
+      });
+      return Promise.all(written);
     }
     const client = (await manager.queryRunner.connect()) as PoolClient;
-    const stream = client.query(copyFromStdin(copyStatement(target, 'STDIN')));
-    await pipeline(Readable.from(copyChunks(items, toRow, SERVER_COPY_ROWS)), stream);
-    return stream.rowCount;
+    const counts: number[] = [];
+    for (const { target, rows } of jobs) {
+      const stream = client.query(copyFromStdin(copyStatement(target, 'STDIN')));
+      await pipeline(Readable.from(copyChunks(rows, SERVER_COPY_ROWS)), stream);
+      counts.push(stream.rowCount);
+    }
+    return counts;
   }
 
   /** A real round trip to the database, bounded in time. */

@@ -3,48 +3,126 @@ import { access, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { Worker } from 'node:worker_threads';
 import { copyStatement, type CopyTarget } from './bulk-copy.js';
 
 /**
  * The embedded PostgreSQL: PGlite (PostgreSQL compiled to WebAssembly) with its files under
  * `DATA_DIR/pg`, served on a loopback port so the ordinary `pg` driver, and with it TypeORM,
  * talks to it exactly as to a real server. PGlite is one session: use a pool of one connection.
+ *
+ * The engine runs on a worker thread: its work no longer holds up the service's event loop, and on
+ * two cores the service parses and matches an import while the engine writes the rows before.
  */
 export class EmbeddedPostgres {
+  private readonly pending = new Map<number, { resolve: (rows: number) => void; reject: (error: Error) => void }>();
+  private nextId = 1;
+  private failure: Error | undefined;
+
   private constructor(
-    private readonly db: PGlite,
-    private readonly server: PGLiteSocketServer,
+    private readonly worker: Worker,
     readonly url: string,
-  ) {}
+  ) {
+    worker.on('message', (message: WorkerReply) => this.settle(message));
+    worker.on('error', (error) => this.fail(error));
+    worker.on('exit', (code) => this.fail(new Error(`the embedded database stopped (exit code ${code})`)));
+  }
 
   static async start(dataDir: string): Promise<EmbeddedPostgres> {
     const directory = join(dataDir, 'pg');
     await mkdir(directory, { recursive: true });
     if (!(await exists(join(directory, 'PG_VERSION')))) await initialiseInChildProcess(directory);
-    const db = await PGlite.create({ dataDir: directory, startParams: [...PGlite.defaultStartParams, ...SETTINGS] });
-    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0 });
-    await server.start();
-    const port = server.getServerConn().split(':').pop();
-    return new EmbeddedPostgres(db, server, `postgres://postgres@127.0.0.1:${port}/postgres`);
+    const require = createRequire(import.meta.url);
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { pglite: require.resolve('@electric-sql/pglite'), socket: require.resolve('@electric-sql/pglite-socket'), directory, settings: SETTINGS },
+    });
+    const url = await new Promise<string>((resolve, reject) => {
+      worker.once('message', (message: WorkerReply) =>
+        message.type === 'ready' ? resolve(message.url) : reject(new Error(`the embedded database did not start: ${message.type === 'failed' ? message.message : ''}`)),
+      );
+      worker.once('error', reject);
+    });
+    return new EmbeddedPostgres(worker, url);
   }
 
   /**
    * `COPY … FROM` the given text, straight into the engine rather than through the socket (several
    * times faster for large inputs). The engine is one session: the statement joins whatever
-   * transaction the socket's connection has open, which is the caller's.
+   * transaction the socket's connection has open, which is the caller's. Statements run in the
+   * order they were given; the caller may hand over the next before this one has finished.
    */
-  async copyFrom(target: CopyTarget, text: string): Promise<number> {
-    const result = await this.db.query(copyStatement(target, "'/dev/blob'"), [], { blob: new Blob([text]) });
-    return result.affectedRows ?? 0;
+  copyFrom(target: CopyTarget, text: string): Promise<number> {
+    return this.send({ type: 'copy', statement: copyStatement(target, "'/dev/blob'"), text });
   }
 
   async stop(): Promise<void> {
-    await this.server.stop();
-    await this.db.close();
+    if (this.failure === undefined) await this.send({ type: 'stop' }).catch(() => undefined);
+    await this.worker.terminate();
+  }
+
+  private send(request: { type: 'copy'; statement: string; text: string } | { type: 'stop' }): Promise<number> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise<number>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...request, id });
+    });
+  }
+
+  private settle(message: WorkerReply): void {
+    if (message.type !== 'done') return;
+    const waiting = this.pending.get(message.id);
+    this.pending.delete(message.id);
+    if (message.error === undefined) waiting?.resolve(message.rows);
+    else waiting?.reject(Object.assign(new Error(message.error.message), { code: message.error.code, detail: message.error.detail }));
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const waiting of this.pending.values()) waiting.reject(this.failure);
+    this.pending.clear();
   }
 }
+
+type WorkerReply =
+  | { type: 'ready'; url: string }
+  | { type: 'failed'; message: string }
+  | { type: 'done'; id: number; rows: number; error?: { message: string; code?: string; detail?: string } };
+
+/**
+ * The worker: PGlite and its socket server, and the direct statements (one at a time, in order).
+ * Plain CommonJS run with `eval`, so it is the same code under the compiled service and under the
+ * tests, which load the TypeScript sources.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { PGlite } = require(workerData.pglite);
+const { PGLiteSocketServer } = require(workerData.socket);
+(async () => {
+  const db = await PGlite.create({ dataDir: workerData.directory, startParams: [...PGlite.defaultStartParams, ...workerData.settings] });
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0 });
+  await server.start();
+  let queue = Promise.resolve();
+  parentPort.on('message', (request) => {
+    queue = queue.then(async () => {
+      try {
+        if (request.type === 'stop') {
+          await server.stop();
+          await db.close();
+          parentPort.postMessage({ type: 'done', id: request.id, rows: 0 });
+          return;
+        }
+        const result = await db.query(request.statement, [], { blob: new Blob([request.text]) });
+        parentPort.postMessage({ type: 'done', id: request.id, rows: result.affectedRows ?? 0 });
+      } catch (error) {
+        parentPort.postMessage({ type: 'done', id: request.id, error: { message: String(error && error.message), code: error && error.code, detail: error && error.detail } });
+      }
+    });
+  });
+  parentPort.postMessage({ type: 'ready', url: 'postgres://postgres@' + server.getServerConn() + '/postgres' });
+})().catch((error) => parentPort.postMessage({ type: 'failed', message: String((error && error.stack) || error) }));
+`;
 
 /**
  * Engine settings. The shared buffer pool is a fixed part of the process's memory (PGlite runs in

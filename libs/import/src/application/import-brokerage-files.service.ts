@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { UnitOfWork } from '@app/persistence';
 import type { BrokerTransaction } from '../domain/broker-transaction.js';
 import { withLotFingerprints, withTransactionFingerprints } from '../domain/fingerprint.js';
-import { matchTrades } from '../domain/hybrid-matcher.js';
+import { matchTrades, type MatchResult } from '../domain/hybrid-matcher.js';
 import { ImportFileError } from '../domain/import.errors.js';
 import { decodeCsvText } from '../domain/parsers/csv-text.js';
 import { parseRealizedLotsFile, parseTransactionsFile } from '../domain/parsers/format-registry.js';
@@ -112,9 +112,21 @@ export class ImportBrokerageFiles {
         // adding rows meanwhile, so the stored rows plus these are what a reload would return.
         const addedTransactions = notStoredYet(newTransactions, before.transactions);
         const addedLots = notStoredYet(newLots, before.lots);
-        counts.transactionsInserted = await this.store.addTransactions(account.accountId, uploadId, addedTransactions);
-        await this.store.addLots(account.accountId, uploadId, addedLots);
-        const current = matchTrades([...before.transactions, ...addedTransactions], [...before.lots, ...addedLots]);
+        // The new rows are being written while the trades are matched: matching needs no database, and
+        // where the database works on another core (a server, or the embedded engine's thread) both go on at once.
+        const written = (async () => {
+          const inserted = await this.store.addTransactions(account.accountId, uploadId, addedTransactions);
+          await this.store.addLots(account.accountId, uploadId, addedLots);
+          return inserted;
+        })();
+        let current: MatchResult;
+        try {
+          current = matchTrades([...before.transactions, ...addedTransactions], [...before.lots, ...addedLots]);
+        } catch (error) {
+          await written.catch(() => undefined); // the connection is left alone until the writes have ended
+          throw error;
+        }
+        counts.transactionsInserted = await written;
         await this.store.replaceDerived(userId, account.accountId, current);
         counts.brokerVerifiedTrades = current.stats.brokerVerifiedTrades;
         warnings = current.warnings.map((warning) => warning.message);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, type CopyTarget } from '@app/persistence';
+import { Database, rowsOf, type CopyTarget } from '@app/persistence';
 import { ConflictError } from '@app/shared';
 import { Decimal } from '@app/shared/domain';
 import { refreshTradeReports } from '@app/trades';
@@ -53,10 +53,9 @@ export class TypeOrmImportStore extends ImportStore {
   async addTransactions(accountId: number, uploadId: number, rows: readonly BrokerTransaction[]): Promise<number> {
     // The caller passes only rows the account does not hold (under the account lock), so a plain
     // COPY is enough; the natural-key constraint still refuses a duplicate, failing the import.
-    return this.database.copyRows(
-      BROKER_TRANSACTIONS,
-      rows,
-      (row) => [
+    const [written] = await this.database.copyRows({
+      target: BROKER_TRANSACTIONS,
+      rows: rowsOf(rows, (row) => [
         accountId,
         uploadId,
         row.line,
@@ -71,15 +70,15 @@ export class TypeOrmImportStore extends ImportStore {
         text(row.fees),
         text(row.amount),
         JSON.stringify(row.cells),
-      ],
-    );
+      ]),
+    });
+    return written;
   }
 
   async addLots(accountId: number, uploadId: number, lots: readonly RealizedLot[]): Promise<number> {
-    return this.database.copyRows(
-      REALIZED_LOTS,
-      lots,
-      (lot) => [
+    const [written] = await this.database.copyRows({
+      target: REALIZED_LOTS,
+      rows: rowsOf(lots, (lot) => [
         accountId,
         uploadId,
         lot.line,
@@ -99,8 +98,9 @@ export class TypeOrmImportStore extends ImportStore {
         lot.washSale,
         text(lot.disallowedLoss),
         JSON.stringify(lot.cells),
-      ],
-    );
+      ]),
+    });
+    return written;
   }
 
   async replaceDerived(userId: number, accountId: number, result: MatchResult): Promise<void> {
@@ -108,46 +108,43 @@ export class TypeOrmImportStore extends ImportStore {
     for (const table of ['closed_trades', 'dividends', 'position_history', 'securities']) {
       await manager.query(`DELETE FROM ${table} WHERE account_id = $1`, [accountId]);
     }
+    // One call: on the embedded database the engine takes in the trades while the rest is being built.
     await this.database.copyRows(
-      CLOSED_TRADES,
-      result.trades,
-      (t, seq) => [
-        userId,
-        accountId,
-        t.symbol,
-        t.side,
-        t.source,
-        t.buyDate,
-        t.sellDate,
-        t.closeDate,
-        t.openDate,
-        t.volume.toString(),
-        t.buyPrice.toString(),
-        t.sellPrice.toString(),
-        t.costBasis.toString(),
-        t.proceeds.toString(),
-        t.totalProfitLoss.toString(),
-        t.profitPerShare.toString(),
-        t.returnPercentage.toString(),
-        t.holdingDays,
-        t.tradeResult,
-        t.washSale,
-        text(t.disallowedLoss),
-        t.term,
-        text(t.buyTxPrice),
-        text(t.sellTxPrice),
-        seq,
-      ],
-    );
-    await this.database.copyRows(
-      DIVIDENDS,
-      result.dividends,
-      (d, seq) => [userId, accountId, d.transactionDate, d.symbol, d.action, d.amount.toString(), seq],
-    );
-    await this.database.copyRows(
-      POSITION_HISTORY,
-      result.positions.entries(),
-      (p) => [userId, accountId, p.symbol, p.date, p.shares.toString()],
+      {
+        target: CLOSED_TRADES,
+        rows: rowsOf(result.trades, (t, seq) => [
+          userId,
+          accountId,
+          t.symbol,
+          t.side,
+          t.source,
+          t.buyDate,
+          t.sellDate,
+          t.closeDate,
+          t.openDate,
+          t.volume.toString(),
+          t.buyPrice.toString(),
+          t.sellPrice.toString(),
+          t.costBasis.toString(),
+          t.proceeds.toString(),
+          t.totalProfitLoss.toString(),
+          t.profitPerShare.toString(),
+          t.returnPercentage.toString(),
+          t.holdingDays,
+          t.tradeResult,
+          t.washSale,
+          text(t.disallowedLoss),
+          t.term,
+          text(t.buyTxPrice),
+          text(t.sellTxPrice),
+          seq,
+        ]),
+      },
+      {
+        target: DIVIDENDS,
+        rows: rowsOf(result.dividends, (d, seq) => [userId, accountId, d.transactionDate, d.symbol, d.action, d.amount.toString(), seq]),
+      },
+      { target: POSITION_HISTORY, rows: rowsOf(result.positions.entries(), (p) => [userId, accountId, p.symbol, p.date, p.shares.toString()]) },
     );
     const names = [...result.companyNames].filter(([symbol]) => symbol !== '');
     if (names.length > 0) {

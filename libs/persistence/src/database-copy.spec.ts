@@ -1,0 +1,73 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import { loadConfig } from '@app/shared';
+import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../test/support/test-database.js';
+import { rowsOf, type CopyTarget } from './bulk-copy.js';
+import { Database } from './database.js';
+
+const NOTES: CopyTarget = { table: 'copy_notes', columns: ['id', 'note', 'amount'] };
+const TAGS: CopyTarget = { table: 'copy_tags', columns: ['note_id', 'tag'] };
+
+/**
+ * `Database.copyRows` on a real database (the embedded one, or the server when DATABASE_URL is set):
+ * rows land with their unit of work, several chunks and tables in one call, and a failing row
+ * undoes the whole unit of work and leaves the database usable.
+ */
+describe('Database.copyRows (real database)', () => {
+  let dataDir: string;
+  let serverDatabase: TestDatabase | undefined;
+  let database: Database;
+
+  beforeAll(async () => {
+    Logger.overrideLogger(false);
+    dataDir = await mkdtemp(join(tmpdir(), 'sta-copy-'));
+    const adminUrl = serverDatabaseUrl();
+    serverDatabase = adminUrl ? await createTestDatabase(adminUrl) : undefined;
+    database = new Database(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: serverDatabase?.url }), { entities: [], migrations: [] });
+    await database.onApplicationBootstrap();
+    await database.manager.query(`CREATE TABLE copy_notes (id INTEGER PRIMARY KEY, note TEXT, amount NUMERIC NOT NULL)`);
+    await database.manager.query(`CREATE TABLE copy_tags (note_id INTEGER NOT NULL, tag TEXT NOT NULL)`);
+  }, 60000);
+
+  afterAll(async () => {
+    await database?.onApplicationShutdown();
+    await serverDatabase?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const count = async (table: string): Promise<number> => (await database.manager.query(`SELECT count(*)::int AS n FROM ${table}`))[0].n;
+
+  it('writes many chunks into several tables in one unit of work, exact decimals and awkward text included', async () => {
+    const ids = Array.from({ length: 25_001 }, (_, index) => index + 1);
+    const counts = await database.inTransaction(() =>
+      database.copyRows(
+        { target: NOTES, rows: rowsOf(ids, (id) => [id, id === 7 ? 'tab\there \\N back\\slash\r\nline' : id % 2 ? null : `note ${id}`, `${id}.0000000001`]) },
+        { target: TAGS, rows: rowsOf(ids.slice(0, 3), (id, index) => [id, `tag ${index}`]) },
+      ),
+    );
+    expect(counts).toEqual([25_001, 3]);
+    const [row] = await database.manager.query(`SELECT note, amount::text AS amount FROM copy_notes WHERE id = 7`);
+    expect(row).toEqual({ note: 'tab\there \\N back\\slash\r\nline', amount: '7.0000000001' });
+    const [sums] = await database.manager.query(`SELECT sum(amount)::text AS total, count(note)::int AS notes FROM copy_notes`);
+    expect(sums).toEqual({ total: '312537501.0000025001', notes: 12_501 });
+  }, 60000);
+
+  it('undoes the whole unit of work when a row is refused, and the database goes on working', async () => {
+    const before = { notes: await count('copy_notes'), tags: await count('copy_tags') };
+    const refused = database.inTransaction(async () => {
+      await database.manager.query(`INSERT INTO copy_tags (note_id, tag) VALUES (0, 'written before the copy')`);
+      await database.copyRows({ target: NOTES, rows: rowsOf([1_000_001, 1_000_002, 1], (id) => [id, 'again', '1']) });
+    });
+    await expect(refused).rejects.toThrow(/duplicate key value violates unique constraint/);
+    expect({ notes: await count('copy_notes'), tags: await count('copy_tags') }).toEqual(before);
+
+    await database.inTransaction(() => database.copyRows({ target: TAGS, rows: [[1, 'after the failure']] }));
+    expect(await count('copy_tags')).toBe(before.tags + 1);
+  }, 60000);
+
+  it('is refused outside a unit of work', async () => {
+    await expect(database.copyRows({ target: TAGS, rows: [[1, 'loose']] })).rejects.toThrow('copyRows runs inside a unit of work');
+  });
+});
