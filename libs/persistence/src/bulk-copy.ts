@@ -46,9 +46,7 @@ export function* rowsOf<T>(items: Iterable<T>, toRow: (item: T, index: number) =
 export function* copyChunks(rows: Iterable<readonly CopyValue[]>, rowsPerChunk: number): Generator<string> {
   let lines: string[] = [];
   for (const row of rows) {
-    let line = '';
-    for (let index = 0; index < row.length; index += 1) line += (index === 0 ? '' : '\t') + copyField(row[index]);
-    lines.push(line);
+    lines.push(row.map(copyField).join('\t'));
     if (lines.length === rowsPerChunk) {
       yield `${lines.join('\n')}\n`;
       lines = [];

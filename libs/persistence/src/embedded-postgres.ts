@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { access, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Worker } from 'node:worker_threads';
 import { copyStatement, type CopyTarget } from './bulk-copy.js';
 
 /**
@@ -11,8 +10,10 @@ import { copyStatement, type CopyTarget } from './bulk-copy.js';
  * `DATA_DIR/pg`, served on a loopback port so the ordinary `pg` driver, and with it TypeORM,
  * talks to it exactly as to a real server. PGlite is one session: use a pool of one connection.
  *
- * The engine runs on a worker thread: its work no longer holds up the service's event loop, and on
- * two cores the service parses and matches an import while the engine writes the rows before.
+ * The engine runs in a child process of its own, as a PostgreSQL server would: its work does not
+ * hold up the service's event loop, on two cores the service parses and matches an import while the
+ * engine writes the rows before, and the engine's memory (WebAssembly, its buffer pool) is not the
+ * service's. The child ends with the service (it exits when its channel to the service closes).
  */
 export class EmbeddedPostgres {
   private readonly pending = new Map<number, { resolve: (rows: number) => void; reject: (error: Error) => void }>();
@@ -20,12 +21,17 @@ export class EmbeddedPostgres {
   private failure: Error | undefined;
 
   private constructor(
-    private readonly worker: Worker,
+    private readonly engine: ChildProcess,
     readonly url: string,
   ) {
-    worker.on('message', (message: WorkerReply) => this.settle(message));
-    worker.on('error', (error) => this.fail(error));
-    worker.on('exit', (code) => this.fail(new Error(`the embedded database stopped (exit code ${code})`)));
+    engine.on('message', (message: EngineReply) => this.settle(message));
+    engine.on('error', (error) => this.fail(error));
+    engine.on('exit', (code, signal) => this.fail(new Error(`the embedded database stopped (${signal ?? `exit code ${code}`})`)));
+  }
+
+  /** The engine's process id (for measurements). */
+  get pid(): number | undefined {
+    return this.engine.pid;
   }
 
   static async start(dataDir: string): Promise<EmbeddedPostgres> {
@@ -33,17 +39,21 @@ export class EmbeddedPostgres {
     await mkdir(directory, { recursive: true });
     if (!(await exists(join(directory, 'PG_VERSION')))) await initialiseInChildProcess(directory);
     const require = createRequire(import.meta.url);
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { pglite: require.resolve('@electric-sql/pglite'), socket: require.resolve('@electric-sql/pglite-socket'), directory, settings: SETTINGS },
+    const engine = spawn(process.execPath, ['-e', ENGINE_SOURCE], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      serialization: 'advanced',
+      env: { ...process.env, NODE_OPTIONS: '' },
     });
+    const started = { pglite: require.resolve('@electric-sql/pglite'), socket: require.resolve('@electric-sql/pglite-socket'), directory, settings: SETTINGS };
+    engine.send({ type: 'start', ...started });
     const url = await new Promise<string>((resolve, reject) => {
-      worker.once('message', (message: WorkerReply) =>
+      engine.once('message', (message: EngineReply) =>
         message.type === 'ready' ? resolve(message.url) : reject(new Error(`the embedded database did not start: ${message.type === 'failed' ? message.message : ''}`)),
       );
-      worker.once('error', reject);
+      engine.once('error', reject);
+      engine.once('exit', (code) => reject(new Error(`the embedded database did not start (exit code ${code})`)));
     });
-    return new EmbeddedPostgres(worker, url);
+    return new EmbeddedPostgres(engine, url);
   }
 
   /**
@@ -58,7 +68,11 @@ export class EmbeddedPostgres {
 
   async stop(): Promise<void> {
     if (this.failure === undefined) await this.send({ type: 'stop' }).catch(() => undefined);
-    await this.worker.terminate();
+    if (this.engine.exitCode === null && this.engine.signalCode === null) {
+      const exited = new Promise((resolve) => this.engine.once('exit', resolve));
+      this.engine.disconnect();
+      await exited;
+    }
   }
 
   private send(request: { type: 'copy'; statement: string; text: string } | { type: 'stop' }): Promise<number> {
@@ -66,11 +80,11 @@ export class EmbeddedPostgres {
     const id = this.nextId++;
     return new Promise<number>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ ...request, id });
+      this.engine.send({ ...request, id });
     });
   }
 
-  private settle(message: WorkerReply): void {
+  private settle(message: EngineReply): void {
     if (message.type !== 'done') return;
     const waiting = this.pending.get(message.id);
     this.pending.delete(message.id);
@@ -85,43 +99,58 @@ export class EmbeddedPostgres {
   }
 }
 
-type WorkerReply =
+type EngineReply =
   | { type: 'ready'; url: string }
   | { type: 'failed'; message: string }
   | { type: 'done'; id: number; rows: number; error?: { message: string; code?: string; detail?: string } };
 
 /**
- * The worker: PGlite and its socket server, and the direct statements (one at a time, in order).
- * Plain CommonJS run with `eval`, so it is the same code under the compiled service and under the
- * tests, which load the TypeScript sources.
+ * The engine process: PGlite and its socket server, and the direct statements (one at a time, in
+ * order). Plain CommonJS run with `node -e`, so it is the same code under the compiled service and
+ * under the tests, which load the TypeScript sources.
  */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { PGlite } = require(workerData.pglite);
-const { PGLiteSocketServer } = require(workerData.socket);
-(async () => {
-  const db = await PGlite.create({ dataDir: workerData.directory, startParams: [...PGlite.defaultStartParams, ...workerData.settings] });
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0 });
-  await server.start();
-  let queue = Promise.resolve();
-  parentPort.on('message', (request) => {
-    queue = queue.then(async () => {
-      try {
-        if (request.type === 'stop') {
-          await server.stop();
-          await db.close();
-          parentPort.postMessage({ type: 'done', id: request.id, rows: 0 });
-          return;
+const ENGINE_SOURCE = `
+process.once('message', async (start) => {
+  try {
+    const { PGlite } = require(start.pglite);
+    const { PGLiteSocketServer } = require(start.socket);
+    const db = await PGlite.create({ dataDir: start.directory, startParams: [...PGlite.defaultStartParams, ...start.settings] });
+    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0 });
+    await server.start();
+    let queue = Promise.resolve();
+    let closed = false;
+    const close = async () => {
+      if (closed) return;
+      closed = true;
+      await server.stop();
+      await db.close();
+    };
+    process.on('message', (request) => {
+      queue = queue.then(async () => {
+        try {
+          if (request.type === 'stop') {
+            await close();
+            process.send({ type: 'done', id: request.id, rows: 0 });
+            return;
+          }
+          const result = await db.query(request.statement, [], { blob: new Blob([request.text]) });
+          process.send({ type: 'done', id: request.id, rows: result.affectedRows ?? 0 });
+        } catch (error) {
+          process.send({ type: 'done', id: request.id, error: { message: String(error && error.message), code: error && error.code, detail: error && error.detail } });
         }
-        const result = await db.query(request.statement, [], { blob: new Blob([request.text]) });
-        parentPort.postMessage({ type: 'done', id: request.id, rows: result.affectedRows ?? 0 });
-      } catch (error) {
-        parentPort.postMessage({ type: 'done', id: request.id, error: { message: String(error && error.message), code: error && error.code, detail: error && error.detail } });
-      }
+      });
     });
-  });
-  parentPort.postMessage({ type: 'ready', url: 'postgres://postgres@' + server.getServerConn() + '/postgres' });
-})().catch((error) => parentPort.postMessage({ type: 'failed', message: String((error && error.stack) || error) }));
+    // The service decides when the engine stops (a terminal's Ctrl+C reaches both): when it asks, or
+    // when its channel closes because it has gone, the engine closes its files and exits.
+    process.on('SIGINT', () => undefined);
+    process.on('SIGTERM', () => undefined);
+    process.on('disconnect', () => queue.then(close).finally(() => process.exit(0)));
+    process.send({ type: 'ready', url: 'postgres://postgres@' + server.getServerConn() + '/postgres' });
+  } catch (error) {
+    process.send({ type: 'failed', message: String((error && error.stack) || error) });
+    process.exit(1);
+  }
+});
 `;
 
 /**

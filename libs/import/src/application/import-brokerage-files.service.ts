@@ -1,14 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { UnitOfWork } from '@app/persistence';
-import type { BrokerTransaction } from '../domain/broker-transaction.js';
 import { withLotFingerprints, withTransactionFingerprints } from '../domain/fingerprint.js';
 import { matchTrades, type MatchResult } from '../domain/hybrid-matcher.js';
 import { ImportFileError } from '../domain/import.errors.js';
 import { decodeCsvText } from '../domain/parsers/csv-text.js';
 import { parseRealizedLotsFile, parseTransactionsFile } from '../domain/parsers/format-registry.js';
-import type { RealizedLot } from '../domain/realized-lot.js';
 import { monthsChanged } from '../domain/trade-report.js';
-import { ImportStore } from './import-store.port.js';
+import { ImportStore, type StoredRows as Rows } from './import-store.port.js';
 import { UploadHistory } from './upload-history.port.js';
 
 export interface UploadedFile {
@@ -89,44 +87,42 @@ export class ImportBrokerageFiles {
     let warnings: string[] = [];
     try {
       await progress(IMPORT_STEPS[0]);
-      let parsed: { transactions: BrokerTransaction[]; lots: RealizedLot[] } | undefined = {
+      // The file's rows are much of an import's memory: each set is let go as soon as it has been used.
+      let incoming: Rows | undefined = {
         transactions: parseTransactionsFile(transactions.name, transactions.content).transactions,
         lots: parseRealizedLotsFile(gains.name, gains.content).lots,
       };
-      counts.transactionsProcessed = parsed.transactions.length;
-      counts.realizedGainsLots = parsed.lots.length;
+      counts.transactionsProcessed = incoming.transactions.length;
+      counts.realizedGainsLots = incoming.lots.length;
       await progress(IMPORT_STEPS[1]);
 
       const accountKey = String(account.accountId);
-      const newTransactions = withTransactionFingerprints(accountKey, parsed.transactions);
-      const newLots = withLotFingerprints(accountKey, parsed.lots);
-      parsed = undefined; // the rows without their keys can go: a large file's rows are a good part of the memory
+      incoming = { transactions: withTransactionFingerprints(accountKey, incoming.transactions), lots: withLotFingerprints(accountKey, incoming.lots) };
       await progress(IMPORT_STEPS[2]);
 
       await this.unitOfWork.run(async () => {
         uploadId = await this.history.reserveId();
         await this.store.lockAccount(account.accountId);
-        const before = await this.store.loadRows(account.accountId);
-        const previous = matchTrades(before.transactions, before.lots);
+        let stored: Rows | undefined = await this.store.loadRows(account.accountId);
+        const previous = matchTrades(stored.transactions, stored.lots);
         // Only rows the account does not hold yet are written; the account lock keeps anyone else from
         // adding rows meanwhile, so the stored rows plus these are what a reload would return.
-        const addedTransactions = notStoredYet(newTransactions, before.transactions);
-        const addedLots = notStoredYet(newLots, before.lots);
+        let added: Rows | undefined = { transactions: notStoredYet(incoming?.transactions ?? [], stored.transactions), lots: notStoredYet(incoming?.lots ?? [], stored.lots) };
+        incoming = undefined;
         // The new rows are being written while the trades are matched: matching needs no database, and
-        // where the database works on another core (a server, or the embedded engine's thread) both go on at once.
-        const written = (async () => {
-          const inserted = await this.store.addTransactions(account.accountId, uploadId, addedTransactions);
-          await this.store.addLots(account.accountId, uploadId, addedLots);
-          return inserted;
-        })();
+        // the database (a server, or the embedded engine's process) works on another core meanwhile.
+        const written = this.write(account.accountId, uploadId, added);
         let current: MatchResult;
         try {
-          current = matchTrades([...before.transactions, ...addedTransactions], [...before.lots, ...addedLots]);
+          current = matchTrades([...stored.transactions, ...added.transactions], [...stored.lots, ...added.lots]);
         } catch (error) {
           await written.catch(() => undefined); // the connection is left alone until the writes have ended
           throw error;
         }
         counts.transactionsInserted = await written;
+        // Not read again: dropping the last references lets the rows be collected while the trades are written.
+        // eslint-disable-next-line no-useless-assignment -- on purpose, see the line above
+        stored = added = undefined;
         await this.store.replaceDerived(userId, account.accountId, current);
         counts.brokerVerifiedTrades = current.stats.brokerVerifiedTrades;
         warnings = current.warnings.map((warning) => warning.message);
@@ -147,6 +143,13 @@ export class ImportBrokerageFiles {
         .catch((recordError: unknown) => this.logger.warn(`could not record the failed upload: ${String(recordError)}`));
       throw error;
     }
+  }
+
+  /** Stores the new rows and lots; resolves with how many rows were new. */
+  private async write(accountId: number, uploadId: number, added: Rows): Promise<number> {
+    const inserted = await this.store.addTransactions(accountId, uploadId, added.transactions);
+    await this.store.addLots(accountId, uploadId, added.lots);
+    return inserted;
   }
 
   private describe(request: ImportRequest) {
