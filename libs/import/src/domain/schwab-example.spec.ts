@@ -301,6 +301,14 @@ describe('Schwab example fixture', () => {
       // Without the lot details, May and June trades become FIFO trades with other numbers.
       const withoutLots = matchTrades(transactionsFile.transactions, []);
       expect(monthsChanged(result, withoutLots)).toEqual(['2024-05', '2024-06']);
+      // As many trades and dividends as before, one of them different: that month changed.
+      const [first, ...rest] = result.dividends;
+      const oneAmountChanged = { trades: result.trades, dividends: [{ ...first, amount: first.amount.add('0.01') }, ...rest] };
+      expect(monthsChanged(result, oneAmountChanged)).toEqual([monthOf(first.transactionDate)]);
+      const [trade, ...otherTrades] = result.trades;
+      expect(monthsChanged(result, { trades: [...otherTrades, { ...trade, totalProfitLoss: trade.totalProfitLoss.add('0.01') }], dividends: result.dividends })).toEqual([
+        monthOf(trade.closeDate),
+      ]);
     });
 
     it('symbol summaries equal the reference', () => {

@@ -186,27 +186,38 @@ function dividendSignature(dividend: DividendRecord): string {
   return ['dividend', dividend.symbol, dividend.transactionDate, dividend.action, dividend.amount].join('|');
 }
 
-function monthSignatures({ trades, dividends }: TradesAndDividends): Map<string, string> {
-  const byMonth = new Map<string, string[]>();
-  const add = (month: string, signature: string): void => {
-    const list = byMonth.get(month);
-    if (list) {
-      list.push(signature);
-    } else {
-      byMonth.set(month, [signature]);
-    }
+function byMonth({ trades, dividends }: TradesAndDividends): Map<string, { trades: ClosedTrade[]; dividends: DividendRecord[] }> {
+  const months = new Map<string, { trades: ClosedTrade[]; dividends: DividendRecord[] }>();
+  const monthFor = (date: IsoDate) => {
+    const month = monthOf(date);
+    let entry = months.get(month);
+    if (entry === undefined) months.set(month, (entry = { trades: [], dividends: [] }));
+    return entry;
   };
-  trades.forEach((trade) => add(monthOf(trade.closeDate), tradeSignature(trade)));
-  dividends.forEach((dividend) => add(monthOf(dividend.transactionDate), dividendSignature(dividend)));
-  return new Map([...byMonth].map(([month, list]) => [month, list.sort().join('\n')]));
+  for (const trade of trades) monthFor(trade.closeDate).trades.push(trade);
+  for (const dividend of dividends) monthFor(dividend.transactionDate).dividends.push(dividend);
+  return months;
+}
+
+function monthSignature(month: { trades: readonly ClosedTrade[]; dividends: readonly DividendRecord[] }): string {
+  return [...month.trades.map(tradeSignature), ...month.dividends.map(dividendSignature)].sort().join('\n');
 }
 
 /**
  * Months (`YYYY-MM`, ascending) whose trades or dividends differ between two computations of an
  * account: the upload history's `months_updated`. Line numbers and keys are bookkeeping, not content.
+ * Contents are compared only where both computations have the month with as many trades and
+ * dividends (a first import of a large file compares nothing).
  */
 export function monthsChanged(before: TradesAndDividends, after: TradesAndDividends): string[] {
-  const old = monthSignatures(before);
-  const now = monthSignatures(after);
-  return [...new Set([...old.keys(), ...now.keys()])].filter((month) => old.get(month) !== now.get(month)).sort();
+  const old = byMonth(before);
+  const now = byMonth(after);
+  return [...new Set([...old.keys(), ...now.keys()])]
+    .filter((month) => {
+      const [was, is] = [old.get(month), now.get(month)];
+      if (was === undefined || is === undefined) return true;
+      if (was.trades.length !== is.trades.length || was.dividends.length !== is.dividends.length) return true;
+      return monthSignature(was) !== monthSignature(is);
+    })
+    .sort();
 }
