@@ -7,7 +7,8 @@ import { ReportResponseCache } from './report-response-cache.js';
 /**
  * Serves a report route from the response cache (per signed-in user and request address, checked
  * against the user's report version). Errors are never cached. The body goes out as the cached JSON
- * bytes, gzip-compressed (once per cached body) when the client accepts it.
+ * bytes, compressed (once per cached body) when the client accepts it: Brotli once its form is ready,
+ * gzip until then.
  */
 @Injectable()
 export class ReportCacheInterceptor implements NestInterceptor {
@@ -24,7 +25,13 @@ export class ReportCacheInterceptor implements NestInterceptor {
         void reply.header('content-type', 'application/json; charset=utf-8');
         if (!report.compressible) return report.json;
         void reply.header('vary', 'accept-encoding');
-        if (!acceptsGzip(request.headers['accept-encoding'])) return report.json;
+        const accepted = acceptedEncodings(request.headers['accept-encoding']);
+        const brotli = accepted.has('br') ? report.brotli() : undefined;
+        if (brotli !== undefined) {
+          void reply.header('content-encoding', 'br');
+          return brotli;
+        }
+        if (!accepted.has('gzip')) return report.json;
         void reply.header('content-encoding', 'gzip');
         return report.gzipped();
       }),
@@ -32,13 +39,23 @@ export class ReportCacheInterceptor implements NestInterceptor {
   }
 }
 
-/** `Accept-Encoding` names gzip (or `*`) without `q=0`. */
-export function acceptsGzip(header: string | string[] | undefined): boolean {
+/** The codings of `Accept-Encoding` this service can send (`br`, `gzip`), without `q=0`; `*` stands for
+ * those it does not name. */
+export function acceptedEncodings(header: string | string[] | undefined): Set<'br' | 'gzip'> {
   const text = Array.isArray(header) ? header.join(',') : (header ?? '');
-  return text.split(',').some((part) => {
+  const accepted = new Set<'br' | 'gzip'>();
+  const named = new Set<string>();
+  let wildcard = false;
+  for (const part of text.split(',')) {
     const [coding, ...parameters] = part.trim().toLowerCase().split(';');
-    if (coding.trim() !== 'gzip' && coding.trim() !== '*') return false;
+    const name = coding.trim();
+    named.add(name);
     const quality = parameters.map((parameter) => parameter.trim()).find((parameter) => parameter.startsWith('q='));
-    return quality === undefined || Number(quality.slice(2)) > 0;
-  });
+    if (quality !== undefined && !(Number(quality.slice(2)) > 0)) continue;
+    if (name === 'br' || name === 'gzip') accepted.add(name);
+    if (name === '*') wildcard = true;
+  }
+  // `*` covers only the codings the header does not name itself.
+  if (wildcard) for (const name of ['br', 'gzip'] as const) if (!named.has(name)) accepted.add(name);
+  return accepted;
 }

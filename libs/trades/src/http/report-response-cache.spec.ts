@@ -1,6 +1,6 @@
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { ReportVersions } from '../application/report-versions.port.js';
-import { acceptsGzip } from './report-cache.interceptor.js';
+import { acceptedEncodings } from './report-cache.interceptor.js';
 import { ReportResponseCache } from './report-response-cache.js';
 
 class SettableVersions extends ReportVersions {
@@ -95,20 +95,41 @@ describe('the report response cache', () => {
     expect(cache.bytes).toBe(report.json.length + gzipped.length);
     expect((await cache.response(1, '/tiny', compute({ ok: true }))).compressible).toBe(false);
   });
+
+  it('makes the Brotli form once, in the background: none at first, then a smaller body than gzip', async () => {
+    const months = Array.from({ length: 500 }, (_, index) => ({ month: `2024-${index}`, total_return_with_dividends: index * 1.5 }));
+    const report = await cache.response(1, '/api/months', compute({ months }));
+    expect(report.brotli()).toBeUndefined();
+    await waitFor(() => report.brotli() !== undefined);
+    const brotli = report.brotli()!;
+    expect(report.brotli()).toBe(brotli);
+    expect(brotli.length).toBeLessThan(report.gzipped().length);
+    expect(JSON.parse(brotliDecompressSync(brotli).toString('utf8'))).toEqual({ months });
+  });
 });
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
 
 describe('Accept-Encoding', () => {
   it.each([
-    ['gzip, deflate, br', true],
-    ['br;q=1.0, gzip;q=0.8', true],
-    ['*', true],
-    ['GZIP', true],
-    [['deflate', 'gzip'], true],
-    ['gzip;q=0', false],
-    ['identity', false],
-    ['br, deflate', false],
-    [undefined, false],
-  ])('%p accepts gzip: %p', (header, accepted) => {
-    expect(acceptsGzip(header as string | string[] | undefined)).toBe(accepted);
+    ['gzip, deflate, br', ['br', 'gzip']],
+    ['gzip, deflate, br, zstd', ['br', 'gzip']],
+    ['br;q=1.0, gzip;q=0.8', ['br', 'gzip']],
+    ['*', ['br', 'gzip']],
+    ['*, br;q=0', ['gzip']],
+    ['GZIP', ['gzip']],
+    [['deflate', 'gzip'], ['gzip']],
+    ['gzip;q=0', []],
+    ['identity', []],
+    ['br, deflate', ['br']],
+    [undefined, []],
+  ])('%p: the service may send %p', (header, codings) => {
+    expect([...acceptedEncodings(header as string | string[] | undefined)].sort()).toEqual(codings);
   });
 });
