@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { Database, PERSISTENCE_OPTIONS, type PersistenceOptions } from './database.js';
+import { DatabaseNotifications } from './database-notifications.js';
 import { TypeOrmUnitOfWork, UnitOfWork } from './unit-of-work.js';
 import { MIGRATIONS } from './migrations/index.js';
 
@@ -16,9 +17,10 @@ export class PersistenceModule {
       providers: [
         { provide: PERSISTENCE_OPTIONS, useValue: { entities: options.entities, migrations: MIGRATIONS } },
         Database,
+        DatabaseNotifications,
         { provide: UnitOfWork, useClass: TypeOrmUnitOfWork },
       ],
-      exports: [Database, UnitOfWork],
+      exports: [Database, DatabaseNotifications, UnitOfWork],
     };
   }
 }

@@ -4,6 +4,7 @@ import { CreateImportTables1763740000000 } from './1763740000000-create-import-t
 import { CreatePortfolio1763750000000 } from './1763750000000-create-portfolio.js';
 import { CreateTradeReportRollups1763760000000 } from './1763760000000-create-trade-report-rollups.js';
 import { BulkTablesCleanedByStatement1763770000000 } from './1763770000000-bulk-tables-cleaned-by-statement.js';
+import { NotifySharedRowChanges1763780000000 } from './1763780000000-notify-shared-row-changes.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   CreatePortfolio1763750000000,
   CreateTradeReportRollups1763760000000,
   BulkTablesCleanedByStatement1763770000000,
+  NotifySharedRowChanges1763780000000,
 ];
