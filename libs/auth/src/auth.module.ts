@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { CalendarModule } from '@app/calendar';
+import { DatabaseNotifications } from '@app/persistence';
 import { AppConfig } from '@app/shared';
 import { AuthSettings } from './application/auth-settings.js';
 import { BrokerageAccounts } from './application/brokerage-accounts.port.js';
@@ -19,6 +20,7 @@ import { DevelopmentIdentityProvider } from './infrastructure/dev-idp/developmen
 import { OidcClientSettings } from './infrastructure/oidc/oidc-client-settings.js';
 import { PassportIdentityProvider } from './infrastructure/oidc/passport-identity-provider.adapter.js';
 import { TypeOrmBrokerageAccounts } from './infrastructure/persistence/typeorm-brokerage-accounts.repository.js';
+import { NotifiedSessions } from './infrastructure/persistence/notified-sessions.js';
 import { ProcessCachedSessions } from './infrastructure/persistence/process-cached-sessions.js';
 import { TypeOrmSessions } from './infrastructure/persistence/typeorm-sessions.repository.js';
 import { TypeOrmSignInAttempts } from './infrastructure/persistence/typeorm-sign-in-attempts.repository.js';
@@ -69,9 +71,11 @@ import { SignInController } from './http/sign-in.controller.js';
     TypeOrmSessions,
     {
       // The embedded database belongs to this process alone, so its sessions can be read through a copy.
+      // A server may be shared by several instances: the copy there is kept by the database's notifications.
       provide: Sessions,
-      inject: [AppConfig, TypeOrmSessions],
-      useFactory: (config: AppConfig, stored: TypeOrmSessions) => (config.databaseUrl === undefined ? new ProcessCachedSessions(stored) : stored),
+      inject: [AppConfig, TypeOrmSessions, DatabaseNotifications],
+      useFactory: (config: AppConfig, stored: TypeOrmSessions, notifications: DatabaseNotifications) =>
+        config.databaseUrl === undefined ? new ProcessCachedSessions(stored) : new NotifiedSessions(stored, notifications),
     },
     { provide: SignInAttempts, useClass: TypeOrmSignInAttempts },
     { provide: BrokerageAccounts, useClass: TypeOrmBrokerageAccounts },

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { Database } from '@app/persistence';
+import { Database, DatabaseNotifications } from '@app/persistence';
 import { CalendarReports } from './application/calendar-reports.service.js';
 import { MonthlyReports } from './application/monthly-reports.service.js';
 import { ReportVersions } from './application/report-versions.port.js';
@@ -11,7 +11,7 @@ import { ReportCacheInterceptor } from './http/report-cache.interceptor.js';
 import { ReportResponseCache } from './http/report-response-cache.js';
 import { SymbolsController } from './http/symbols.controller.js';
 import { TimeframeController } from './http/timeframe.controller.js';
-import { DatabaseReportVersions, InProcessReportVersions } from './infrastructure/persistence/report-versions.adapters.js';
+import { DatabaseReportVersions, InProcessReportVersions, NotifiedReportVersions } from './infrastructure/persistence/report-versions.adapters.js';
 import { TypeOrmTradeReports } from './infrastructure/persistence/typeorm-trade-reports.js';
 
 /**
@@ -25,11 +25,11 @@ import { TypeOrmTradeReports } from './infrastructure/persistence/typeorm-trade-
     { provide: TradeReports, useClass: TypeOrmTradeReports },
     {
       // The embedded database belongs to this process alone: its changes are counted in memory.
-      // A server may be shared by several instances: the version is read from it.
+      // A server may be shared by several instances: the version is read from it, and kept until it notifies a change.
       provide: ReportVersions,
-      inject: [Database],
-      useFactory: (database: Database): ReportVersions =>
-        database.kind === 'embedded' ? new InProcessReportVersions() : new DatabaseReportVersions(database),
+      inject: [Database, DatabaseNotifications],
+      useFactory: (database: Database, notifications: DatabaseNotifications): ReportVersions =>
+        database.kind === 'embedded' ? new InProcessReportVersions() : new NotifiedReportVersions(new DatabaseReportVersions(database), notifications),
     },
     ReportResponseCache,
     ReportCacheInterceptor,

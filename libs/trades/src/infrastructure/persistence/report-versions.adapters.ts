@@ -1,5 +1,5 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import { Database } from '@app/persistence';
+import { Database, NotifiedCache, type NotificationSource } from '@app/persistence';
 import { ReportVersions } from '../../application/report-versions.port.js';
 import { REPORT_DATA_CHANGES, type ReportDataChanges } from './report-data-changes.js';
 
@@ -18,6 +18,40 @@ export class DatabaseReportVersions extends ReportVersions {
       version: string;
     }[];
     return rows.length === 0 ? 0 : Number(rows[0].version);
+  }
+}
+
+/** Channel the `report_versions` trigger notifies, with the user's id (see its migration). */
+export const REPORT_VERSION_CHANGES = 'report_version_changes';
+
+/**
+ * For a PostgreSQL server, without a read per request: the versions read from the database are kept
+ * in process, and a trigger on `report_versions` notifies every instance when one changes (after the
+ * import's commit), so each forgets that user's version. An import this process runs holds the
+ * user's version out of the copy from its rebuild (inside the transaction) until that notification
+ * arrives, so the importer reads its own data at once. While notifications are down, every request
+ * reads the database.
+ */
+export class NotifiedReportVersions extends ReportVersions implements OnModuleDestroy {
+  private readonly cache: NotifiedCache<number>;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly stored: ReportVersions,
+    notifications: NotificationSource,
+    changes: ReportDataChanges = REPORT_DATA_CHANGES,
+  ) {
+    super();
+    this.cache = new NotifiedCache(notifications, REPORT_VERSION_CHANGES, 100_000);
+    this.unsubscribe = changes.subscribe((userId) => this.cache.hold(String(userId)));
+  }
+
+  async current(userId: number): Promise<number> {
+    return (await this.cache.read(String(userId), () => this.stored.current(userId))) ?? 0;
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe();
   }
 }
 
