@@ -37,6 +37,9 @@ const OTHER_MORE_TRANSACTIONS = [
 /** The example's gains file with its header only (no lot closed in the period). */
 const NO_LOTS = exampleFiles().realized_gains_file.content.toString('utf8').split(/\r\n/).slice(0, 2).join('\r\n') + '\r\n';
 
+/** The fields of a trade in a month's listing (`/api/month/{month}`). */
+const MONTH_TRADE_FIELDS = ['symbol', 'side', 'source', 'buy_date', 'sell_date', 'close_date', 'buy_price', 'sell_price', 'volume', 'total_profit_loss', 'return_percentage', 'trade_result', 'holding_days', 'wash_sale'];
+const listedTrade = (trade: any): any => Object.fromEntries(MONTH_TRADE_FIELDS.map((field) => [field, trade[field]]));
 const tradesClosedIn = (prefix: string) => TRADES.filter((trade) => trade.close_date.startsWith(prefix));
 const dividendsPaidIn = (prefix: string) => DIVIDENDS.filter((dividend) => dividend.transaction_date.startsWith(prefix));
 
@@ -102,7 +105,9 @@ describe('trading reports', () => {
       expect(status).toBe(200);
       expect(body).toMatchObject({ success: true, data_source: 'postgresql' });
       expectMatches(body.summary, EXPECTED.month_summaries[month]);
-      expectMatches(byTradeKey(body.trades), byTradeKey(tradesClosedIn(month)));
+      // A month lists each trade's listing fields; /api/trade-details has every field (below).
+      expectMatches(byTradeKey(body.trades), byTradeKey(tradesClosedIn(month).map(listedTrade)));
+      for (const trade of body.trades) expect(Object.keys(trade).sort()).toEqual([...MONTH_TRADE_FIELDS].sort());
       expectMatches(body.dividends, dividendsPaidIn(month));
     });
 

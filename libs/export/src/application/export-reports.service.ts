@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BrokerageAccounts } from '@app/auth';
-import { CalendarReports, MonthlyReports, type DividendView, type TradeView } from '@app/trades';
+import { CalendarReports, MonthlyReports, type DividendView, type MonthTradeView } from '@app/trades';
 import { NotFoundError, ValidationError } from '@app/shared';
 import { EXPORT_FORMATS, type ExportDividend, type ExportDocument, type ExportFormat, type ExportTrade } from '../domain/export-document.js';
 import { ExportGenerators, type GeneratedFile } from './export-generator.port.js';
@@ -84,7 +84,8 @@ function parsePaper(paper: unknown): Paper {
   throw new ValidationError(`Unknown paper size '${String(paper)}'. Use a4 or letter`);
 }
 
-function exportTrade(trade: TradeView): ExportTrade {
+/** The fields a file shows; a month's listing and a day's full trades both have them. */
+function exportTrade(trade: MonthTradeView): ExportTrade {
   return {
     symbol: trade.symbol,
     side: trade.side,

@@ -1,7 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { parseReportMonth } from '../domain/report-dates.js';
 import { totalsOf } from '../domain/reported-trade.js';
-import { dividendView, monthSummaryView, tradeView, type DividendView, type MonthSummaryView, type TradeView } from './report-views.js';
+import {
+  dividendView,
+  monthSummaryView,
+  monthTradeView,
+  tradeView,
+  type DividendView,
+  type MonthSummaryView,
+  type MonthTradeView,
+  type TradeView,
+} from './report-views.js';
 import { TradeReports } from './trade-reports.port.js';
 
 /** A `/api/months` item: the contract's two fields first, then the month's other summary figures. */
@@ -23,15 +32,15 @@ export class MonthlyReports {
     };
   }
 
-  /** A month's summary, trades (by closing date) and dividends; a month without data gives zeros. */
-  async month(userId: number, monthText: unknown): Promise<{ summary: MonthSummaryView; trades: TradeView[]; dividends: DividendView[] }> {
+  /** A month's summary, trades (by closing date; every detail is in `tradeDetails`) and dividends; a month without data gives zeros. */
+  async month(userId: number, monthText: unknown): Promise<{ summary: MonthSummaryView; trades: MonthTradeView[]; dividends: DividendView[] }> {
     const month = parseReportMonth(monthText);
     const range = { from: month.firstDay, to: month.lastDay };
     const trades = await this.reports.tradesClosedIn(userId, range);
     const dividends = await this.reports.dividendsPaidIn(userId, range);
     return {
       summary: monthSummaryView(month.month, totalsOf(trades, dividends)),
-      trades: trades.map(tradeView),
+      trades: trades.map(monthTradeView),
       dividends: dividends.map(dividendView),
     };
   }

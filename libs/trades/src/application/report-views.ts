@@ -39,7 +39,7 @@ export interface TradeView {
   sell_tx_price: number | null;
 }
 
-/** One trade shape everywhere (the contract's fields plus `side`, `source`, dates, cost and the broker's lot flags). */
+/** The full trade (the contract's fields plus `side`, `source`, dates, cost and the broker's lot flags): every list but a month's. */
 export function tradeView(trade: ReportedTrade): TradeView {
   return {
     symbol: trade.symbol,
@@ -64,6 +64,49 @@ export function tradeView(trade: ReportedTrade): TradeView {
     term: trade.term,
     buy_tx_price: orNull(trade.buyTxPrice, price),
     sell_tx_price: orNull(trade.sellTxPrice, price),
+  };
+}
+
+/**
+ * A trade in a month's listing (`/api/month/{month}`): the contract's fields plus `side`, `source`,
+ * `close_date`, `holding_days` and `wash_sale`, what the month page shows. The broker's lot details,
+ * costs and execution prices stay in `/api/trade-details/{month}` (the contract puts
+ * `profit_per_share` there only): a month of ~850 trades is then 240 KB of JSON instead of 380 KB.
+ */
+export type MonthTradeView = Pick<
+  TradeView,
+  | 'symbol'
+  | 'side'
+  | 'source'
+  | 'buy_date'
+  | 'sell_date'
+  | 'close_date'
+  | 'buy_price'
+  | 'sell_price'
+  | 'volume'
+  | 'total_profit_loss'
+  | 'return_percentage'
+  | 'trade_result'
+  | 'holding_days'
+  | 'wash_sale'
+>;
+
+export function monthTradeView(trade: ReportedTrade): MonthTradeView {
+  return {
+    symbol: trade.symbol,
+    side: trade.side,
+    source: trade.source,
+    buy_date: trade.buyDate,
+    sell_date: trade.sellDate,
+    close_date: trade.closeDate,
+    buy_price: price(trade.buyPrice),
+    sell_price: price(trade.sellPrice),
+    volume: shares(trade.volume),
+    total_profit_loss: money(trade.totalProfitLoss),
+    return_percentage: percent(trade.returnPercentage),
+    trade_result: trade.tradeResult,
+    holding_days: trade.holdingDays,
+    wash_sale: trade.washSale,
   };
 }
 

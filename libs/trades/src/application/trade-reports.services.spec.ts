@@ -72,6 +72,16 @@ describe('the trading reports use cases', () => {
       expect(month.dividends).toEqual([{ transaction_date: '2025-01-15', symbol: 'KO', action: 'Cash Dividend', amount: 12.34 }]);
     });
 
+    it('a month lists its trades with the fields a listing shows; trade details carry every field', async () => {
+      const listed = (await monthly.month(ALICE, '2025-01')).trades[0];
+      const detailed = (await monthly.tradeDetails(ALICE, '2025-01')).trades[0];
+      expect(Object.keys(listed).sort()).toEqual(
+        ['symbol', 'side', 'source', 'buy_date', 'sell_date', 'close_date', 'buy_price', 'sell_price', 'volume', 'total_profit_loss', 'return_percentage', 'trade_result', 'holding_days', 'wash_sale'].sort(),
+      );
+      expect(detailed).toMatchObject(listed);
+      expect(Object.keys(detailed)).toEqual(expect.arrayContaining(['profit_per_share', 'cost_basis', 'proceeds', 'open_date', 'term', 'disallowed_loss', 'buy_tx_price', 'sell_tx_price']));
+    });
+
     it('an empty month is zeros; a bad month is a ValidationError', async () => {
       expect(await monthly.month(ALICE, '2023-07')).toMatchObject({ summary: { total_trades: 0, win_rate: 0, total_return_with_dividends: 0 }, trades: [], dividends: [] });
       await expect(monthly.month(ALICE, '2025-13')).rejects.toThrow(ValidationError);
