@@ -5,7 +5,8 @@ import { REPORT_DATA_CHANGES, type ReportDataChanges } from './report-data-chang
 
 /**
  * For a PostgreSQL server (several instances may share it): the version is the user's row in
- * `report_versions`, raised in the import's transaction. One primary-key read per request.
+ * `report_versions`, raised in the import's transaction. One primary-key read; the service reads it
+ * through `NotifiedReportVersions`, so only when its copy is missing or may be stale.
  */
 @Injectable()
 export class DatabaseReportVersions extends ReportVersions {
