@@ -21,11 +21,12 @@ export const PERSISTENCE_OPTIONS = Symbol('PERSISTENCE_OPTIONS');
 const RETRY_DELAY_MS = 2000;
 const CONNECT_TIMEOUT_MS = 5000;
 /**
- * Rows per COPY chunk (a chunk is one statement on the embedded database). Small enough that a
- * chunk's intermediate strings die young instead of growing the heap; a server or the engine takes
- * one in while the next is being built.
+ * Rows per COPY chunk sent to a server: small enough that a chunk's intermediate strings die young
+ * instead of growing the heap; the server takes one in while the next is being built.
  */
-const COPY_CHUNK_ROWS = 2_000;
+const SERVER_COPY_ROWS = 2_000;
+/** Rows per COPY statement on the embedded database, where each statement has a cost of its own. */
+const EMBEDDED_COPY_ROWS = 10_000;
 /** Serialises migrations when several instances start at once against one server. */
 const MIGRATION_LOCK_KEY = 7_284_196_530_112;
 
@@ -102,7 +103,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
       // Each chunk is handed over as soon as it is built; the engine writes them in order.
       const written = jobs.map(({ target, rows }) => {
         const chunks: Promise<number>[] = [];
-        for (const text of copyChunks(rows, COPY_CHUNK_ROWS)) chunks.push(embedded.copyFrom(target, text));
+        for (const text of copyChunks(rows, EMBEDDED_COPY_ROWS)) chunks.push(embedded.copyFrom(target, text));
         return Promise.all(chunks).then((counts) => counts.reduce((sum, count) => sum + count, 0));
       });
       return Promise.all(written);
@@ -111,7 +112,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     const counts: number[] = [];
     for (const { target, rows } of jobs) {
       const stream = client.query(copyFromStdin(copyStatement(target, 'STDIN')));
-      await pipeline(Readable.from(copyChunks(rows, COPY_CHUNK_ROWS)), stream);
+      await pipeline(Readable.from(copyChunks(rows, SERVER_COPY_ROWS)), stream);
       counts.push(stream.rowCount);
     }
     return counts;
