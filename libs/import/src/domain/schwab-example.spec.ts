@@ -397,6 +397,12 @@ describe('Schwab example fixture', () => {
   });
 
   describe('fingerprints', () => {
+    it('are 128-bit keys, 32 hexadecimal digits (stored as a uuid)', () => {
+      for (const key of [...fingerprintTransactions('XXXX-1234', transactionsFile.transactions), ...fingerprintLots('XXXX-1234', lotsFile.lots)]) {
+        expect(key).toMatch(/^[0-9a-f]{32}$/);
+      }
+    });
+
     it('are stable across re-parses, unique in the file, and differ per account', () => {
       const again = parseTransactionsFile('transactions.csv', transactionsBytes);
       const first = fingerprintTransactions('XXXX-1234', transactionsFile.transactions);

@@ -5,6 +5,7 @@ import { CreatePortfolio1763750000000 } from './1763750000000-create-portfolio.j
 import { CreateTradeReportRollups1763760000000 } from './1763760000000-create-trade-report-rollups.js';
 import { BulkTablesCleanedByStatement1763770000000 } from './1763770000000-bulk-tables-cleaned-by-statement.js';
 import { NotifySharedRowChanges1763780000000 } from './1763780000000-notify-shared-row-changes.js';
+import { CompactRawRowKeys1763790000000 } from './1763790000000-compact-raw-row-keys.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   CreateTradeReportRollups1763760000000,
   BulkTablesCleanedByStatement1763770000000,
   NotifySharedRowChanges1763780000000,
+  CompactRawRowKeys1763790000000,
 ];

@@ -36,14 +36,14 @@ export class TypeOrmImportStore extends ImportStore {
     const manager = this.database.manager;
     const transactions: Row[] = await manager.query(
       `SELECT line, to_char(trade_date, 'YYYY-MM-DD') AS date, to_char(as_of_date, 'YYYY-MM-DD') AS as_of_date, action, symbol,
-              description, quantity::text, price::text, fees::text, amount::text, cells, fingerprint
+              description, quantity::text, price::text, fees::text, amount::text, cells, translate(fingerprint::text, '-', '') AS fingerprint
          FROM broker_transactions WHERE account_id = $1 ORDER BY trade_date, upload_id, line DESC`,
       [accountId],
     );
     const lots: Row[] = await manager.query(
       `SELECT line, symbol, name, to_char(closed_date, 'YYYY-MM-DD') AS closed_date, to_char(opened_date, 'YYYY-MM-DD') AS opened_date,
               quantity::text, proceeds_per_share::text, cost_per_share::text, proceeds::text, cost_basis::text, gain_loss::text,
-              gain_loss_percent::text, term, wash_sale, disallowed_loss::text, cells, fingerprint
+              gain_loss_percent::text, term, wash_sale, disallowed_loss::text, cells, translate(fingerprint::text, '-', '') AS fingerprint
          FROM realized_lots WHERE account_id = $1 ORDER BY closed_date, upload_id, line`,
       [accountId],
     );
