@@ -3,12 +3,12 @@
 // database of that server) and measures, through the real HTTP endpoints:
 // - the import of a generated 100,000-row Schwab transaction history with its lot details: total
 //   time, rows/s, when the first progress line arrives after the upload's last byte, and the
-//   service's peak RSS (Linux VmHWM);
+//   service's peak RSS (Linux VmHWM; on the embedded database also its engine process's);
 // - the exports of a month holding 5,000 trades as CSV, Excel and PDF, and /health/live latency
 //   while PDFs are being rendered.
 // Prints one table with the goals of issues 4 and 7; exit code 1 when one is missed.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -47,6 +47,8 @@ async function main() {
     rows.push(['first progress line after the upload', '', `${upload.firstLineMs.toFixed(0)} ms`, '≤ 200 ms', upload.firstLineMs <= 200]);
     const peakMb = peakRssMb(service.pid);
     rows.push(['service peak RSS', '', `${peakMb} MB`, '≤ 500 MB', peakMb <= 500]);
+    // The embedded database runs in a child process of the service (as a server would run apart).
+    for (const pid of childPids(service.pid)) rows.push(['embedded engine process peak RSS', '', `${peakRssMb(pid)} MB`, '', undefined]);
 
     // Exports: one month with EXPORT_TRADES trades.
     const month = oneBusyMonth(EXPORT_TRADES);
@@ -152,6 +154,15 @@ function oneBusyMonth(trades) {
   rows.sort((a, b) => b.slice(1, 11).localeCompare(a.slice(1, 11)));
   const gains = readFileSync('../shared/fixtures/schwab-example/realized_gains.csv');
   return { transactions: `${header}\r\n${rows.join('\r\n')}\r\n`, gains };
+}
+
+/** The ids of a process's children (Linux /proc). */
+function childPids(pid) {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
+  } catch {
+    return [];
+  }
 }
 
 /** Peak resident memory of a process in MB (Linux VmHWM). */

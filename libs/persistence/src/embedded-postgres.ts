@@ -3,6 +3,7 @@ import { access, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Logger } from '@nestjs/common';
 import { copyStatement, type CopyTarget } from './bulk-copy.js';
 
 /**
@@ -16,9 +17,11 @@ import { copyStatement, type CopyTarget } from './bulk-copy.js';
  * service's. The child ends with the service (it exits when its channel to the service closes).
  */
 export class EmbeddedPostgres {
+  private readonly logger = new Logger(EmbeddedPostgres.name);
   private readonly pending = new Map<number, { resolve: (rows: number) => void; reject: (error: Error) => void }>();
   private nextId = 1;
   private failure: Error | undefined;
+  private stopping = false;
 
   private constructor(
     private readonly engine: ChildProcess,
@@ -29,7 +32,7 @@ export class EmbeddedPostgres {
     engine.on('exit', (code, signal) => this.fail(new Error(`the embedded database stopped (${signal ?? `exit code ${code}`})`)));
   }
 
-  /** The engine's process id (for measurements). */
+  /** The engine's process id. */
   get pid(): number | undefined {
     return this.engine.pid;
   }
@@ -42,7 +45,6 @@ export class EmbeddedPostgres {
     const engine = spawn(process.execPath, ['-e', ENGINE_SOURCE], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       serialization: 'advanced',
-      env: { ...process.env, NODE_OPTIONS: '' },
     });
     const started = { pglite: require.resolve('@electric-sql/pglite'), socket: require.resolve('@electric-sql/pglite-socket'), directory, settings: SETTINGS };
     engine.send({ type: 'start', ...started });
@@ -67,6 +69,7 @@ export class EmbeddedPostgres {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     if (this.failure === undefined) await this.send({ type: 'stop' }).catch(() => undefined);
     if (this.engine.exitCode === null && this.engine.signalCode === null) {
       const exited = new Promise((resolve) => this.engine.once('exit', resolve));
@@ -93,6 +96,9 @@ export class EmbeddedPostgres {
   }
 
   private fail(error: Error): void {
+    // Nothing restarts it: the service stays up, not ready, and says why (requests answer 500
+    // `Database connection failed`); a restart of the service starts a new engine.
+    if (this.failure === undefined && !this.stopping) this.logger.error(`${error.message}; restart the service`);
     this.failure ??= error;
     for (const waiting of this.pending.values()) waiting.reject(this.failure);
     this.pending.clear();

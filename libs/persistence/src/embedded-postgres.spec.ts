@@ -1,0 +1,65 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import pg from 'pg';
+import { EmbeddedPostgres } from './embedded-postgres.js';
+
+const isRunning = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function query(url: string, sql: string): Promise<unknown[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The embedded engine's process: started and stopped with the service, data kept, a crash reported. */
+describe('EmbeddedPostgres (engine process)', () => {
+  let dataDir: string;
+
+  beforeAll(async () => {
+    Logger.overrideLogger(false);
+    dataDir = await mkdtemp(join(tmpdir(), 'sta-engine-'));
+  });
+
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps its data across a stop and a start, and leaves no process behind', async () => {
+    const first = await EmbeddedPostgres.start(dataDir);
+    await query(first.url, `CREATE TABLE kept (note TEXT); INSERT INTO kept VALUES ('still here')`);
+    const pid = first.pid as number;
+    expect(isRunning(pid)).toBe(true);
+    await first.stop();
+    expect(isRunning(pid)).toBe(false);
+
+    const second = await EmbeddedPostgres.start(dataDir);
+    try {
+      expect(await query(second.url, 'SELECT note FROM kept')).toEqual([{ note: 'still here' }]);
+      expect(await second.copyFrom({ table: 'kept', columns: ['note'] }, 'copied\n')).toBe(1);
+    } finally {
+      await second.stop();
+    }
+  }, 60000);
+
+  it('fails waiting and later statements with a clear error when the engine dies', async () => {
+    const engine = await EmbeddedPostgres.start(dataDir);
+    const statement = engine.copyFrom({ table: 'kept', columns: ['note'] }, 'x\n'.repeat(200_000));
+    process.kill(engine.pid as number, 'SIGKILL');
+    await expect(statement).rejects.toThrow(/the embedded database stopped \(SIGKILL\)|stopped/);
+    await expect(engine.copyFrom({ table: 'kept', columns: ['note'] }, 'y\n')).rejects.toThrow('the embedded database stopped (SIGKILL)');
+    await engine.stop();
+  }, 60000);
+});
