@@ -93,7 +93,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
    * (so they land with the rest of it, or not at all), one job after the other. Returns how many rows
    * each job wrote. On a server the rows stream over the transaction's connection; on the embedded
    * database they go straight to the engine, which is one session, the one that holds this
-   * transaction, and which takes in each chunk on its own thread while the next is being built.
+   * transaction, and which takes in each chunk in its own process while the next is being built.
    */
   async copyRows(...jobs: CopyJob[]): Promise<number[]> {
     const manager = this.transactions.getStore();
@@ -101,12 +101,18 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     const embedded = this.embedded;
     if (embedded !== undefined) {
       // Each chunk is handed over as soon as it is built; the engine writes them in order.
-      const written = jobs.map(({ target, rows }) => {
-        const chunks: Promise<number>[] = [];
-        for (const text of copyChunks(rows, EMBEDDED_COPY_ROWS)) chunks.push(embedded.copyFrom(target, text));
-        return Promise.all(chunks).then((counts) => counts.reduce((sum, count) => sum + count, 0));
-      });
-      return Promise.all(written);
+      const handedOver: Promise<number>[][] = [];
+      try {
+        for (const { target, rows } of jobs) {
+          const chunks: Promise<number>[] = [];
+          handedOver.push(chunks);
+          for (const text of copyChunks(rows, EMBEDDED_COPY_ROWS)) chunks.push(embedded.copyFrom(target, text));
+        }
+      } catch (error) {
+        await Promise.allSettled(handedOver.flat()); // a row that could not be built: let the rest end first
+        throw error;
+      }
+      return Promise.all(handedOver.map(async (chunks) => (await Promise.all(chunks)).reduce((sum, count) => sum + count, 0)));
     }
     const client = (await manager.queryRunner.connect()) as PoolClient;
     const counts: number[] = [];

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
@@ -51,6 +51,21 @@ describe('EmbeddedPostgres (engine process)', () => {
       expect(await second.copyFrom({ table: 'kept', columns: ['note'] }, 'copied\n')).toBe(1);
     } finally {
       await second.stop();
+    }
+  }, 60000);
+
+  it('passes COPY text through files it removes once read, whether the statement succeeds or not', async () => {
+    const spool = join(dataDir, 'pg-copy');
+    await mkdir(spool, { recursive: true });
+    await writeFile(join(spool, '99.copy'), 'left by an engine that was stopped\n');
+    const engine = await EmbeddedPostgres.start(dataDir);
+    try {
+      expect(await readdir(spool)).toEqual([]);
+      expect(await engine.copyFrom({ table: 'kept', columns: ['note'] }, 'one\ntwo\n')).toBe(2);
+      await expect(engine.copyFrom({ table: 'missing', columns: ['note'] }, 'three\n')).rejects.toThrow('relation "missing" does not exist');
+      expect(await readdir(spool)).toEqual([]);
+    } finally {
+      await engine.stop();
     }
   }, 60000);
 

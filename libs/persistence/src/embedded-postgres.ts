@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { access, mkdir } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
+import { access, mkdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -26,6 +27,7 @@ export class EmbeddedPostgres {
   private constructor(
     private readonly engine: ChildProcess,
     readonly url: string,
+    private readonly spool: string,
   ) {
     engine.on('message', (message: EngineReply) => this.settle(message));
     engine.on('error', (error) => this.fail(error));
@@ -40,6 +42,9 @@ export class EmbeddedPostgres {
   static async start(dataDir: string): Promise<EmbeddedPostgres> {
     const directory = join(dataDir, 'pg');
     await mkdir(directory, { recursive: true });
+    const spool = join(dataDir, 'pg-copy');
+    await rm(spool, { recursive: true, force: true }); // what a stopped engine left unread
+    await mkdir(spool, { recursive: true });
     if (!(await exists(join(directory, 'PG_VERSION')))) await initialiseInChildProcess(directory);
     const require = createRequire(import.meta.url);
     const engine = spawn(process.execPath, ['-e', ENGINE_SOURCE], {
@@ -55,7 +60,7 @@ export class EmbeddedPostgres {
       engine.once('error', reject);
       engine.once('exit', (code) => reject(new Error(`the embedded database did not start (exit code ${code})`)));
     });
-    return new EmbeddedPostgres(engine, url);
+    return new EmbeddedPostgres(engine, url, spool);
   }
 
   /**
@@ -63,9 +68,21 @@ export class EmbeddedPostgres {
    * times faster for large inputs). The engine is one session: the statement joins whatever
    * transaction the socket's connection has open, which is the caller's. Statements run in the
    * order they were given; the caller may hand over the next before this one has finished.
+   *
+   * The text goes through a file under `DATA_DIR/pg-copy` (named by a counter; the engine deletes it
+   * once read) and only its name through the channel: writing the file needs no event-loop turn, so
+   * the engine can take in one chunk while the service goes on with CPU work (matching an import)
+   * instead of waiting for the channel to be drained.
    */
   copyFrom(target: CopyTarget, text: string): Promise<number> {
-    return this.send({ type: 'copy', statement: copyStatement(target, "'/dev/blob'"), text });
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    const file = join(this.spool, `${this.nextId}.copy`);
+    try {
+      writeFileSync(file, text);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    return this.send({ type: 'copy', statement: copyStatement(target, "'/dev/blob'"), file });
   }
 
   async stop(): Promise<void> {
@@ -78,7 +95,7 @@ export class EmbeddedPostgres {
     }
   }
 
-  private send(request: { type: 'copy'; statement: string; text: string } | { type: 'stop' }): Promise<number> {
+  private send(request: { type: 'copy'; statement: string; file: string } | { type: 'stop' }): Promise<number> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise<number>((resolve, reject) => {
@@ -116,6 +133,7 @@ type EngineReply =
  * under the tests, which load the TypeScript sources.
  */
 const ENGINE_SOURCE = `
+const { openAsBlob, rmSync } = require('node:fs');
 process.once('message', async (start) => {
   try {
     const { PGlite } = require(start.pglite);
@@ -139,7 +157,12 @@ process.once('message', async (start) => {
             process.send({ type: 'done', id: request.id, rows: 0 });
             return;
           }
-          const result = await db.query(request.statement, [], { blob: new Blob([request.text]) });
+          let result;
+          try {
+            result = await db.query(request.statement, [], { blob: await openAsBlob(request.file) });
+          } finally {
+            rmSync(request.file, { force: true });
+          }
           process.send({ type: 'done', id: request.id, rows: result.affectedRows ?? 0 });
         } catch (error) {
           process.send({ type: 'done', id: request.id, error: { message: String(error && error.message), code: error && error.code, detail: error && error.detail } });
