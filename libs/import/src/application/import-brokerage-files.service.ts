@@ -1,7 +1,8 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Injectable, Logger } from '@nestjs/common';
 import { UnitOfWork } from '@app/persistence';
 import { withLotFingerprints, withTransactionFingerprints } from '../domain/fingerprint.js';
-import { matchTrades, type MatchResult } from '../domain/hybrid-matcher.js';
+import { matchTrades, matchTradesInSlices, type MatchResult } from '../domain/hybrid-matcher.js';
 import { ImportFileError } from '../domain/import.errors.js';
 import { decodeCsvText } from '../domain/parsers/csv-text.js';
 import { parseRealizedLotsFile, parseTransactionsFile } from '../domain/parsers/format-registry.js';
@@ -111,10 +112,11 @@ export class ImportBrokerageFiles {
         incoming = undefined;
         // The new rows are being written while the trades are matched: matching needs no database, and
         // the database (a server, or the embedded engine's process) works on another core meanwhile.
+        // Matching in slices gives the event loop a turn now and then to feed it the next rows.
         const written = this.write(account.accountId, uploadId, added);
         let current: MatchResult;
         try {
-          current = matchTrades([...stored.transactions, ...added.transactions], [...stored.lots, ...added.lots]);
+          current = await matchTradesInSlices([...stored.transactions, ...added.transactions], [...stored.lots, ...added.lots], () => nextTurn());
         } catch (error) {
           await written.catch(() => undefined); // the connection is left alone until the writes have ended
           throw error;

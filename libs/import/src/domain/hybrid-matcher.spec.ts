@@ -1,7 +1,7 @@
 import { Decimal } from '@app/shared/domain';
 import { brokerLot, TransactionsBuilder } from '../testing/transaction-builders.js';
 import type { ClosedTrade } from './closed-trade.js';
-import { HybridMatcher, matchTrades } from './hybrid-matcher.js';
+import { HybridMatcher, matchTrades, matchTradesInSlices } from './hybrid-matcher.js';
 
 function brief(trade: ClosedTrade): Record<string, unknown> {
   return {
@@ -303,6 +303,21 @@ describe('HybridMatcher', () => {
       expect(shuffled.trades).toEqual(first.trades);
       expect(shuffled.dividends).toEqual(first.dividends);
       expect(matchTrades(rows, []).trades).toEqual(first.trades);
+    });
+
+    it('gives the same result in slices, pausing between them', async () => {
+      const builder = new TransactionsBuilder();
+      for (let day = 1; day <= 28; day += 1) {
+        const date = `2024-02-${String(day).padStart(2, '0')}`;
+        builder.add(date, 'Buy', 'ABC', '10', '10', '-100').add(date, 'Buy', 'XYZ', '4', '25', '-100');
+        if (day % 3 === 0) builder.add(date, 'Sell', 'ABC', '12', '11', '132').add(date, 'Cash Dividend', 'XYZ', undefined, undefined, '0.5');
+      }
+      const rows = builder.build();
+      const lots = [brokerLot('ABC', '2024-02-02', '2024-02-03', '12', '120', '132')];
+      let pauses = 0;
+      const sliced = await matchTradesInSlices(rows, lots, async () => void (pauses += 1), 7);
+      expect(pauses).toBe(Math.ceil(rows.length / 7) - 1);
+      expect(sliced).toEqual(matchTrades(rows, lots));
     });
 
     it('calls a trade shown as 0.00 Breakeven', () => {

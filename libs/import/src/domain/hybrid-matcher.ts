@@ -103,7 +103,16 @@ export class HybridMatcher {
   constructor(private readonly options: MatchOptions = {}) {}
 
   match(transactions: readonly BrokerTransaction[], lots: readonly RealizedLot[]): MatchResult {
-    return new MatchRun(transactions, this.options.useBrokerLots === false ? [] : lots, lots.length).run();
+    return this.start(transactions, lots).run();
+  }
+
+  /** The same result as `match`, computed in slices of `sliceSize` transactions with `pause()` between them. */
+  matchInSlices(transactions: readonly BrokerTransaction[], lots: readonly RealizedLot[], pause: () => Promise<void>, sliceSize: number): Promise<MatchResult> {
+    return this.start(transactions, lots).runInSlices(pause, sliceSize);
+  }
+
+  private start(transactions: readonly BrokerTransaction[], lots: readonly RealizedLot[]): MatchRun {
+    return new MatchRun(transactions, this.options.useBrokerLots === false ? [] : lots, lots.length);
   }
 }
 
@@ -113,6 +122,20 @@ export function matchTrades(
   options: MatchOptions = {},
 ): MatchResult {
   return new HybridMatcher(options).match(transactions, lots);
+}
+
+/**
+ * `matchTrades`, giving the caller a turn every `sliceSize` transactions (`pause` resolves when it may
+ * go on): an import matches this way while its rows stream to the database, so the writing is fed
+ * between slices instead of waiting for the whole match.
+ */
+export function matchTradesInSlices(
+  transactions: readonly BrokerTransaction[],
+  lots: readonly RealizedLot[],
+  pause: () => Promise<void>,
+  sliceSize = 2_000,
+): Promise<MatchResult> {
+  return new HybridMatcher().matchInSlices(transactions, lots, pause, sliceSize);
 }
 
 /** The state of one matching pass. */
@@ -146,6 +169,19 @@ class MatchRun {
     for (const tx of this.ordered) {
       this.apply(tx);
     }
+    return this.result();
+  }
+
+  async runInSlices(pause: () => Promise<void>, sliceSize: number): Promise<MatchResult> {
+    this.allocateBrokerLots();
+    for (let index = 0; index < this.ordered.length; index += 1) {
+      if (index > 0 && index % sliceSize === 0) await pause();
+      this.apply(this.ordered[index]);
+    }
+    return this.result();
+  }
+
+  private result(): MatchResult {
     const unmatchedLots = this.lots.filter((lot) => !this.usedLots.has(lot));
     const brokerTrades = this.trades.filter((trade) => trade.source === 'broker').length;
     const closing = this.ordered.filter((tx) => isClosingKind(tx.kind));
