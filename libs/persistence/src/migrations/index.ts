@@ -6,6 +6,7 @@ import { CreateTradeReportRollups1763760000000 } from './1763760000000-create-tr
 import { BulkTablesCleanedByStatement1763770000000 } from './1763770000000-bulk-tables-cleaned-by-statement.js';
 import { NotifySharedRowChanges1763780000000 } from './1763780000000-notify-shared-row-changes.js';
 import { CompactRawRowKeys1763790000000 } from './1763790000000-compact-raw-row-keys.js';
+import { BulkTablesWithoutSurrogateKeys1763800000000 } from './1763800000000-bulk-tables-without-surrogate-keys.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   BulkTablesCleanedByStatement1763770000000,
   NotifySharedRowChanges1763780000000,
   CompactRawRowKeys1763790000000,
+  BulkTablesWithoutSurrogateKeys1763800000000,
 ];
