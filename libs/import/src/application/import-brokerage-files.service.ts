@@ -108,7 +108,8 @@ export class ImportBrokerageFiles {
         const previous = matchTrades(stored.transactions, stored.lots);
         // Only rows the account does not hold yet are written; the account lock keeps anyone else from
         // adding rows meanwhile, so the stored rows plus these are what a reload would return.
-        let added: Rows | undefined = { transactions: notStoredYet(incoming?.transactions ?? [], stored.transactions), lots: notStoredYet(incoming?.lots ?? [], stored.lots) };
+        if (incoming === undefined) throw new Error('the uploaded rows have been imported already');
+        let added: Rows | undefined = { transactions: notStoredYet(incoming.transactions, stored.transactions), lots: notStoredYet(incoming.lots, stored.lots) };
         incoming = undefined;
         // The new rows are being written while the trades are matched: matching needs no database, and
         // the database (a server, or the embedded engine's process) works on another core meanwhile.

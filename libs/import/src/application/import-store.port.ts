@@ -15,7 +15,10 @@ export abstract class ImportStore {
   /** Serialises imports of one account (held until the unit of work ends). */
   abstract lockAccount(accountId: number): Promise<void>;
   abstract loadRows(accountId: number): Promise<StoredRows>;
-  /** Stores rows whose fingerprint the account does not have yet; returns how many were new. */
+  /**
+   * Stores rows the account does not hold yet (the caller leaves out stored fingerprints, under the
+   * account lock; a duplicate fails the import); returns how many were written.
+   */
   abstract addTransactions(accountId: number, uploadId: number, transactions: readonly BrokerTransaction[]): Promise<number>;
   abstract addLots(accountId: number, uploadId: number, lots: readonly RealizedLot[]): Promise<number>;
   /** Replaces the account's trades, dividends, positions and company names with `result`. */
