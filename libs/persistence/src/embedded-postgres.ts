@@ -76,18 +76,19 @@ export class EmbeddedPostgres {
    */
   copyFrom(target: CopyTarget, text: string): Promise<number> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
-    const file = join(this.spool, `${this.nextId}.copy`);
+    const id = this.nextId++;
+    const file = join(this.spool, `${id}.copy`);
     try {
       writeFileSync(file, text);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
-    return this.send({ type: 'copy', statement: copyStatement(target, "'/dev/blob'"), file });
+    return this.send(id, { type: 'copy', statement: copyStatement(target, "'/dev/blob'"), file });
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
-    if (this.failure === undefined) await this.send({ type: 'stop' }).catch(() => undefined);
+    if (this.failure === undefined) await this.send(this.nextId++, { type: 'stop' }).catch(() => undefined);
     if (this.engine.exitCode === null && this.engine.signalCode === null) {
       const exited = new Promise((resolve) => this.engine.once('exit', resolve));
       this.engine.disconnect();
@@ -95,9 +96,8 @@ export class EmbeddedPostgres {
     }
   }
 
-  private send(request: { type: 'copy'; statement: string; file: string } | { type: 'stop' }): Promise<number> {
-    if (this.failure !== undefined) return Promise.reject(this.failure);
-    const id = this.nextId++;
+  /** Callers check `failure` first. */
+  private send(id: number, request: { type: 'copy'; statement: string; file: string } | { type: 'stop' }): Promise<number> {
     return new Promise<number>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.engine.send({ ...request, id });
