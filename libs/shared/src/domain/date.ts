@@ -22,6 +22,21 @@ function isValidDay(year: number, month: number, day: number): boolean {
   return day <= (month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]);
 }
 
+/**
+ * The years the service works with: every stored date, every report month and every date a request
+ * names. Outside it the reports' date arithmetic (and the databases' date types at the far ends) would
+ * fail, and no brokerage record is dated there.
+ */
+export const FIRST_SUPPORTED_YEAR = 1900;
+export const LAST_SUPPORTED_YEAR = 2199;
+export const SUPPORTED_DATES = `${FIRST_SUPPORTED_YEAR}-01-01 to ${LAST_SUPPORTED_YEAR}-12-31`;
+
+/** Whether a `YYYY-MM-DD` or `YYYY-MM` string falls in the supported years. */
+export function isSupportedDate(date: string): boolean {
+  const year = Number(date.slice(0, 4));
+  return year >= FIRST_SUPPORTED_YEAR && year <= LAST_SUPPORTED_YEAR;
+}
+
 function format(year: number, month: number, day: number): IsoDate {
   return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }

@@ -29,7 +29,9 @@ describe('report months', () => {
   it.each([
     ['2024-13', "Invalid month: '2024-13'. The month must be 01 to 12"],
     ['2024-00', "Invalid month: '2024-00'. The month must be 01 to 12"],
-    ['0000-05', "Invalid month: '0000-05'. The year must be 0001 or later"],
+    ['0000-05', "Invalid month: '0000-05'. Months from 1900-01 to 2199-12 are supported"],
+    ['1899-12', "Invalid month: '1899-12'. Months from 1900-01 to 2199-12 are supported"],
+    ['9999-12', "Invalid month: '9999-12'. Months from 1900-01 to 2199-12 are supported"],
     ['2024-5', "Invalid month format: '2024-5'. Use YYYY-MM"],
     ['abc', "Invalid month format: 'abc'. Use YYYY-MM"],
     ['2024-05-01', "Invalid month format: '2024-05-01'. Use YYYY-MM"],
@@ -43,6 +45,9 @@ describe('report dates', () => {
   it('reads real calendar days only', () => {
     expect(parseReportDate('2024-02-29', 'date')).toBe('2024-02-29');
     expect(messageOf(() => parseReportDate('2023-02-29', 'date'))).toBe(INVALID_DATE);
+    expect(messageOf(() => parseReportDate('9999-12-31', 'date'))).toBe('Invalid date: 9999-12-31. Dates from 1900-01-01 to 2199-12-31 are supported');
+    expect(parseReportDate('1900-01-01', 'date')).toBe('1900-01-01');
+    expect(parseReportDate('2199-12-31', 'date')).toBe('2199-12-31');
     expect(messageOf(() => parseReportDate('05/09/2024', 'date'))).toBe(INVALID_DATE);
     expect(messageOf(() => parseReportDate(undefined, 'date'))).toBe("Parameter 'date' is required (YYYY-MM-DD)");
     expect(messageOf(() => parseReportDate(['2024-01-01', '2024-01-02'], 'date'))).toBe("Parameter 'date' must be given once");

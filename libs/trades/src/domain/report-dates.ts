@@ -1,4 +1,4 @@
-import { addDays, parseIsoDate, ValidationError, type IsoDate } from '@app/shared/domain';
+import { addDays, isSupportedDate, parseIsoDate, SUPPORTED_DATES, ValidationError, type IsoDate } from '@app/shared/domain';
 
 /** A calendar month of a report: `YYYY-MM` and its first and last day. */
 export interface ReportMonth {
@@ -13,6 +13,13 @@ const MONTH = /^(\d{4})-(\d{2})$/;
 
 export const INVALID_DATE = 'Invalid date format. Use YYYY-MM-DD';
 export const DATES_REQUIRED = 'Start date and end date are required';
+const SUPPORTED_MONTHS = `${SUPPORTED_DATES.slice(0, 7)} to ${SUPPORTED_DATES.slice(-10, -3)}`;
+
+/** A real day in the supported years, or a refusal that says which it is not. */
+function supportedDate(date: IsoDate): IsoDate {
+  if (!isSupportedDate(date)) throw new ValidationError(`Invalid date: ${date}. Dates from ${SUPPORTED_DATES} are supported`);
+  return date;
+}
 
 export function reportMonth(year: number, monthNumber: number): ReportMonth {
   const month = `${String(year).padStart(4, '0')}-${String(monthNumber).padStart(2, '0')}`;
@@ -29,7 +36,7 @@ export function parseReportMonth(input: unknown): ReportMonth {
   const year = Number(match[1]);
   const monthNumber = Number(match[2]);
   if (monthNumber < 1 || monthNumber > 12) throw new ValidationError(`Invalid month: '${text}'. The month must be 01 to 12`);
-  if (year < 1) throw new ValidationError(`Invalid month: '${text}'. The year must be 0001 or later`);
+  if (!isSupportedDate(text)) throw new ValidationError(`Invalid month: '${text}'. Months from ${SUPPORTED_MONTHS} are supported`);
   return reportMonth(year, monthNumber);
 }
 
@@ -39,7 +46,7 @@ export function parseReportDate(input: unknown, name: string): IsoDate {
   if (text === undefined || text.trim() === '') throw new ValidationError(`Parameter '${name}' is required (YYYY-MM-DD)`);
   const date = parseIsoDate(text);
   if (date === undefined) throw new ValidationError(INVALID_DATE);
-  return date;
+  return supportedDate(date);
 }
 
 /** What a timeframe report covers: everything, or the days from `start` to `end`; maybe only some symbols. */
@@ -71,6 +78,8 @@ export function parseTimeframeQuery(query: TimeframeQuery): TimeframeSelection {
   const start = parseIsoDate(startText);
   const end = parseIsoDate(endText);
   if (start === undefined || end === undefined) throw new ValidationError(INVALID_DATE);
+  supportedDate(start);
+  supportedDate(end);
   if (start > end) throw new ValidationError(`Start date ${start} is after end date ${end}`);
   return { allTime: false, start, end, symbols };
 }

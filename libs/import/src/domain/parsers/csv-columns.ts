@@ -1,4 +1,4 @@
-import { parseBrokerDate, type BrokerDate } from '@app/shared/domain';
+import { isSupportedDate, parseBrokerDate, SUPPORTED_DATES, type BrokerDate } from '@app/shared/domain';
 import { Decimal } from '@app/shared/domain';
 import { ImportFileError } from '../import.errors.js';
 import type { CsvRow } from './csv-text.js';
@@ -133,6 +133,9 @@ export class RowReader<K extends string> {
     const parsed = parseBrokerDate(text);
     if (!parsed) {
       throw ImportFileError.invalidDate(this.fileName, this.row.line, this.specs[key].name, text);
+    }
+    if (!isSupportedDate(parsed.date) || (parsed.asOf !== null && !isSupportedDate(parsed.asOf))) {
+      throw this.invalid(key, text, `'${text}' is outside the supported dates, ${SUPPORTED_DATES}`);
     }
     return parsed;
   }
