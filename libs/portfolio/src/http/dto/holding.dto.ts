@@ -1,11 +1,11 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { HOLDING_TYPES, type HoldingType } from '../../domain/holding-type.js';
+import { IsFixedNumber, IsSupportedIsoDate, PLAIN_TEXT } from './rules.js';
 
 const TICKER = /^[A-Z0-9^][A-Z0-9.\-:/^=_]{0,19}$/;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const MAX_AMOUNT = 1_000_000_000;
-const NUMBER_RULES = { allowNaN: false, allowInfinity: false, maxDecimalPlaces: 6 };
+const DECIMALS = 6;
 
 const upperCaseTrimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toUpperCase() : value);
 
@@ -19,12 +19,12 @@ export class CreateHoldingDto {
   @IsIn(HOLDING_TYPES, { message: `holding_type must be one of ${HOLDING_TYPES.join(', ')}` })
   holding_type: HoldingType;
 
-  @IsNumber(NUMBER_RULES, { message: 'shares must be a number with at most 6 decimals' })
+  @IsFixedNumber(DECIMALS, { message: 'shares must be a number with at most 6 decimals' })
   @Min(0.000001, { message: 'shares must be greater than 0' })
   @Max(MAX_AMOUNT, { message: `shares must not exceed ${MAX_AMOUNT}` })
   shares: number;
 
-  @IsNumber(NUMBER_RULES, { message: 'average_cost must be a number with at most 6 decimals' })
+  @IsFixedNumber(DECIMALS, { message: 'average_cost must be a number with at most 6 decimals' })
   @Min(0, { message: 'average_cost must not be negative' })
   @Max(MAX_AMOUNT, { message: `average_cost must not exceed ${MAX_AMOUNT}` })
   average_cost: number;
@@ -32,31 +32,34 @@ export class CreateHoldingDto {
   @IsOptional()
   @IsString({ message: 'notes must be a string' })
   @MaxLength(1000, { message: 'notes must be at most 1000 characters' })
+  @Matches(PLAIN_TEXT, { message: 'notes must not contain control characters' })
   notes?: string;
 
   /** Beyond the contract: the date the position was opened. */
   @IsOptional()
-  @Matches(ISO_DATE, { message: 'purchase_date must be a date YYYY-MM-DD' })
+  @IsSupportedIsoDate({ message: 'purchase_date must be a real date YYYY-MM-DD from 1900 to 2199' })
   purchase_date?: string;
 }
 
 /** PUT /api/portfolio/holdings/{id}: every field optional; at least one is required. */
 export class UpdateHoldingDto {
   @IsOptional()
-  @IsNumber(NUMBER_RULES, { message: 'shares must be a number with at most 6 decimals' })
+  @IsFixedNumber(DECIMALS, { message: 'shares must be a number with at most 6 decimals' })
   @Min(0.000001, { message: 'shares must be greater than 0' })
   @Max(MAX_AMOUNT, { message: `shares must not exceed ${MAX_AMOUNT}` })
   shares?: number;
 
   @IsOptional()
-  @IsNumber(NUMBER_RULES, { message: 'average_cost must be a number with at most 6 decimals' })
+  @IsFixedNumber(DECIMALS, { message: 'average_cost must be a number with at most 6 decimals' })
   @Min(0, { message: 'average_cost must not be negative' })
   @Max(MAX_AMOUNT, { message: `average_cost must not exceed ${MAX_AMOUNT}` })
   average_cost?: number;
 
-  @IsOptional()
+  // Absent leaves the notes as they are; null is not a way to clear them (an empty string is).
+  @ValidateIf((_, value) => value !== undefined)
   @IsString({ message: 'notes must be a string' })
   @MaxLength(1000, { message: 'notes must be at most 1000 characters' })
+  @Matches(PLAIN_TEXT, { message: 'notes must not contain control characters' })
   notes?: string;
 
   /** Beyond the contract. */
@@ -66,7 +69,7 @@ export class UpdateHoldingDto {
 
   /** Beyond the contract; null clears it. */
   @ValidateIf((_, value) => value !== null && value !== undefined)
-  @Matches(ISO_DATE, { message: 'purchase_date must be a date YYYY-MM-DD or null' })
+  @IsSupportedIsoDate({ message: 'purchase_date must be a real date YYYY-MM-DD from 1900 to 2199, or null' })
   purchase_date?: string | null;
 }
 

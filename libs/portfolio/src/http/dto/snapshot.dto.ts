@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { SNAPSHOT_TYPES, type SnapshotType } from '../../domain/snapshot.js';
+import { PLAIN_TEXT } from './rules.js';
 
 /** POST /api/portfolio/snapshot: both fields optional; the type defaults to MANUAL. */
 export class CreateSnapshotDto {
@@ -11,6 +12,7 @@ export class CreateSnapshotDto {
   @IsOptional()
   @IsString({ message: 'notes must be a string' })
   @MaxLength(1000, { message: 'notes must be at most 1000 characters' })
+  @Matches(PLAIN_TEXT, { message: 'notes must not contain control characters' })
   notes?: string;
 }
 
