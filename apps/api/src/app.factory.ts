@@ -6,6 +6,7 @@ import type { FastifyServerOptions } from 'fastify';
 import { configureAuthHttp } from '@app/auth';
 import { AppConfig } from '@app/shared';
 import { AppModule } from './app.module.js';
+import { frameworkErrors, installRequestGuards } from './request-guards.js';
 import { serveWebAssets } from './web/serve-web-assets.js';
 
 /**
@@ -13,10 +14,12 @@ import { serveWebAssets } from './web/serve-web-assets.js';
  * own errors (body parsing, limits) through the same global filter as everything else.
  */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ logger: requestLogger(config), trustProxy: config.isProduction });
+  const adapter = new FastifyAdapter({ logger: requestLogger(config), trustProxy: config.isProduction, frameworkErrors });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger: new ConsoleLogger({ json: config.isProduction, logLevels: nestLogLevels(config) }),
   });
+  // No NUL in an address; JSON bodies bounded in size and depth before they are parsed.
+  installRequestGuards(app);
   // Uploads stay in memory, bounded per file; nothing is written to disk under a user-chosen name.
   await app.register(multipart, {
     limits: { fileSize: config.uploadMaxBytes, files: 4, fields: 10, fieldSize: 1024, parts: 14 },
