@@ -3,15 +3,15 @@ import { Controller, Get, HttpStatus, Logger, Post, Req, Res } from '@nestjs/com
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BrokerageAccounts } from '@app/auth';
 import { isConnectionError } from '@app/persistence';
-import { AppConfig, CurrentUser, DomainError, dataResponse, type AuthenticatedUser } from '@app/shared';
+import { AppConfig, CurrentUser, DomainError, dataResponse, readUploadedFiles, type AuthenticatedUser } from '@app/shared';
 import {
   FILES_REQUIRED,
   ImportBrokerageFiles,
   type ImportStats,
 } from '../application/import-brokerage-files.service.js';
 import { UploadHistory } from '../application/upload-history.port.js';
-import { readFileParts } from './multipart-files.js';
 
+const UPLOAD_FIELDS = ['transaction_history_file', 'realized_gains_file'];
 const ACCOUNT_NOT_SET = 'Brokerage account number not set. Please update your profile.';
 
 type StreamLine =
@@ -38,7 +38,7 @@ export class UploadController {
 
     let transactions, gains;
     try {
-      const files = await readFileParts(request, this.config.uploadMaxBytes);
+      const files = await readUploadedFiles(request, { fields: UPLOAD_FIELDS, maxBytes: this.config.uploadMaxBytes, notMultipart: FILES_REQUIRED });
       transactions = files.get('transaction_history_file');
       gains = files.get('realized_gains_file');
       if (transactions === undefined || gains === undefined) return refuse(reply, HttpStatus.BAD_REQUEST, FILES_REQUIRED);

@@ -1,7 +1,6 @@
 import { Controller, HttpCode, Post, Req } from '@nestjs/common';
-import type {} from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { AppConfig, CurrentUser, PayloadTooLargeError, ValidationError, type AuthenticatedUser } from '@app/shared';
+import { AppConfig, CurrentUser, readUploadedFiles, ValidationError, type AuthenticatedUser } from '@app/shared';
 import { HoldingsImportService } from '../application/holdings-import.service.js';
 
 const FIELD = 'csv_file';
@@ -25,26 +24,16 @@ export class HoldingsUploadController {
   }
 }
 
-/** The `csv_file` part as text; other parts are read and ignored. */
+/** The `csv_file` part as text; any other part is refused. */
 async function readCsvPart(request: FastifyRequest, maxBytes: number): Promise<string> {
-  if (typeof request.isMultipart !== 'function' || !request.isMultipart()) {
-    throw new ValidationError(`Send the holdings file as multipart/form-data in a part named ${FIELD}`);
-  }
-  let file: { filename: string; content: Buffer } | undefined;
-  try {
-    for await (const part of request.parts({ limits: { fileSize: maxBytes } })) {
-      if (part.type !== 'file') continue;
-      const content = await part.toBuffer();
-      if (part.fieldname === FIELD && file === undefined) file = { filename: part.filename, content };
-    }
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new PayloadTooLargeError(`${FIELD} is too large: the limit is ${maxBytes} bytes`);
-    }
-    throw error;
-  }
+  const files = await readUploadedFiles(request, {
+    fields: [FIELD],
+    maxBytes,
+    notMultipart: `Send the holdings file as multipart/form-data in a part named ${FIELD}`,
+  });
+  const file = files.get(FIELD);
   if (file === undefined) throw new ValidationError(`${FIELD} is required: a CSV file part named ${FIELD}`);
-  if (!/\.csv$/i.test(file.filename.trim())) throw new ValidationError(`${FIELD} must be a CSV file (.csv), got '${file.filename}'`);
+  if (!/\.csv$/i.test(file.name)) throw new ValidationError(`${FIELD} must be a CSV file (.csv), got '${file.name}'`);
   return decodeText(file.content);
 }
 
