@@ -7,6 +7,7 @@ import { ImportFileError } from '../domain/import.errors.js';
 import { decodeCsvText } from '../domain/parsers/csv-text.js';
 import { parseRealizedLotsFile, parseTransactionsFile } from '../domain/parsers/format-registry.js';
 import { monthsChanged } from '../domain/trade-report.js';
+import { unknownActionWarnings } from '../domain/unknown-actions.js';
 import { ImportStore, type StoredRows as Rows } from './import-store.port.js';
 import { UploadHistory } from './upload-history.port.js';
 
@@ -89,8 +90,10 @@ export class ImportBrokerageFiles {
     try {
       await progress(IMPORT_STEPS[0]);
       // The file's rows are much of an import's memory: each set is let go as soon as it has been used.
+      const parsedTransactions = parseTransactionsFile(transactions.name, transactions.content).transactions;
+      const fileWarnings = unknownActionWarnings(transactions.name, parsedTransactions);
       let incoming: Rows | undefined = {
-        transactions: parseTransactionsFile(transactions.name, transactions.content).transactions,
+        transactions: parsedTransactions,
         lots: parseRealizedLotsFile(gains.name, gains.content).lots,
       };
       counts.transactionsProcessed = incoming.transactions.length;
@@ -128,7 +131,7 @@ export class ImportBrokerageFiles {
         stored = added = undefined;
         await this.store.replaceDerived(userId, account.accountId, current);
         counts.brokerVerifiedTrades = current.stats.brokerVerifiedTrades;
-        warnings = current.warnings.map((warning) => warning.message);
+        warnings = [...fileWarnings, ...current.warnings.map((warning) => warning.message)];
         counts.monthsUpdated = monthsChanged(previous, current).length;
         await progress(IMPORT_STEPS[3]);
         await this.history.record({ ...this.describe(request), ...counts, id: uploadId, status: 'success' });

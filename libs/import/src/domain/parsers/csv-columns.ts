@@ -17,17 +17,39 @@ export function headerNames(cells: readonly string[]): string[] {
   return names;
 }
 
+/**
+ * The largest figures an import takes (docs/api.md "Import limits"): past them a cell is a typo or a
+ * corrupted file, and would overflow the reports' numbers.
+ */
+export const FIGURE_LIMITS = {
+  /** Money amounts and percentages: within ±10^12. */
+  amount: Decimal.of('1000000000000'),
+  /** Prices per share: at most 10^7. */
+  price: Decimal.of('10000000'),
+  /** Share quantities: at most 10^10. */
+  quantity: Decimal.of('10000000000'),
+} as const;
+
 export interface ColumnSpec {
   /** The name shown in error messages, as the broker writes it. */
   readonly name: string;
   /** Accepted header spellings, normalised. */
   readonly aliases: readonly string[];
   readonly required: boolean;
+  /** For a figure: the largest absolute value taken. */
+  readonly limit: Decimal;
 }
 
-export function column(name: string, required = true, aliases: readonly string[] = []): ColumnSpec {
-  return { name, required, aliases: [normaliseHeaderCell(name), ...aliases.map(normaliseHeaderCell)] };
+export function column(name: string, required = true, aliases: readonly string[] = [], limit: Decimal = FIGURE_LIMITS.amount): ColumnSpec {
+  return { name, required, aliases: [normaliseHeaderCell(name), ...aliases.map(normaliseHeaderCell)], limit };
 }
+
+/** A ticker: letters, digits and `. / - ^` (BRK.B, BRK/B, ^VIX), at most 20 characters. */
+const TICKER = /^[A-Z0-9^][A-Z0-9./\-^]{0,19}$/;
+/** Characters no ticker has and a page or a path could misread. */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const UNSAFE_SYMBOL_CHARACTERS = /[<>"'`&;\\{}|\u0000-\u001f\u007f]/;
+const MAX_SYMBOL_TEXT = 40;
 
 /** Where each known column sits in one file's header. */
 export class ColumnLayout<K extends string> {
@@ -110,6 +132,23 @@ export class RowReader<K extends string> {
     return value;
   }
 
+  /**
+   * The symbol in upper case; '' when empty. Where it names what was traded (`ticker`), it must be a
+   * ticker; elsewhere (an interest or transfer row) any short text without markup or control characters.
+   */
+  symbol(key: K, ticker: boolean): string {
+    const text = this.text(key).toUpperCase();
+    if (text === '') return text;
+    const shown = text.length > MAX_SYMBOL_TEXT ? `${text.slice(0, MAX_SYMBOL_TEXT)}…` : text;
+    if (ticker && !TICKER.test(text)) {
+      throw this.invalid(key, shown, `'${shown}' is not a ticker (1 to 20 letters, digits or . / - ^)`);
+    }
+    if (text.length > MAX_SYMBOL_TEXT || UNSAFE_SYMBOL_CHARACTERS.test(text)) {
+      throw this.invalid(key, shown, `'${shown}' is not a symbol (at most ${MAX_SYMBOL_TEXT} characters, no markup or control characters)`);
+    }
+    return text;
+  }
+
   /** A money or quantity figure (`$1,234.56`, `($5.00)`, `10,153.89`); null when empty. */
   number(key: K): Decimal | null {
     return this.figure(key, (text) => Decimal.tryParseMoney(text));
@@ -167,8 +206,17 @@ export class RowReader<K extends string> {
     }
     const value = read(text);
     if (value === undefined) {
-      throw ImportFileError.invalidNumber(this.fileName, this.row.line, this.specs[key].name, text);
+      throw ImportFileError.invalidNumber(this.fileName, this.row.line, this.specs[key].name, shorten(text));
+    }
+    const limit = this.specs[key].limit;
+    if (value.abs().gt(limit)) {
+      throw this.invalid(key, shorten(text), `'${shorten(text)}' is beyond the limit of ${limit.toFixed(0).replace(/\B(?=(\d{3})+$)/g, ',')}`);
     }
     return value;
   }
+}
+
+/** A cell as quoted in a message: a 309-digit number is shown by its start. */
+function shorten(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }

@@ -182,4 +182,34 @@ describe('parsing brokerage files', () => {
     expect(tx.cells).toEqual(['06/21/2024', 'Buy  ', 'pep', 'PEPSICO INC', '10', '$174.44', '$1.00', '']);
     expect([tx.action, tx.symbol, tx.amount, tx.fees?.toString()]).toEqual(['Buy', 'PEP', null, '1']);
   });
+
+  it.each([
+    ['a 309-digit price', BUY.replace('$174.44', `$${'9'.repeat(309)}`), "column 'Price': '$99999", 'is beyond the limit of 10,000,000'],
+    ['a 31-digit amount', BUY.replace('($2,354.94)', `$${'1'.repeat(31)}`), "column 'Amount'", 'is beyond the limit of 1,000,000,000,000'],
+    ['a quantity past 10^10', BUY.replace('"13.5"', '"20000000000"'), "column 'Quantity'", 'is beyond the limit of 10,000,000,000'],
+    ['a 10,000-character symbol', BUY.replace('"PEP"', `"${'A'.repeat(10_000)}"`), "column 'Symbol'", 'is not a ticker'],
+    ['a symbol with markup', BUY.replace('"PEP"', '"<B>PEP"'), "column 'Symbol'", 'is not a ticker'],
+    ['a symbol with a path', BUY.replace('"PEP"', '"../PEP"'), "column 'Symbol'", 'is not a ticker'],
+    ['a year past 2199', BUY.replace('06/21/2024', '06/21/2200'), "column 'Date'", 'outside the supported dates, 1900-01-01 to 2199-12-31'],
+    ['a year before 1900', BUY.replace('06/21/2024', '06/21/1899'), "column 'Date'", 'outside the supported dates'],
+  ])('refuses %s naming the file, line and column', (_, row, column, reason) => {
+    const error = failure(() => parseTransactionsFile('t.csv', `${TX_HEADER}\n${row}\n`));
+    expect(error.message).toContain(`t.csv, line 2: ${column}`);
+    expect(error.message).toContain(reason);
+    expect(error.message.length).toBeLessThan(300);
+  });
+
+  it('takes figures at the limits, and any short text as the symbol of a row that is not a trade', () => {
+    const atLimits = BUY.replace('"13.5"', '"10000000000"').replace('$174.44', '$10,000,000.00').replace('($2,354.94)', '($1,000,000,000,000)');
+    expect(parseTransactionsFile('t.csv', `${TX_HEADER}\n${atLimits}\n`).transactions).toHaveLength(1);
+    const interest = '"06/21/2024","Bond Interest","912828 XX1 NOTE","US TREASURY","","","","$12.00"';
+    expect(parseTransactionsFile('t.csv', `${TX_HEADER}\n${interest}\n`).transactions[0].symbol).toBe('912828 XX1 NOTE');
+    const markup = interest.replace('912828 XX1 NOTE', '<script>');
+    expect(failure(() => parseTransactionsFile('t.csv', `${TX_HEADER}\n${markup}\n`)).message).toContain('is not a symbol');
+  });
+
+  it('refuses a lot with a price per share past 10^7', () => {
+    const error = failure(() => parseRealizedLotsFile('gains.csv', `${LOT_HEADER}\n${LOT_ROW.replace('$176.5500', '$99,000,000')}\n`));
+    expect(error.message).toContain("gains.csv, line 2: column 'Proceeds Per Share'");
+  });
 });

@@ -1,16 +1,16 @@
 import { ImportFileError } from '../import.errors.js';
 import type { RealizedLot } from '../realized-lot.js';
 import type { BrokerageFormat, FormatInput, ParsedRealizedLotsFile } from './brokerage-format.js';
-import { column, ColumnLayout, RowReader } from './csv-columns.js';
+import { column, ColumnLayout, FIGURE_LIMITS, RowReader } from './csv-columns.js';
 
 const COLUMNS = {
   symbol: column('Symbol'),
   name: column('Name', false),
   closedDate: column('Closed Date'),
   openedDate: column('Opened Date'),
-  quantity: column('Quantity'),
-  proceedsPerShare: column('Proceeds Per Share', false),
-  costPerShare: column('Cost Per Share', false),
+  quantity: column('Quantity', true, [], FIGURE_LIMITS.quantity),
+  proceedsPerShare: column('Proceeds Per Share', false, [], FIGURE_LIMITS.price),
+  costPerShare: column('Cost Per Share', false, [], FIGURE_LIMITS.price),
   proceeds: column('Proceeds'),
   costBasis: column('Cost Basis (CB)', true, ['Cost Basis']),
   gainLoss: column('Gain/Loss ($)', true, ['Gain/Loss']),
@@ -64,7 +64,8 @@ export const schwabLotDetailsFormat: BrokerageFormat = {
 };
 
 function readLot(reader: RowReader<Column>, cells: readonly string[]): RealizedLot {
-  const symbol = reader.requiredText('symbol').toUpperCase();
+  reader.requiredText('symbol');
+  const symbol = reader.symbol('symbol', true);
   const closedDate = reader.date('closedDate').date;
   const openedDate = reader.date('openedDate').date;
   const quantity = reader.requiredNumber('quantity');

@@ -5,15 +5,15 @@ import {
 } from '../broker-transaction.js';
 import { ImportFileError } from '../import.errors.js';
 import type { BrokerageFormat, FormatInput, ParsedTransactionsFile } from './brokerage-format.js';
-import { column, ColumnLayout, RowReader } from './csv-columns.js';
+import { column, ColumnLayout, FIGURE_LIMITS, RowReader } from './csv-columns.js';
 
 const COLUMNS = {
   date: column('Date'),
   action: column('Action'),
   symbol: column('Symbol'),
   description: column('Description'),
-  quantity: column('Quantity'),
-  price: column('Price'),
+  quantity: column('Quantity', true, [], FIGURE_LIMITS.quantity),
+  price: column('Price', true, [], FIGURE_LIMITS.price),
   fees: column('Fees & Comm', true, ['Fees & Commissions']),
   amount: column('Amount'),
 };
@@ -73,7 +73,8 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
   const { date, asOf } = reader.date('date');
   const action = reader.requiredText('action');
   const kind = classifyAction(action);
-  const symbol = reader.text('symbol').toUpperCase();
+  // Where the symbol names what was traded or paid a dividend, it must be a ticker.
+  const symbol = reader.symbol('symbol', kind !== 'other');
   const quantity = reader.number('quantity');
   const price = reader.number('price');
   const fees = reader.number('fees');
