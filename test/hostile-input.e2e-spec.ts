@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { startService, type RunningService } from './support/service.js';
+import { Browser } from './support/browser.js';
 import { signIn } from './support/sign-in.js';
 import { exampleFiles, ndjson, uploadForm } from './support/uploads.js';
 
@@ -161,6 +162,23 @@ describe('hostile input answers a 4xx that names the problem', () => {
       refused(await rawGet('/api/symbols/%C0%80'), 400, /percent-encoding/);
       refused(await rawGet('/api/month/%E0%A4%A'), 400, /percent-encoding/);
     });
+  });
+
+  it('the sign-in pages and the built-in provider’s pages carry the security headers', async () => {
+    const { hops } = await new Browser().follow(`${service.url}/login`);
+    const pages = hops.filter((hop) => hop.response.headers.get('content-type')?.startsWith('text/html'));
+    expect(hops.some((hop) => new URL(hop.url).pathname.startsWith('/dev-idp/'))).toBe(true);
+    expect(pages.length).toBeGreaterThan(0);
+    for (const hop of hops) {
+      const headers = hop.response.headers;
+      expect([hop.url, headers.get('x-frame-options'), headers.get('x-content-type-options'), headers.get('referrer-policy')]).toEqual([
+        hop.url,
+        'DENY',
+        'nosniff',
+        'same-origin',
+      ]);
+      expect(headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    }
   });
 
   it('the service answered all of it and still works', async () => {

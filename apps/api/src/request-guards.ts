@@ -8,6 +8,25 @@ export const JSON_MAX_DEPTH = 20;
 
 const NUL = /%00/i;
 
+/**
+ * Every answer's security headers, set before any route runs so that the sign-in pages and the
+ * built-in provider's pages (written to the raw response) carry them as the app's pages do.
+ */
+const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; " +
+  "font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+};
+/** oidc-provider's own pages (its logout confirmation) submit their form with an inline script. */
+const PROVIDER_HEADERS: Record<string, string> = {
+  ...SECURITY_HEADERS,
+  'content-security-policy': CONTENT_SECURITY_POLICY.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'"),
+};
+
 /** The contract's error body for a request refused before it reaches a route. */
 function refuse(reply: FastifyReply, status: number, error: string): void {
   void reply.code(status).header('content-type', 'application/json; charset=utf-8').send({ success: false, error });
@@ -25,13 +44,15 @@ export const frameworkErrors: FastifyServerOptions['frameworkErrors'] = (error, 
 };
 
 /**
- * Guards that run before any route: no NUL character anywhere in the address (no stored value may
+ * Guards that run before any route: the security headers on every answer, no NUL character anywhere in the address (no stored value may
  * hold one and PostgreSQL refuses them), and JSON bodies bounded in size and depth before they are
  * parsed (a deeply nested array would otherwise cost a recursive parse and a stack overflow).
  */
 export function installRequestGuards(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    const headers = request.url.startsWith('/dev-idp/') ? PROVIDER_HEADERS : SECURITY_HEADERS;
+    for (const name in headers) reply.raw.setHeader(name, headers[name]);
     if (NUL.test(request.url)) return refuse(reply, 400, 'The address must not contain a NUL character (%00)');
     done();
   });

@@ -5,7 +5,8 @@ import { WEB_APP_ROUTES } from './web-app.routes.js';
 /**
  * The browser app's pages: each answers index.html and the app routes in the browser. Like every page,
  * they are behind the sign-in guard (a signed-out browser is sent to /auth/login). Unknown paths stay
- * 404 JSON; the API keeps /api, /auth, /health, /login, /logout and /dev-idp.
+ * 404 JSON; the API keeps /api, /auth, /health, /login, /logout and /dev-idp. The security headers
+ * (content security policy, framing, sniffing, referrer) are every answer's (request-guards.ts).
  */
 @Controller()
 export class WebAppController {
@@ -14,14 +15,6 @@ export class WebAppController {
   @Get(WEB_APP_ROUTES.map((route) => route.slice(1)))
   @Header('content-type', 'text/html; charset=utf-8')
   @Header('cache-control', 'no-store')
-  @Header('x-content-type-options', 'nosniff')
-  @Header('x-frame-options', 'DENY')
-  @Header('referrer-policy', 'same-origin')
-  @Header(
-    'content-security-policy',
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; " +
-      "font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
-  )
   page(): string {
     return this.files.indexHtml();
   }
