@@ -153,6 +153,71 @@ describe('hostile input answers a 4xx that names the problem', () => {
     });
   });
 
+  describe('memory held by uploads', () => {
+    /** An upload whose body is still arriving: the headers and the first bytes, then nothing. */
+    const heldUpload = (declaredBytes: number) =>
+      new Promise<{ abort(): void }>((resolve, reject) => {
+        const { port } = new URL(service.url);
+        const req = httpRequest({
+          host: '127.0.0.1',
+          port,
+          path: '/api/upload-csv',
+          method: 'POST',
+          headers: { cookie: trader.cookie, origin: service.url, 'content-type': 'multipart/form-data; boundary=held', 'content-length': declaredBytes },
+        });
+        req.on('error', () => undefined); // aborted below
+        req.on('response', () => reject(new Error('the held upload was answered')));
+        req.write('--held\r\nContent-Disposition: form-data; name="transaction_history_file"; filename="t.csv"\r\n\r\n', () =>
+          // Give the service a moment to route it and reserve its room.
+          setTimeout(() => resolve({ abort: () => req.destroy() }), 300),
+        );
+      });
+
+    /** Headers declaring a body that never comes: the answer must not wait for it. */
+    const declaredOnly = (declaredBytes: number) =>
+      new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const { port } = new URL(service.url);
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/api/upload-csv',
+            method: 'POST',
+            headers: { cookie: trader.cookie, origin: service.url, 'content-type': 'multipart/form-data; boundary=x', 'content-length': declaredBytes },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            res.on('end', () => {
+              req.destroy();
+              resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
+            });
+          },
+        );
+        req.on('error', reject);
+        req.flushHeaders();
+      });
+
+    it('refuses a declared length past the limit at once (413), and a second large upload of the same user while one is arriving (429)', async () => {
+      const tooLarge = await declaredOnly(120 * 1024 * 1024);
+      refused(tooLarge, 413, /larger than the limit of 50 MB per file/);
+
+      // Two files of the largest size and their framing: all one user may have in flight.
+      const held = await heldUpload(100 * 1024 * 1024 + 64 * 1024);
+      try {
+        const second = await trader.fetch('/api/upload-csv', { method: 'POST', headers: { origin: service.url }, body: uploadForm(exampleFiles()) });
+        refused({ status: second.status, body: await second.json() }, 429, /Another upload of yours is still being received/);
+      } finally {
+        held.abort();
+      }
+      // Its room is given back when the held request ends.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const after = await trader.fetch('/api/upload-csv', { method: 'POST', headers: { origin: service.url }, body: uploadForm(exampleFiles()) });
+      expect(after.status).toBe(200);
+      expect(ndjson(await after.text()).pop().type).toBe('success');
+    });
+  });
+
   describe('path parameters', () => {
     it('a NUL byte', async () => {
       refused(await rawGet('/api/symbols/A%00B'), 400, /NUL/);

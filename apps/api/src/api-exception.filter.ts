@@ -11,6 +11,8 @@ const STATUS_BY_CODE: Record<string, number> = {
   NOT_FOUND: HttpStatus.NOT_FOUND,
   CONFLICT: HttpStatus.CONFLICT,
   PAYLOAD_TOO_LARGE: HttpStatus.PAYLOAD_TOO_LARGE,
+  TOO_MANY_REQUESTS: HttpStatus.TOO_MANY_REQUESTS,
+  SERVICE_BUSY: HttpStatus.SERVICE_UNAVAILABLE,
   DATABASE_UNAVAILABLE: HttpStatus.INTERNAL_SERVER_ERROR,
   // The portfolio's market-data provider: no API key configured (503), or no usable answer from it (502).
   MARKET_DATA_NOT_CONFIGURED: HttpStatus.SERVICE_UNAVAILABLE,

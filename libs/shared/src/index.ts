@@ -8,10 +8,12 @@ export {
   DomainError,
   NotFoundError,
   PayloadTooLargeError,
+  ServiceBusyError,
+  TooManyRequestsError,
   ValidationError,
 } from './errors/domain.errors.js';
 export { DATA_SOURCE, dataResponse } from './http/data-source.js';
-export { readUploadedFiles, type UploadedFile, type UploadRules } from './http/multipart-upload.js';
+export { readUploadedFiles, UploadBudget, type UploadedFile, type UploadRules } from './http/multipart-upload.js';
 export { timestampWithMicroseconds } from './time/timestamps.js';
 export { SharedModule } from './shared.module.js';
 export { CurrentUser, IS_PUBLIC, Public, type AuthenticatedUser } from './http/auth-context.js';

@@ -3,7 +3,7 @@ import { Controller, Get, HttpStatus, Logger, Post, Req, Res } from '@nestjs/com
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BrokerageAccounts } from '@app/auth';
 import { isConnectionError } from '@app/persistence';
-import { AppConfig, CurrentUser, DomainError, dataResponse, readUploadedFiles, type AuthenticatedUser } from '@app/shared';
+import { AppConfig, CurrentUser, DomainError, dataResponse, readUploadedFiles, UploadBudget, type AuthenticatedUser } from '@app/shared';
 import {
   FILES_REQUIRED,
   ImportBrokerageFiles,
@@ -12,6 +12,13 @@ import {
 import { UploadHistory } from '../application/upload-history.port.js';
 
 const UPLOAD_FIELDS = ['transaction_history_file', 'realized_gains_file'];
+/** Refusals answered before the stream starts, by domain error code. */
+const REFUSAL_STATUS: Record<string, number | undefined> = {
+  VALIDATION_ERROR: HttpStatus.BAD_REQUEST,
+  PAYLOAD_TOO_LARGE: HttpStatus.PAYLOAD_TOO_LARGE,
+  TOO_MANY_REQUESTS: HttpStatus.TOO_MANY_REQUESTS,
+  SERVICE_BUSY: HttpStatus.SERVICE_UNAVAILABLE,
+};
 const ACCOUNT_NOT_SET = 'Brokerage account number not set. Please update your profile.';
 
 type StreamLine =
@@ -29,6 +36,7 @@ export class UploadController {
     private readonly accounts: BrokerageAccounts,
     private readonly history: UploadHistory,
     private readonly config: AppConfig,
+    private readonly budget: UploadBudget,
   ) {}
 
   @Post('upload-csv')
@@ -36,20 +44,27 @@ export class UploadController {
     const account = await this.accounts.findForUser(user.id);
     if (account === null) return refuse(reply, HttpStatus.BAD_REQUEST, ACCOUNT_NOT_SET);
 
-    let transactions, gains;
+    let release: (() => void) | undefined;
     try {
+      // The files stay in memory until the import has ended: their room is reserved for as long.
+      release = this.budget.reserve(user.id, request, UPLOAD_FIELDS.length);
       const files = await readUploadedFiles(request, { fields: UPLOAD_FIELDS, maxBytes: this.config.uploadMaxBytes, notMultipart: FILES_REQUIRED });
-      transactions = files.get('transaction_history_file');
-      gains = files.get('realized_gains_file');
+      const transactions = files.get('transaction_history_file');
+      const gains = files.get('realized_gains_file');
       if (transactions === undefined || gains === undefined) return refuse(reply, HttpStatus.BAD_REQUEST, FILES_REQUIRED);
       this.importFiles.precheck([transactions, gains]);
+      await this.streamImport(reply, { userId: user.id, account, transactions, gains });
     } catch (error) {
-      if (error instanceof DomainError && error.code === 'PAYLOAD_TOO_LARGE') return refuse(reply, HttpStatus.PAYLOAD_TOO_LARGE, error.message);
-      if (error instanceof DomainError && error.code === 'VALIDATION_ERROR') return refuse(reply, HttpStatus.BAD_REQUEST, error.message);
-      throw error;
+      const status = error instanceof DomainError ? REFUSAL_STATUS[error.code] : undefined;
+      if (status === undefined || reply.sent) throw error;
+      return refuse(reply, status, (error as Error).message);
+    } finally {
+      release?.();
     }
+  }
 
-    // From here on the answer is a stream: 200, one JSON object per line, each flushed as it happens.
+  /** From here on the answer is a stream: 200, one JSON object per line, each flushed as it happens. */
+  private async streamImport(reply: FastifyReply, request: Parameters<ImportBrokerageFiles['run']>[0]): Promise<void> {
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
@@ -58,9 +73,7 @@ export class UploadController {
       await nextTick(); // let the line leave before the next CPU-bound step
     };
     try {
-      const { stats, warnings } = await this.importFiles.run({ userId: user.id, account, transactions, gains }, (step) =>
-        send({ type: 'progress', percentage: step.percentage, message: step.message }),
-      );
+      const { stats, warnings } = await this.importFiles.run(request, (step) => send({ type: 'progress', percentage: step.percentage, message: step.message }));
       await send({ type: 'success', message: 'Successfully processed files', stats, ...(warnings.length > 0 ? { warnings } : {}) });
     } catch (error) {
       await send({ type: 'error', message: this.describeFailure(error) });

@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { AppConfig, CurrentUser, readUploadedFiles, ValidationError, type AuthenticatedUser } from '@app/shared';
+import { AppConfig, CurrentUser, readUploadedFiles, UploadBudget, ValidationError, type AuthenticatedUser } from '@app/shared';
 import { HoldingsImportService } from '../application/holdings-import.service.js';
 
 const FIELD = 'csv_file';
@@ -11,13 +11,19 @@ export class HoldingsUploadController {
   constructor(
     private readonly imports: HoldingsImportService,
     private readonly config: AppConfig,
+    private readonly budget: UploadBudget,
   ) {}
 
   @Post(['upload-csv', 'upload'])
   @HttpCode(200)
   async upload(@CurrentUser() user: AuthenticatedUser, @Req() request: FastifyRequest) {
-    const text = await readCsvPart(request, this.config.uploadMaxBytes);
-    const result = await this.imports.import(user.id, text);
+    const release = this.budget.reserve(user.id, request, 1);
+    let result;
+    try {
+      result = await this.imports.import(user.id, await readCsvPart(request, this.config.uploadMaxBytes));
+    } finally {
+      release();
+    }
     const parts = [`Imported ${result.imported} new holding${result.imported === 1 ? '' : 's'}`, `updated ${result.updated}`];
     if (result.errors.length > 0) parts.push(`${result.errors.length} row${result.errors.length === 1 ? '' : 's'} skipped`);
     return { success: true, imported: result.imported, updated: result.updated, errors: result.errors, message: parts.join(', ') };

@@ -31,6 +31,16 @@ export class PayloadTooLargeError extends DomainError {
   readonly code = 'PAYLOAD_TOO_LARGE';
 }
 
+/** This user sends too much at once; worth retrying shortly (429). */
+export class TooManyRequestsError extends DomainError {
+  readonly code = 'TOO_MANY_REQUESTS';
+}
+
+/** The service is at a capacity limit shared by everyone; worth retrying shortly (503). */
+export class ServiceBusyError extends DomainError {
+  readonly code = 'SERVICE_BUSY';
+}
+
 /** No valid session (401). */
 export class AuthenticationRequiredError extends DomainError {
   readonly code = 'AUTHENTICATION_REQUIRED';

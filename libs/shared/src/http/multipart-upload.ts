@@ -1,13 +1,62 @@
 import { basename } from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
-import { PayloadTooLargeError, ValidationError } from '../errors/domain.errors.js';
+import { PayloadTooLargeError, ServiceBusyError, TooManyRequestsError, ValidationError } from '../errors/domain.errors.js';
 
 export interface UploadedFile {
   field: string;
   /** The file's own name, never a client path (`C:\fakepath\x.csv` → `x.csv`), at most 255 characters. */
   name: string;
   content: Buffer;
+}
+
+/** Room for the multipart framing and part headers around the files themselves. */
+const FRAMING_BYTES = 64 * 1024;
+
+/**
+ * Bounds the memory that uploads being received and imported hold, in this process (memory is
+ * per process, so the count is too): per user at most two files of the largest size at once (429
+ * past it), and in all at most four (503). An upload reserves its declared length (the largest it
+ * may be when the client does not declare one) until its request has ended.
+ */
+export class UploadBudget {
+  private readonly perUser = new Map<number, number>();
+  private total = 0;
+
+  constructor(private readonly maxFileBytes: number) {}
+
+  /** Reserves room for one request's body; the returned function gives it back (once). */
+  reserve(userId: number, request: FastifyRequest, fields: number): () => void {
+    const largest = fields * this.maxFileBytes + FRAMING_BYTES;
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && declared > largest) {
+      throw new PayloadTooLargeError(`The upload is larger than the limit of ${formatLimit(this.maxFileBytes)} per file`);
+    }
+    const bytes = Number.isFinite(declared) && declared > 0 ? declared : largest;
+    const mine = this.perUser.get(userId) ?? 0;
+    if (mine > 0 && mine + bytes > 2 * this.maxFileBytes + FRAMING_BYTES) {
+      throw new TooManyRequestsError('Another upload of yours is still being received or imported; try again when it has finished');
+    }
+    if (this.total > 0 && this.total + bytes > 4 * this.maxFileBytes + FRAMING_BYTES) {
+      throw new ServiceBusyError('The service is receiving too many uploads right now; try again in a minute');
+    }
+    this.perUser.set(userId, mine + bytes);
+    this.total += bytes;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.total -= bytes;
+      const left = (this.perUser.get(userId) ?? bytes) - bytes;
+      if (left > 0) this.perUser.set(userId, left);
+      else this.perUser.delete(userId);
+    };
+  }
+
+  /** Bytes reserved now (for tests and the logs). */
+  get reservedBytes(): number {
+    return this.total;
+  }
 }
 
 export interface UploadRules {

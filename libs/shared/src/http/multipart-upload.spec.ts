@@ -1,0 +1,39 @@
+import type { FastifyRequest } from 'fastify';
+import { PayloadTooLargeError, ServiceBusyError, TooManyRequestsError } from '../errors/domain.errors.js';
+import { UploadBudget } from './multipart-upload.js';
+
+const MB = 1024 * 1024;
+const declaring = (bytes?: number) => ({ headers: bytes === undefined ? {} : { 'content-length': String(bytes) } }) as unknown as FastifyRequest;
+
+describe('UploadBudget', () => {
+  it('refuses a declared body larger than the files it may hold', () => {
+    const budget = new UploadBudget(10 * MB);
+    expect(() => budget.reserve(1, declaring(21 * MB), 2)).toThrow(PayloadTooLargeError);
+    expect(() => budget.reserve(1, declaring(11 * MB), 1)).toThrow('The upload is larger than the limit of 10 MB per file');
+    expect(budget.reservedBytes).toBe(0);
+  });
+
+  it('lets one user hold two files of the largest size at once, then answers 429 until one ends', () => {
+    const budget = new UploadBudget(10 * MB);
+    const first = budget.reserve(1, declaring(15 * MB), 2);
+    const second = budget.reserve(1, declaring(4 * MB), 2);
+    expect(() => budget.reserve(1, declaring(2 * MB), 2)).toThrow(TooManyRequestsError);
+    // Another user is not held back by this one's uploads.
+    const other = budget.reserve(2, declaring(2 * MB), 2);
+    first();
+    first(); // a second release changes nothing
+    budget.reserve(1, declaring(2 * MB), 2)();
+    second();
+    other();
+    expect(budget.reservedBytes).toBe(0);
+  });
+
+  it('bounds everyone’s uploads together with a 503, and reserves the most for an undeclared length', () => {
+    const budget = new UploadBudget(10 * MB);
+    const releases = [budget.reserve(1, declaring(), 2), budget.reserve(2, declaring(18 * MB), 2)];
+    expect(() => budget.reserve(3, declaring(3 * MB), 1)).toThrow(ServiceBusyError);
+    releases.forEach((release) => release());
+    // The first upload is never refused by the budget, however large (its own limit is checked above).
+    budget.reserve(3, declaring(), 4)();
+  });
+});
