@@ -18,6 +18,11 @@ async function main(): Promise<void> {
   await mkdir(config.dataDir, { recursive: true });
 
   const app = await createApp(config);
+  // A promise nobody awaited failed (a stream's late error, say): the request it belonged to has
+  // already answered or failed on its own, so log it and keep serving everyone else.
+  process.on('unhandledRejection', (reason: unknown) => {
+    app.getHttpAdapter().getInstance().log.error({ err: reason }, 'unhandled promise rejection');
+  });
   await app.listen({ port: config.port, host: config.host });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;

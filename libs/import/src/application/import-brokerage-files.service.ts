@@ -118,11 +118,17 @@ export class ImportBrokerageFiles {
         // the database (a server, or the embedded engine's process) works on another core meanwhile.
         // Matching in slices gives the event loop a turn now and then to feed it the next rows.
         const written = this.write(account.accountId, uploadId, added);
+        // The writes may fail (a dropped connection) while matching still runs: their failure is
+        // handled when they are awaited below, not left unhandled meanwhile.
+        const writeFailure = written.then(
+          () => undefined,
+          (error: unknown) => error,
+        );
         let current: MatchResult;
         try {
           current = await matchTradesInSlices([...stored.transactions, ...added.transactions], [...stored.lots, ...added.lots], () => nextTurn());
         } catch (error) {
-          await written.catch(() => undefined); // the connection is left alone until the writes have ended
+          await writeFailure; // the connection is left alone until the writes have ended
           throw error;
         }
         counts.transactionsInserted = await written;
