@@ -3,7 +3,8 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { freePort } from './support/free-port.js';
 import { startService, waitUntil, type RunningService } from './support/service.js';
 import { TcpProxy } from './support/tcp-proxy.js';
-import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from './support/test-database.js';
+import { signIn } from './support/sign-in.js';
+import { createTestDatabase, serverDatabaseUrl, withClient, type TestDatabase } from './support/test-database.js';
 
 /**
  * The service talks to its database through a proxy the test can cut: the database "goes away"
@@ -47,8 +48,14 @@ describe('when the database goes away and comes back', () => {
     const service = await startService({ env: { DATABASE_URL: databaseUrlThrough(proxy) } });
     try {
       expect(await status(service, '/health/ready')).toBe(200);
+      const trader = await signIn(service);
 
       await proxy.cut();
+      // The contract's answer while the database is away; the probe says why without the driver's words.
+      const months = await trader.fetch('/api/months');
+      expect([months.status, await months.json()]).toEqual([500, { success: false, error: 'Database connection failed' }]);
+      const ready = (await (await fetch(`${service.url}/health/ready`)).json()) as { reason: string };
+      expect(ready.reason).toMatch(/^database (unavailable|not answering in time)$/);
       const detailed = await fetch(`${service.url}/health/detailed`);
       expect(detailed.status).toBe(503);
       const body = (await detailed.json()) as { status: string; checks: Record<string, { status: string; message: string }> };
@@ -79,6 +86,34 @@ describe('when the database goes away and comes back', () => {
     } finally {
       await service.stop();
       await proxy.cut();
+    }
+  });
+
+  (serverDatabaseUrl() ? it : it.skip)('answers “Database connection failed” when its database is dropped or refuses connections', async () => {
+    const database = await createTestDatabase(serverDatabaseUrl()!);
+    const name = new URL(database.url).pathname.slice(1);
+    const service = await startService({ env: { DATABASE_URL: database.url } });
+    const admin = serverDatabaseUrl()!;
+    try {
+      const trader = await signIn(service);
+      // 55000: the server no longer accepts connections to it.
+      await withClient(admin, (client) => client.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS false`));
+      await withClient(admin, (client) => client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]));
+      const refused = await trader.fetch('/api/months');
+      expect([refused.status, await refused.json()]).toEqual([500, { success: false, error: 'Database connection failed' }]);
+      // 3D000: the database is gone.
+      await database.drop();
+      const gone = await trader.fetch('/api/months');
+      expect([gone.status, await gone.json()]).toEqual([500, { success: false, error: 'Database connection failed' }]);
+      const ready = await fetch(`${service.url}/health/ready`);
+      const body = await ready.text();
+      expect(ready.status).toBe(503);
+      expect(JSON.parse(body).reason).toBe('database unavailable');
+      expect(body).not.toContain(name);
+      expect(await status(service, '/health/live')).toBe(200);
+    } finally {
+      await service.stop();
+      await database.drop();
     }
   });
 });

@@ -1,10 +1,17 @@
 import { statfs } from 'node:fs/promises';
-import { Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { Injectable, Logger, ServiceUnavailableException } from '@nestjs/common';
 import { HealthCheckService, HealthIndicatorService, type HealthCheckResult } from '@nestjs/terminus';
 import { Database } from '@app/persistence';
 import { AppConfig } from '@app/shared';
 
 export const SERVICE_NAME = 'stocks-trading-analysis';
+
+/** Readiness reasons a probe's caller may see. */
+function publicReason(detail: string): string {
+  if (/migrations pending/.test(detail)) return 'database not connected yet';
+  if (/no answer within/.test(detail)) return 'database not answering in time';
+  return 'database unavailable';
+}
 /** Below this much free space under DATA_DIR the disk check reports degraded. */
 export const DISK_FREE_MIN_BYTES = 100 * 1024 * 1024;
 const DATABASE_TIMEOUT_MS = 2000;
@@ -22,6 +29,7 @@ export interface DetailedHealth {
 /** The probes behind /health/*, run through Terminus so shutdown turns readiness off at once. */
 @Injectable()
 export class HealthChecks {
+  private readonly logger = new Logger(HealthChecks.name);
   constructor(
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
@@ -34,7 +42,11 @@ export class HealthChecks {
     const result = await this.run([() => this.databaseIndicator()]);
     if (result.status === 'ok') return { ready: true };
     if (result.status === 'shutting_down') return { ready: false, reason: 'shutting down' };
-    return { ready: false, reason: String(result.details.database?.message ?? 'database not available') };
+    // The public body says what kind of trouble it is; the driver's words (which may name the
+    // database, its host or its user) go to the log only.
+    const detail = String(result.details.database?.message ?? '');
+    this.logger.warn(`not ready: ${detail}`);
+    return { ready: false, reason: publicReason(detail) };
   }
 
   async detailed(): Promise<DetailedHealth> {

@@ -8,6 +8,11 @@ describe('isConnectionError', () => {
     withCode('08006'),
     withCode('57P01', 'terminating connection due to administrator command'),
     new Error('Connection terminated unexpectedly'),
+    withCode('55000', 'database "x" is not currently accepting connections'),
+    withCode('3D000', 'database "x" does not exist'),
+    withCode('57P03', 'the database system is starting up'),
+    new Error('Client was closed and is not queryable'),
+    new Error('Query runner already released. Cannot run queries anymore.'),
     new Error('timeout exceeded when trying to connect'),
     Object.assign(new Error('query failed'), { driverError: withCode('ECONNRESET') }),
   ])('recognises %p', (error) => {

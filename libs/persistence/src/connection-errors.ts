@@ -1,6 +1,7 @@
 /**
  * Tells whether an error means "the database cannot be reached" (as opposed to a bad query):
- * refused/reset sockets, a server shutting down, a terminated connection, a pool that timed out.
+ * refused/reset sockets, a server shutting down or not accepting connections, a database that does
+ * not exist (dropped or not created yet), a terminated or released connection, a pool that timed out.
  */
 export function isConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
@@ -10,8 +11,11 @@ export function isConnectionError(error: unknown): boolean {
     if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH'].includes(code)) return true;
     // SQLSTATE class 08 (connection exception) and 57P01-57P03 (admin shutdown, crash shutdown, cannot connect now).
     if (/^08/.test(code) || /^57P0[1-3]$/.test(code)) return true;
+    // 55000 "object not in prerequisite state" is what a server refusing new connections answers
+    // (e.g. `ALTER DATABASE … ALLOW_CONNECTIONS false`); 3D000: the database does not exist.
+    if (code === '55000' || code === '3D000') return true;
   }
-  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end|Release called on client which has already been released|Query runner already released/i.test(
     error.message,
   );
 }
