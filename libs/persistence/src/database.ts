@@ -21,6 +21,11 @@ export const PERSISTENCE_OPTIONS = Symbol('PERSISTENCE_OPTIONS');
 const RETRY_DELAY_MS = 2000;
 const CONNECT_TIMEOUT_MS = 5000;
 /**
+ * The embedded database's one connection is shared by everyone: a request waits for it while an
+ * import holds it (seconds for a large one), which is a queue, not an outage.
+ */
+const EMBEDDED_CONNECTION_WAIT_MS = 120_000;
+/**
  * Rows per COPY chunk sent to a server: small enough that a chunk's intermediate strings die young
  * instead of growing the heap; the server takes one in while the next is being built.
  */
@@ -55,7 +60,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.databaseUrl === undefined) {
       this.embedded = await EmbeddedPostgres.start(this.config.dataDir);
-      await this.connect(this.embedded.url, 1);
+      await this.connect(this.embedded.url, 1, EMBEDDED_CONNECTION_WAIT_MS);
       return;
     }
     try {
@@ -124,15 +129,19 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     return counts;
   }
 
-  /** A real round trip to the database, bounded in time. */
+  /**
+   * A real round trip to the database, bounded in time. The embedded engine is one session that an
+   * import may hold for seconds: it is asked over its own channel, which answers between statements.
+   */
   async ping(timeoutMs = 2000): Promise<void> {
     const source = this.dataSource;
+    const embedded = this.embedded;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
     });
     try {
-      await Promise.race([source.query('SELECT 1'), timeout]);
+      await Promise.race([embedded !== undefined ? embedded.ping() : source.query('SELECT 1'), timeout]);
     } finally {
       clearTimeout(timer);
     }
@@ -151,7 +160,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     this.logger.log('database closed');
   }
 
-  private async connect(url: string, poolSize: number): Promise<void> {
+  private async connect(url: string, poolSize: number, waitMs = CONNECT_TIMEOUT_MS): Promise<void> {
     const source = new DataSource({
       type: 'postgres',
       url,
@@ -162,7 +171,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
       logging: ['error', 'warn', 'migration'],
       poolSize,
       connectTimeoutMS: CONNECT_TIMEOUT_MS,
-      extra: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
+      extra: { connectionTimeoutMillis: waitMs },
     });
     await source.initialize();
     try {

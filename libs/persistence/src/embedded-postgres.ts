@@ -86,6 +86,16 @@ export class EmbeddedPostgres {
     return this.send(id, { type: 'copy', statement: copyStatement(target, "'/dev/blob'"), file });
   }
 
+  /**
+   * A round trip to the engine process that does not queue behind the session's statements: it
+   * answers as soon as the engine's event loop has a turn, so a long import (which holds the one
+   * session) does not make a live engine look unavailable.
+   */
+  ping(): Promise<void> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    return this.send(this.nextId++, { type: 'ping' }).then(() => undefined);
+  }
+
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.failure === undefined) await this.send(this.nextId++, { type: 'stop' }).catch(() => undefined);
@@ -97,7 +107,7 @@ export class EmbeddedPostgres {
   }
 
   /** Callers check `failure` first. */
-  private send(id: number, request: { type: 'copy'; statement: string; file: string } | { type: 'stop' }): Promise<number> {
+  private send(id: number, request: { type: 'copy'; statement: string; file: string } | { type: 'stop' } | { type: 'ping' }): Promise<number> {
     return new Promise<number>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.engine.send({ ...request, id });
@@ -150,6 +160,10 @@ process.once('message', async (start) => {
       await db.close();
     };
     process.on('message', (request) => {
+      if (request.type === 'ping') {
+        process.send({ type: 'done', id: request.id, rows: 0 });
+        return;
+      }
       queue = queue.then(async () => {
         try {
           if (request.type === 'stop') {

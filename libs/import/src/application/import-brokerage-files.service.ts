@@ -90,8 +90,11 @@ export class ImportBrokerageFiles {
     try {
       await progress(IMPORT_STEPS[0]);
       // The file's rows are much of an import's memory: each set is let go as soon as it has been used.
+      // Each step below is CPU work on the event loop; a turn between them lets other users' requests
+      // (and the health probes) through while a large file is read.
       const parsedTransactions = parseTransactionsFile(transactions.name, transactions.content).transactions;
       const fileWarnings = unknownActionWarnings(transactions.name, parsedTransactions);
+      await nextTurn();
       let incoming: Rows | undefined = {
         transactions: parsedTransactions,
         lots: parseRealizedLotsFile(gains.name, gains.content).lots,
@@ -101,7 +104,9 @@ export class ImportBrokerageFiles {
       await progress(IMPORT_STEPS[1]);
 
       const accountKey = String(account.accountId);
-      incoming = { transactions: withTransactionFingerprints(accountKey, incoming.transactions), lots: withLotFingerprints(accountKey, incoming.lots) };
+      const fingerprinted = withTransactionFingerprints(accountKey, incoming.transactions);
+      await nextTurn();
+      incoming = { transactions: fingerprinted, lots: withLotFingerprints(accountKey, incoming.lots) };
       await progress(IMPORT_STEPS[2]);
 
       await this.unitOfWork.run(async () => {
