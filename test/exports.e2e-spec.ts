@@ -24,9 +24,12 @@ describe('exports: a day or a month as CSV, Excel and PDF', () => {
     const lines = ndjson(await (await trader.fetch('/api/upload-csv', { method: 'POST', body: uploadForm(exampleFiles()) })).text());
     expect(lines.at(-1)).toMatchObject({ type: 'success' });
     stranger = await withAccount('stranger@example.com', 'YYYY-0002');
-    // The stranger's only trade has a symbol and description that would run as formulas in a spreadsheet.
+    // The stranger's dividend has an Action that would run as a formula in a spreadsheet (a symbol
+    // cannot: the import takes only tickers as trade symbols).
     const header = '"Date","Action","Symbol","Description","Quantity","Price","Fees & Comm","Amount"';
-    const transactions = `${header}\n"05/09/2024","Sell","=2+3","@SUM(A1:A9)","1","$12.00","","$12.00"\n"05/08/2024","Buy","=2+3","@SUM(A1:A9)","1","$10.00","","-$10.00"\n`;
+    const transactions =
+      `${header}\n"05/10/2024","=2+3 Cash Dividend","ZZZ","@SUM(A1:A9)","","","","$1.00"\n` +
+      `"05/09/2024","Sell","ZZZ","@SUM(A1:A9)","1","$12.00","","$12.00"\n"05/08/2024","Buy","ZZZ","@SUM(A1:A9)","1","$10.00","","-$10.00"\n`;
     const strangerUpload = await stranger.fetch('/api/upload-csv', {
       method: 'POST',
       body: uploadForm({ transaction_history_file: { name: 't.csv', content: transactions }, realized_gains_file: exampleFiles().realized_gains_file }),
@@ -129,11 +132,13 @@ describe('exports: a day or a month as CSV, Excel and PDF', () => {
     const { content } = await download(stranger, '/api/monthly/export/csv?month=2024-05');
     const rows = csvRows(content);
     const trades = csvBlock(rows, 'Trades (');
-    expect(trades.slice(1).map((row) => row[0])).toEqual(["'=2+3"]);
+    expect(trades.slice(1).map((row) => row[0])).toEqual(['ZZZ']);
+    const dividends = csvBlock(rows, 'Dividends (');
+    expect(dividends.slice(1).map((row) => row[2])).toEqual(["'=2+3 Cash Dividend"]);
     expect(rows[1]).toEqual(['Account', 'YYYY-0002']);
     expect(content.toString('utf8')).not.toContain('NVDA');
     const book = workbook((await download(stranger, '/api/monthly/export/excel?month=2024-05')).content);
-    expect(sheetCells(book, 'Trades')[1][0]).toMatchObject({ t: 's', v: "'=2+3" });
+    expect(sheetCells(book, 'Dividends')[1][2]).toMatchObject({ t: 's', v: "'=2+3 Cash Dividend" });
   });
 
   it('requires a session', async () => {
