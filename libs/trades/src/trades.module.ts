@@ -3,24 +3,26 @@ import { Database, DatabaseNotifications } from '@app/persistence';
 import { CalendarReports } from './application/calendar-reports.service.js';
 import { MonthlyReports } from './application/monthly-reports.service.js';
 import { ReportVersions } from './application/report-versions.port.js';
+import { StatisticsReport } from './application/statistics-report.service.js';
 import { SymbolReports } from './application/symbol-reports.service.js';
 import { TimeframeReport } from './application/timeframe-report.service.js';
 import { TradeReports } from './application/trade-reports.port.js';
 import { MonthsController } from './http/months.controller.js';
 import { ReportCacheInterceptor } from './http/report-cache.interceptor.js';
 import { ReportResponseCache } from './http/report-response-cache.js';
+import { StatisticsController } from './http/statistics.controller.js';
 import { SymbolsController } from './http/symbols.controller.js';
 import { TimeframeController } from './http/timeframe.controller.js';
 import { DatabaseReportVersions, InProcessReportVersions, NotifiedReportVersions } from './infrastructure/persistence/report-versions.adapters.js';
 import { TypeOrmTradeReports } from './infrastructure/persistence/typeorm-trade-reports.js';
 
 /**
- * The trading reports: months, trades, symbols, timeframes (and, for the calendar context's
+ * The trading reports: months, trades, symbols, timeframes, statistics (and, for the calendar context's
  * controller, the calendar month and day views; for the exports, the day and month reports).
  * Read-only: the import writes the data.
  */
 @Module({
-  controllers: [MonthsController, TimeframeController, SymbolsController],
+  controllers: [MonthsController, TimeframeController, SymbolsController, StatisticsController],
   providers: [
     { provide: TradeReports, useClass: TypeOrmTradeReports },
     {
@@ -35,6 +37,7 @@ import { TypeOrmTradeReports } from './infrastructure/persistence/typeorm-trade-
     ReportCacheInterceptor,
     MonthlyReports,
     TimeframeReport,
+    StatisticsReport,
     SymbolReports,
     CalendarReports,
   ],

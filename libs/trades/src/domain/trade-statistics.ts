@@ -206,7 +206,9 @@ function breakdown<K extends string>(
   const groups = new Map<K, ReportedTrade[]>();
   for (const trade of trades) {
     const key = keyOf(trade);
-    groups.set(key, [...(groups.get(key) ?? []), trade]);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [trade]);
+    else group.push(trade);
   }
   return order
     .filter((key) => groups.has(key) || (listEmpty && !onlyWhenTraded.includes(key)))
@@ -221,7 +223,11 @@ function summarise<K>(key: K, trades: readonly ReportedTrade[]): Breakdown<K> {
 
 function topSymbols(trades: readonly ReportedTrade[]): { topWinningSymbols: Breakdown<string>[]; topLosingSymbols: Breakdown<string>[] } {
   const groups = new Map<string, ReportedTrade[]>();
-  for (const trade of trades) groups.set(trade.symbol, [...(groups.get(trade.symbol) ?? []), trade]);
+  for (const trade of trades) {
+    const group = groups.get(trade.symbol);
+    if (group === undefined) groups.set(trade.symbol, [trade]);
+    else group.push(trade);
+  }
   const all = [...groups].map(([symbol, list]) => summarise(symbol, list));
   const bySymbol = (a: Breakdown<string>, b: Breakdown<string>) => (a.key < b.key ? -1 : 1);
   return {
