@@ -108,10 +108,15 @@ const PATH_VALUES = [
   '%F0%9F%99%82', '1', '0', '-1', '99999999999999999999', '1e3', 'null', 'undefined', 'csv', 'excel', 'pdf', 'xlsx', 'A'.repeat(300),
   '%3Cscript%3E', "'%20OR%201=1--", '$', '~', '__proto__', 'constructor',
 ];
-const QUERY_KEYS = ['year', 'month', 'date', 'start', 'end', 'all', 'symbols', 'days', 'type', 'start_date', 'end_date', 'paper', 'format', 'x', '__proto__'];
+const QUERY_KEYS = [
+  'year', 'month', 'date', 'start', 'end', 'all', 'symbols', 'days', 'type', 'start_date', 'end_date', 'paper', 'format', 'x', '__proto__',
+  'symbol', 'side', 'result', 'source', 'sort', 'order', 'limit', 'cursor', 'min_holding_days', 'max_holding_days',
+];
 const QUERY_VALUES = [
   '', '2024', '6', '2024-06', '2024-06-28', '2024-02-30', '9999-12-31', '0001-01-01', 'true', 'false', 'TRUE', '1', '-1', '0', '99999',
   'AAPL,NVDA', ',,,', 'A'.repeat(500), 'letter', 'a4', '%C0%80', '%ZZ', '%E2%80%AE', '[]', '{}', 'null', '1e309', 'MANUAL', 'eod',
+  'long', 'short', 'Win', 'broker', 'profit_loss', 'symbol', 'asc', 'desc', '500', '501',
+  'WyJwcm9maXRfbG9zcyIsImRlc2MiLCIxMCIsMSwxXQ', 'WyJwcm9maXRfbG9zcyIsImRlc2MiLCJ4IiwxLDFd', 'WyJjbG9zZV9kYXRlIiwiZGVzYyIsIjk5OTktOTktOTkiLDEsMV0',
 ];
 const FIELDS = ['symbol', 'holding_type', 'shares', 'average_cost', 'notes', 'purchase_date', 'snapshot_type', 'brokerage_account', 'name', 'x'];
 
@@ -162,6 +167,7 @@ const ROUTES: [string, string][] = [
   ['POST', '/api/portfolio/refresh-prices'], ['GET', '/api/portfolio/validate-symbol/:v'], ['GET', '/api/portfolio/price/:v'], ['GET', '/auth/profile'],
   ['PUT', '/auth/profile'], ['GET', '/auth/callback'], ['GET', '/health'], ['GET', '/health/detailed'], ['GET', '/health/ready'], ['GET', '/'],
   ['GET', '/calendar'], ['GET', '/api/:v'], ['PATCH', '/api/portfolio/holdings/:v'],
+  ['GET', '/api/statistics'], ['GET', '/api/equity-curve'], ['GET', '/api/trades'], ['GET', '/api/trades/export.csv'],
 ];
 
 function apiRequest(random: Random, origin: string): FuzzRequest {

@@ -147,9 +147,97 @@ describe('statistics and the equity curve', () => {
     expect(shorts.every((point) => point.dividends === 0)).toBe(true);
   });
 
+  describe('the trade list', () => {
+    const sorts = ['close_date', 'open_date', 'symbol', 'profit_loss', 'return_percentage', 'holding_days', 'volume'];
+    const pageThrough = async (query: string) => {
+      const seen: any[] = [];
+      let cursor: string | null = null;
+      for (let page = 0; page < 50; page++) {
+        const { status, body } = await get(`/api/trades?${query}&limit=4${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`);
+        expect(status).toBe(200);
+        seen.push(...body.trades);
+        cursor = body.next_cursor;
+        if (cursor === null) break;
+      }
+      return seen;
+    };
+
+    it('pages through every trade exactly once, in every sort and order', async () => {
+      for (const sort of sorts) {
+        for (const order of ['asc', 'desc']) {
+          const listed = await pageThrough(`sort=${sort}&order=${order}`);
+          expect(listed).toHaveLength(trades.length);
+          expect(new Set(listed.map((trade) => trade.id)).size).toBe(trades.length);
+          const key = ({ profit_loss: 'total_profit_loss', return_percentage: 'return_percentage' } as Record<string, string>)[sort] ?? sort;
+          const values = listed.map((trade) => trade[key]);
+          const sorted = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+          expect(values).toEqual(order === 'asc' ? sorted : sorted.reverse());
+        }
+      }
+      // The same trades as the fixture, field by field.
+      const listed = await pageThrough('sort=close_date&order=asc');
+      const wanted = trades.map((trade) => `${trade.symbol}|${trade.close_date}|${trade.total_profit_loss}`).sort();
+      expect(listed.map((trade) => `${trade.symbol}|${trade.close_date}|${trade.total_profit_loss}`).sort()).toEqual(wanted);
+    });
+
+    it('answers the count and summary of everything the filters select, and ids that do not depend on the sort', async () => {
+      const { body } = await get('/api/trades?limit=2');
+      expect(body).toMatchObject({ success: true, sort: 'close_date', order: 'desc', total_count: trades.length, data_source: 'postgresql' });
+      expect(body.trades).toHaveLength(2);
+      expect(body.summary.total_trades).toBe(trades.length);
+      near(body.summary.net_profit_loss, sum(trades));
+      near(body.summary.win_rate, Math.round((trades.filter((trade) => trade.total_profit_loss > 0).length / trades.length) * 10000) / 100);
+      expect(body.trades[0]).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{20}$/), side: expect.any(String), open_date: expect.any(String), close_date: expect.any(String) });
+
+      const shortLosers = await pageThrough('side=short&result=Loss');
+      expect(shortLosers.map((trade) => trade.id).sort()).toEqual(
+        (await pageThrough('sort=symbol')).filter((trade) => trade.side === 'short' && trade.trade_result === 'Loss').map((trade) => trade.id).sort(),
+      );
+      const nvdaLong = (await get('/api/trades?symbol=NVDA&min_holding_days=1&max_holding_days=60&sort=profit_loss&start_date=2024-01-01&end_date=2024-12-31')).body;
+      const wanted = trades.filter((trade) => trade.symbol === 'NVDA' && trade.holding_days >= 1 && trade.holding_days <= 60);
+      expect(nvdaLong.total_count).toBe(wanted.length);
+      near(nvdaLong.summary.net_profit_loss, sum(wanted));
+      expect((await get('/api/trades?start=2020-01-01&end=2020-12-31')).body).toMatchObject({ trades: [], next_cursor: null, total_count: 0, summary: { total_trades: 0, net_profit_loss: 0, win_rate: 0 } });
+    });
+
+    it.each([
+      ['/api/trades?sort=pnl', "Parameter 'sort' must be one of close_date, open_date, symbol, profit_loss, return_percentage, holding_days, volume"],
+      ['/api/trades?result=won', "Parameter 'result' must be one of Win, Loss, Breakeven"],
+      ['/api/trades?limit=1000', "Parameter 'limit' must be a whole number from 1 to 500"],
+      ['/api/trades?min_holding_days=abc', "Parameter 'min_holding_days' must be a whole number of days from 0 to 110000"],
+      ['/api/trades?cursor=garbage!', "Invalid cursor: use the 'next_cursor' of a previous page with the same sort and order"],
+      ['/api/trades/export.csv?source=csv', "Parameter 'source' must be one of broker, fifo"],
+    ])('%s → 400 %s', async (path, message) => {
+      expect(await get(path)).toEqual({ status: 400, body: { success: false, error: message } });
+    });
+
+    it('keeps every id when the same files are imported again', async () => {
+      const before = (await pageThrough('sort=close_date&order=asc')).map((trade) => trade.id);
+      const lines = ndjson(await (await trader.fetch('/api/upload-csv', { method: 'POST', headers: { origin: service.url }, body: uploadForm(exampleFiles()) })).text());
+      expect(lines.pop().type).toBe('success');
+      expect((await pageThrough('sort=close_date&order=asc')).map((trade) => trade.id)).toEqual(before);
+    });
+
+    it('downloads what the list shows as CSV, every page of it', async () => {
+      const response = await trader.fetch('/api/trades/export.csv?side=short');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      expect(response.headers.get('content-disposition')).toBe('attachment; filename="trades-all.csv"');
+      const text = await response.text();
+      const shorts = trades.filter((trade) => trade.side === 'short');
+      expect(text).toContain(`Trades (${shorts.length})`);
+      expect(text).not.toContain('Dividends');
+      expect(text.split('\r\n').filter((line) => line.includes(',short,'))).toHaveLength(shorts.length);
+      const ranged = await trader.fetch('/api/trades/export.csv?start=2024-05-01&end=2024-05-31');
+      expect(ranged.headers.get('content-disposition')).toBe('attachment; filename="trades-2024-05-01_2024-05-31.csv"');
+    });
+  });
+
   it('answers only the signed-in trader’s trades', async () => {
     const other = await signIn(service, 'other@example.com');
     const response = await other.fetch('/api/statistics?all=true');
     expect(((await response.json()) as any).statistics.total_trades).toBe(0);
+    expect(((await (await other.fetch('/api/trades')).json()) as any)).toMatchObject({ trades: [], total_count: 0 });
+    expect(await (await other.fetch('/api/trades/export.csv')).text()).toContain('Trades (0)');
   });
 });

@@ -6,6 +6,7 @@ import { ReportVersions } from './application/report-versions.port.js';
 import { StatisticsReport } from './application/statistics-report.service.js';
 import { SymbolReports } from './application/symbol-reports.service.js';
 import { TimeframeReport } from './application/timeframe-report.service.js';
+import { TradeList } from './application/trade-list.service.js';
 import { TradeReports } from './application/trade-reports.port.js';
 import { MonthsController } from './http/months.controller.js';
 import { ReportCacheInterceptor } from './http/report-cache.interceptor.js';
@@ -13,16 +14,17 @@ import { ReportResponseCache } from './http/report-response-cache.js';
 import { StatisticsController } from './http/statistics.controller.js';
 import { SymbolsController } from './http/symbols.controller.js';
 import { TimeframeController } from './http/timeframe.controller.js';
+import { TradeListController } from './http/trade-list.controller.js';
 import { DatabaseReportVersions, InProcessReportVersions, NotifiedReportVersions } from './infrastructure/persistence/report-versions.adapters.js';
 import { TypeOrmTradeReports } from './infrastructure/persistence/typeorm-trade-reports.js';
 
 /**
- * The trading reports: months, trades, symbols, timeframes, statistics (and, for the calendar context's
- * controller, the calendar month and day views; for the exports, the day and month reports).
+ * The trading reports: months, trades, symbols, timeframes, statistics, the trade list (and, for the calendar context's
+ * controller, the calendar month and day views; for the exports, the day and month reports and the trade list).
  * Read-only: the import writes the data.
  */
 @Module({
-  controllers: [MonthsController, TimeframeController, SymbolsController, StatisticsController],
+  controllers: [MonthsController, TimeframeController, SymbolsController, StatisticsController, TradeListController],
   providers: [
     { provide: TradeReports, useClass: TypeOrmTradeReports },
     {
@@ -38,9 +40,10 @@ import { TypeOrmTradeReports } from './infrastructure/persistence/typeorm-trade-
     MonthlyReports,
     TimeframeReport,
     StatisticsReport,
+    TradeList,
     SymbolReports,
     CalendarReports,
   ],
-  exports: [CalendarReports, MonthlyReports, ReportResponseCache, ReportCacheInterceptor],
+  exports: [CalendarReports, MonthlyReports, TradeList, ReportResponseCache, ReportCacheInterceptor],
 })
 export class TradesModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BrokerageAccounts } from '@app/auth';
-import { CalendarReports, MonthlyReports, type DividendView, type MonthTradeView } from '@app/trades';
+import { CalendarReports, MonthlyReports, TradeList, type DividendView, type MonthTradeView } from '@app/trades';
 import { NotFoundError, ValidationError } from '@app/shared';
 import { EXPORT_FORMATS, type ExportDividend, type ExportDocument, type ExportFormat, type ExportTrade } from '../domain/export-document.js';
 import { ExportGenerators, type GeneratedFile } from './export-generator.port.js';
@@ -8,7 +8,7 @@ import { ExportGenerators, type GeneratedFile } from './export-generator.port.js
 export type Paper = 'A4' | 'LETTER';
 
 /**
- * A day or a month as a file. The numbers come from the same report use cases as the JSON
+ * A day, a month or a filtered trade list as a file. The numbers come from the same report use cases as the JSON
  * endpoints (`/api/day-details`, `/api/month/{month}`), so a file never disagrees with the screen.
  */
 @Injectable()
@@ -16,6 +16,7 @@ export class ExportReports {
   constructor(
     private readonly calendar: CalendarReports,
     private readonly monthly: MonthlyReports,
+    private readonly tradeList: TradeList,
     private readonly accounts: BrokerageAccounts,
     private readonly generators: ExportGenerators,
   ) {}
@@ -61,6 +62,26 @@ export class ExportReports {
       },
       trades: report.trades.map(exportTrade),
       dividends: report.dividends.map(exportDividend),
+    });
+  }
+
+  /** The trades `/api/trades` lists for the same filters, every page, as CSV (no dividends). */
+  async trades(userId: number, query: Record<string, unknown>): Promise<GeneratedFile> {
+    const selected = await this.tradeList.selected(userId, query);
+    const summary = selected.summary;
+    return this.generate('csv', 'A4', {
+      period: { kind: 'trades', value: selected.label },
+      account: await this.accountNumber(userId),
+      summary: {
+        totalTrades: summary.total_trades,
+        winningTrades: summary.winning_trades,
+        winRate: summary.win_rate,
+        tradingProfitLoss: summary.net_profit_loss,
+        totalDividends: null,
+        totalReturn: null,
+      },
+      trades: selected.trades.map(exportTrade),
+      dividends: null,
     });
   }
 

@@ -12,9 +12,10 @@ export interface ExportSummary {
   /** Percent number (66.67 = 66.67 %). */
   winRate: number;
   tradingProfitLoss: number;
-  totalDividends: number;
-  /** Trading P&L plus dividends. */
-  totalReturn: number;
+  /** Null where the document lists trades only (a trade list). */
+  totalDividends: number | null;
+  /** Trading P&L plus dividends; null where the document lists trades only. */
+  totalReturn: number | null;
 }
 
 export interface ExportTrade {
@@ -39,8 +40,9 @@ export interface ExportDividend {
 }
 
 export interface ExportPeriod {
-  kind: 'day' | 'month';
-  /** `YYYY-MM-DD` for a day, `YYYY-MM` for a month. */
+  /** A calendar day, a month, or a filtered trade list (`/api/trades/export.csv`). */
+  kind: 'day' | 'month' | 'trades';
+  /** `YYYY-MM-DD` for a day, `YYYY-MM` for a month, `all` or `<start>_<end>` for a trade list. */
   value: string;
 }
 
@@ -50,16 +52,19 @@ export interface ExportDocument {
   account: string | null;
   summary: ExportSummary;
   trades: ExportTrade[];
-  dividends: ExportDividend[];
+  /** Null where the document lists trades only. */
+  dividends: ExportDividend[] | null;
 }
 
 export function exportTitle(document: ExportDocument): string {
-  return document.period.kind === 'day' ? `Trading day ${document.period.value}` : `Trading month ${document.period.value}`;
+  const { kind, value } = document.period;
+  if (kind === 'trades') return value === 'all' ? 'Trades, all time' : `Trades closed ${value.replace('_', ' to ')}`;
+  return kind === 'day' ? `Trading day ${value}` : `Trading month ${value}`;
 }
 
-/** `trading-<date or month>.<extension>` (decisions.md §4). */
+/** `trading-<date or month>.<extension>` (decisions.md §4); a trade list `trades-<all or start_end>.<extension>`. */
 export function exportFileName(period: ExportPeriod, extension: string): string {
-  return `trading-${period.value}.${extension}`;
+  return `${period.kind === 'trades' ? 'trades' : 'trading'}-${period.value}.${extension}`;
 }
 
 /** Column headings a person understands, shared by every format. */
@@ -79,7 +84,7 @@ export const TRADE_COLUMNS = [
 export const DIVIDEND_COLUMNS = ['Date', 'Symbol', 'Action', 'Amount'] as const;
 
 export function summaryRows(summary: ExportSummary): [string, number][] {
-  return [
+  const rows: [string, number | null][] = [
     ['Trades', summary.totalTrades],
     ['Winning trades', summary.winningTrades],
     ['Win rate %', summary.winRate],
@@ -87,4 +92,5 @@ export function summaryRows(summary: ExportSummary): [string, number][] {
     ['Dividends', summary.totalDividends],
     ['Total', summary.totalReturn],
   ];
+  return rows.filter((row): row is [string, number] => row[1] !== null);
 }

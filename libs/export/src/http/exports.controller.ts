@@ -4,7 +4,7 @@ import { CurrentUser, type AuthenticatedUser } from '@app/shared';
 import type { GeneratedFile } from '../application/export-generator.port.js';
 import { ExportReports } from '../application/export-reports.service.js';
 
-/** Day and month exports as files (`csv`, `excel`, `pdf`; `paper=a4|letter` for PDF). */
+/** Day and month exports as files (`csv`, `excel`, `pdf`; `paper=a4|letter` for PDF); the trade list as CSV. */
 @Controller('api')
 export class ExportsController {
   constructor(private readonly exports: ExportReports) {}
@@ -29,6 +29,11 @@ export class ExportsController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     send(reply, await this.exports.month(user.id, format, month, paper));
+  }
+
+  @Get('trades/export.csv')
+  async trades(@CurrentUser() user: AuthenticatedUser, @Query() query: Record<string, unknown>, @Res() reply: FastifyReply): Promise<void> {
+    send(reply, await this.exports.trades(user.id, query));
   }
 }
 

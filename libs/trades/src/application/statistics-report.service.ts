@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Decimal, FIRST_SUPPORTED_YEAR, LAST_SUPPORTED_YEAR, ValidationError, type IsoDate } from '@app/shared/domain';
+import { Decimal, ValidationError, type IsoDate } from '@app/shared/domain';
 import { parseTimeframeQuery, type TimeframeSelection } from '../domain/report-dates.js';
 import type { ReportedDividend, ReportedTrade, TradeSide } from '../domain/reported-trade.js';
+import { dateRangeOf } from '../domain/trade-list.js';
 import { tradeStatistics } from '../domain/trade-statistics.js';
 import { equityPointView, statisticsView, type EquityPointView, type StatisticsView } from './statistics-views.js';
 import { TradeReports, type DayRange } from './trade-reports.port.js';
@@ -19,8 +20,6 @@ export interface FiltersView {
   symbols: string[] | null;
   side: TradeSide | null;
 }
-
-const EVERY_DAY: DayRange = { from: `${FIRST_SUPPORTED_YEAR}-01-01`, to: `${LAST_SUPPORTED_YEAR}-12-31` };
 
 /**
  * The timeframe query of `/api/timeframe-data` (`all=true`, or `start`/`end`, also spelled
@@ -89,7 +88,7 @@ export class StatisticsReport {
 }
 
 function rangeOf(filters: StatisticsFilters): DayRange {
-  return filters.selection.allTime ? EVERY_DAY : { from: filters.selection.start, to: filters.selection.end };
+  return dateRangeOf(filters.selection);
 }
 
 function filtersView(filters: StatisticsFilters): FiltersView {

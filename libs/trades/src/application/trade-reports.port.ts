@@ -2,6 +2,7 @@ import type { IsoDate } from '@app/shared/domain';
 import type { DayTotals } from '../domain/period-totals.js';
 import type { OpenPosition, ReportedDividend, ReportedTrade } from '../domain/reported-trade.js';
 import type { SymbolAccountTotals } from '../domain/symbol-summary.js';
+import type { TradeFilters, TradeListPage, TradeListQuery } from '../domain/trade-list.js';
 import type { MonthTotals } from '../domain/timeframe.js';
 
 /** Days from `from` to `to`, both included. */
@@ -24,6 +25,15 @@ export abstract class TradeReports {
 
   /** Trades whose closing date is in `range`. */
   abstract tradesClosedIn(userId: number, range: DayRange): Promise<ReportedTrade[]>;
+
+  /**
+   * One page of the trades `query` selects, in its sort and order, ties in the import's order
+   * (account, then sequence, both in the same direction), with the count and totals of all it selects.
+   */
+  abstract tradeListPage(userId: number, query: TradeListQuery): Promise<TradeListPage>;
+
+  /** Every trade `filters` select, by close date, then as the import recorded them. */
+  abstract tradesMatching(userId: number, filters: TradeFilters): Promise<ReportedTrade[]>;
 
   /** Dividends paid in `range`. */
   abstract dividendsPaidIn(userId: number, range: DayRange): Promise<ReportedDividend[]>;

@@ -3,6 +3,7 @@ import { TradeReports, type DayRange } from '../application/trade-reports.port.j
 import type { DayTotals } from '../domain/period-totals.js';
 import { totalsOf, type OpenPosition, type ReportedDividend, type ReportedTrade } from '../domain/reported-trade.js';
 import type { SymbolAccountTotals } from '../domain/symbol-summary.js';
+import { dateRangeOf, tradeId, type TradeFilters, type TradeListPage, type TradeListQuery, type TradeSort } from '../domain/trade-list.js';
 import { monthsWithActivity, type MonthTotals } from '../domain/timeframe.js';
 
 interface Owned {
@@ -70,6 +71,60 @@ export class InMemoryTradeReports extends TradeReports {
       .filter((trade) => trade.userId === userId && trade.closeDate >= range.from && trade.closeDate <= range.to)
       .sort((a, b) => compare(a.closeDate, b.closeDate))
       .map(unowned);
+  }
+
+  async tradeListPage(userId: number, query: TradeListQuery): Promise<TradeListPage> {
+    const selected = this.selected(userId, query.filters);
+    const value = (row: (typeof selected)[number]) => sortValueOf(row.trade, query.sort);
+    const direction = query.order === 'asc' ? 1 : -1;
+    const byPosition = (a: (typeof selected)[number], b: (typeof selected)[number]) =>
+      compareSortValues(query.sort, value(a), value(b)) || a.accountId - b.accountId || a.seq - b.seq;
+    const after = query.after;
+    const pastCursor = (row: (typeof selected)[number]) =>
+      after === null ||
+      direction * (compareSortValues(query.sort, value(row), after.sortValue) || row.accountId - after.accountId || row.seq - after.seq) > 0;
+    const ordered = selected.sort((a, b) => direction * byPosition(a, b)).filter(pastCursor);
+    const page = ordered.slice(0, query.limit);
+    const last = page.at(-1);
+    return {
+      trades: page.map((row) => ({ id: tradeId(row.accountId, row.trade, this.occurrence(row)), trade: row.trade, accountId: row.accountId, seq: row.seq })),
+      next: ordered.length > query.limit && last !== undefined ? { sortValue: value(last), accountId: last.accountId, seq: last.seq } : null,
+      totalCount: selected.length,
+      winningTrades: selected.filter((row) => row.trade.totalProfitLoss.isPositive()).length,
+      netProfitLoss: Decimal.sum(selected.map((row) => row.trade.totalProfitLoss)),
+    };
+  }
+
+  async tradesMatching(userId: number, filters: TradeFilters): Promise<ReportedTrade[]> {
+    return this.selected(userId, filters)
+      .sort((a, b) => compare(a.trade.closeDate, b.trade.closeDate) || a.accountId - b.accountId || a.seq - b.seq)
+      .map((row) => row.trade);
+  }
+
+  /** The user's trades `filters` select, each with its account and its place in insertion order. */
+  private selected(userId: number, filters: TradeFilters) {
+    const range = dateRangeOf(filters.selection);
+    const symbols = filters.selection.symbols;
+    return this.trades
+      .map((row, seq) => ({ trade: unowned(row) as ReportedTrade, userId: row.userId, accountId: row.accountId, seq }))
+      .filter(
+        ({ trade, userId: owner }) =>
+          owner === userId &&
+          trade.closeDate >= range.from &&
+          trade.closeDate <= range.to &&
+          (symbols === null || symbols.includes(trade.symbol)) &&
+          (filters.side === null || trade.side === filters.side) &&
+          (filters.result === null || trade.tradeResult === filters.result) &&
+          (filters.source === null || trade.source === filters.source) &&
+          (filters.minHoldingDays === null || trade.holdingDays >= filters.minHoldingDays) &&
+          (filters.maxHoldingDays === null || trade.holdingDays <= filters.maxHoldingDays),
+      );
+  }
+
+  private occurrence(row: { trade: ReportedTrade; accountId: number; seq: number }): number {
+    const key = (trade: ReportedTrade, accountId: number) => tradeId(accountId, trade, 0);
+    const own = key(row.trade, row.accountId);
+    return this.trades.slice(0, row.seq).filter((other) => key(unowned(other) as ReportedTrade, other.accountId) === own).length;
   }
 
   async dividendsPaidIn(userId: number, range: DayRange): Promise<ReportedDividend[]> {
@@ -164,6 +219,30 @@ export class InMemoryTradeReports extends TradeReports {
 
 function unowned<T extends Owned>({ userId: _userId, accountId: _accountId, ...row }: T): Omit<T, keyof Owned> {
   return row;
+}
+
+function sortValueOf(trade: ReportedTrade, sort: TradeSort): string {
+  switch (sort) {
+    case 'close_date':
+      return trade.closeDate;
+    case 'open_date':
+      return trade.openDate;
+    case 'symbol':
+      return trade.symbol;
+    case 'profit_loss':
+      return trade.totalProfitLoss.toString();
+    case 'return_percentage':
+      return trade.returnPercentage.toString();
+    case 'holding_days':
+      return String(trade.holdingDays);
+    case 'volume':
+      return trade.volume.toString();
+  }
+}
+
+function compareSortValues(sort: TradeSort, a: string, b: string): number {
+  if (sort === 'close_date' || sort === 'open_date' || sort === 'symbol') return compare(a, b);
+  return Decimal.parse(a).cmp(Decimal.parse(b));
 }
 
 function compare(a: string, b: string): number {

@@ -13,7 +13,7 @@ import { neutraliseFormula } from '../../domain/spreadsheet-safety.js';
 
 /**
  * CSV (papaparse): one file with three blocks separated by a blank line: the title and summary,
- * the trades table, the dividends table. Money with two decimals, dates `YYYY-MM-DD`.
+ * the trades table, the dividends table (a trade list has none). Money with two decimals, dates `YYYY-MM-DD`.
  */
 @Injectable()
 export class CsvExportGenerator extends ExportGenerator {
@@ -44,10 +44,14 @@ export class CsvExportGenerator extends ExportGenerator {
         trade.returnPercentage.toFixed(2),
         trade.tradeResult,
       ]),
-      [],
-      [`Dividends (${document.dividends.length})`],
-      [...DIVIDEND_COLUMNS],
-      ...document.dividends.map((dividend) => [dividend.transactionDate, text(dividend.symbol), text(dividend.action), money(dividend.amount)]),
+      ...(document.dividends === null
+        ? []
+        : [
+            [],
+            [`Dividends (${document.dividends.length})`],
+            [...DIVIDEND_COLUMNS],
+            ...document.dividends.map((dividend) => [dividend.transactionDate, text(dividend.symbol), text(dividend.action), money(dividend.amount)]),
+          ]),
     ];
     const csv = Papa.unparse(rows, { newline: '\r\n' });
     return {

@@ -64,11 +64,11 @@ export class ExcelExportGenerator extends ExportGenerator {
     ];
     const dividends: Cell[][] = [
       DIVIDEND_COLUMNS.map(text),
-      ...document.dividends.map((dividend) => [date(dividend.transactionDate), text(dividend.symbol), text(dividend.action), number(dividend.amount, MONEY)]),
+      ...(document.dividends ?? []).map((dividend) => [date(dividend.transactionDate), text(dividend.symbol), text(dividend.action), number(dividend.amount, MONEY)]),
     ];
     XLSX.utils.book_append_sheet(book, sheet(summary, [24, 16]), 'Summary');
     XLSX.utils.book_append_sheet(book, sheet(trades, [10, 7, 8, 12, 12, 12, 12, 12, 14, 10, 10]), 'Trades');
-    XLSX.utils.book_append_sheet(book, sheet(dividends, [12, 10, 24, 12]), 'Dividends');
+    if (document.dividends !== null) XLSX.utils.book_append_sheet(book, sheet(dividends, [12, 10, 24, 12]), 'Dividends');
     const content = XLSX.write(book, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
     return {
       mediaType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',

@@ -32,6 +32,7 @@ export function pdfDefinition(document: ExportDocument, paper: 'A4' | 'LETTER'):
   // Headings of number columns sit right, over their figures.
   const header = (cells: readonly string[], numeric: number[]) =>
     cells.map((text, index) => ({ text, style: 'th', alignment: numeric.includes(index) ? ('right' as const) : ('left' as const) }));
+  const dividends = document.dividends;
   const signed = (value: number) => ({ text: money(value), alignment: 'right' as const, color: value < 0 ? '#b00020' : value > 0 ? '#0a7d32' : '#333333' });
   return {
     pageSize: paper,
@@ -85,20 +86,24 @@ export function pdfDefinition(document: ExportDocument, paper: 'A4' | 'LETTER'):
             },
             layout: 'lightHorizontalLines',
           },
-      { text: `Dividends (${document.dividends.length})`, style: 'section' },
-      document.dividends.length === 0
-        ? { text: 'No dividends.', italics: true }
-        : {
-            table: {
-              headerRows: 1,
-              widths: ['auto', 'auto', '*', 'auto'],
-              body: [
-                header(DIVIDEND_COLUMNS, [3]),
-                ...document.dividends.map((dividend) => [dividend.transactionDate, { text: dividend.symbol, bold: true }, dividend.action, signed(dividend.amount)]),
-              ],
-            },
-            layout: 'lightHorizontalLines',
-          },
+      ...(dividends === null
+        ? []
+        : [
+            { text: `Dividends (${dividends.length})`, style: 'section' },
+            dividends.length === 0
+              ? { text: 'No dividends.', italics: true }
+              : {
+                  table: {
+                    headerRows: 1,
+                    widths: ['auto', 'auto', '*', 'auto'],
+                    body: [
+                      header(DIVIDEND_COLUMNS, [3]),
+                      ...dividends.map((dividend) => [dividend.transactionDate, { text: dividend.symbol, bold: true }, dividend.action, signed(dividend.amount)]),
+                    ],
+                  },
+                  layout: 'lightHorizontalLines',
+                },
+          ]),
     ],
   } as TDocumentDefinitions;
 }

@@ -8,6 +8,8 @@ import { loadConfig } from '@app/shared';
 import { Decimal } from '@app/shared/domain';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
 import type { ReportedDividend, ReportedTrade } from '../../domain/reported-trade.js';
+import type { TradeReports } from '../../application/trade-reports.port.js';
+import { parseTradeListQuery, type TradeCursor, type TradeListPage } from '../../domain/trade-list.js';
 import { aDividend, aTrade, InMemoryTradeReports, type PositionChange } from '../../testing/in-memory-trade-reports.js';
 import { ReportDataChanges } from './report-data-changes.js';
 import { refreshTradeReports } from './report-rollups.js';
@@ -101,6 +103,22 @@ describe('TypeOrmTradeReports (real database)', () => {
     const bob = await addUser('bob@example.com', 'B-1');
     await store(bob, [aTrade({ symbol: 'AAPL', closeDate: '2025-01-02', totalProfitLoss: d('-999') })], [aDividend('T', '2025-01-02', '1')], []);
     await addUser('nobody@example.com', 'N-1');
+    const carol = await addUser('carol@example.com', 'C-1');
+    const twin = aTrade({ symbol: 'NVDA', openDate: '2025-02-03', closeDate: '2025-02-05', totalProfitLoss: d('5'), holdingDays: 2 });
+    await store(
+      carol,
+      [
+        twin,
+        aTrade({ symbol: 'AMD', closeDate: '2025-02-05', totalProfitLoss: d('-5'), holdingDays: 0, source: 'broker' }),
+        twin,
+        aTrade({ symbol: 'NVDA', side: 'short', openDate: '2025-01-06', closeDate: '2025-02-05', totalProfitLoss: d('0'), holdingDays: 30 }),
+        aTrade({ symbol: 'AMD', openDate: '2024-02-01', closeDate: '2025-03-03', totalProfitLoss: d('250.5'), holdingDays: 396, volume: d('25') }),
+        twin,
+        aTrade({ symbol: 'INTC', closeDate: '2025-03-03', totalProfitLoss: d('-0.01'), holdingDays: 0, volume: d('1.5') }),
+      ],
+      [],
+      [],
+    );
   }, 60000);
 
   afterAll(async () => {
@@ -129,6 +147,43 @@ describe('TypeOrmTradeReports (real database)', () => {
         expect(await sql.openPositions(id, asOf, ['SNOW', 'TSLA'])).toEqual(await memory.openPositions(id, asOf, ['SNOW', 'TSLA']));
       }
     }
+  });
+
+  it('lists trades page by page in every sort and order as the in-memory model does, each trade once, with stable ids', async () => {
+    const carol = users[3];
+    const everything = parseTradeListQuery({});
+    const sorts = ['close_date', 'open_date', 'symbol', 'profit_loss', 'return_percentage', 'holding_days', 'volume'] as const;
+    const pages = async (reports: TradeReports, sort: (typeof sorts)[number], order: 'asc' | 'desc', filters = everything.filters) => {
+      const listed: { id: string; symbol: string; pnl: string }[] = [];
+      let after: TradeCursor | null = null;
+      for (let page = 0; page < 10; page++) {
+        const result: TradeListPage = await reports.tradeListPage(carol.id, { filters, sort, order, limit: 2, after });
+        listed.push(...result.trades.map((row) => ({ id: row.id, symbol: row.trade.symbol, pnl: row.trade.totalProfitLoss.toString() })));
+        expect(result).toMatchObject({ totalCount: (await memory.tradeListPage(carol.id, { filters, sort, order, limit: 1, after: null })).totalCount });
+        if (result.next === null) break;
+        after = result.next;
+      }
+      return listed;
+    };
+    for (const sort of sorts) {
+      for (const order of ['asc', 'desc'] as const) {
+        const fromSql = await pages(sql, sort, order);
+        expect(fromSql).toEqual(await pages(memory, sort, order));
+        expect(fromSql).toHaveLength(7);
+        expect(new Set(fromSql.map((row) => row.id)).size).toBe(7);
+      }
+    }
+    // The three identical NVDA trades: three ids, the same whichever way the list is sorted or filtered.
+    const byClose = await pages(sql, 'close_date', 'asc');
+    const nvdaLongs = await pages(sql, 'profit_loss', 'desc', parseTradeListQuery({ symbol: 'NVDA', side: 'long', result: 'Win' }).filters);
+    expect(nvdaLongs.map((row) => row.id).sort()).toEqual(byClose.filter((row) => row.symbol === 'NVDA' && row.pnl === '5').map((row) => row.id).sort());
+    const first = await sql.tradeListPage(carol.id, { ...everything, sort: 'close_date', order: 'asc', limit: 500, after: null });
+    expect(first).toMatchObject({ totalCount: 7, winningTrades: 4, next: null });
+    expect(first.netProfitLoss.toString()).toBe('260.49');
+    const filtered = parseTradeListQuery({ min_holding_days: '1', max_holding_days: '30', source: 'fifo', start: '2025-02-01', end: '2025-02-28' }).filters;
+    expect(await sql.tradesMatching(carol.id, filtered)).toEqual(await memory.tradesMatching(carol.id, filtered));
+    expect(await sql.tradesMatching(carol.id, filtered)).toHaveLength(4);
+    expect(await sql.tradesMatching(users[0].id, parseTradeListQuery({ symbol: 'NVDA' }).filters)).toEqual([]);
   });
 
   it('keeps exact values: trades, shorts, broker flags, dividends without a symbol count in the day', async () => {

@@ -6,6 +6,7 @@ import type { DayTotals } from '../../domain/period-totals.js';
 import type { OpenPosition, ReportedDividend, ReportedTrade, TradeResult, TradeSide, TradeSource } from '../../domain/reported-trade.js';
 import type { SymbolAccountTotals } from '../../domain/symbol-summary.js';
 import type { MonthTotals } from '../../domain/timeframe.js';
+import { dateRangeOf, tradeId, type TradeFilters, type TradeListPage, type TradeListQuery, type TradeSort } from '../../domain/trade-list.js';
 
 type Row = Record<string, string | number | boolean | null>;
 
@@ -22,6 +23,17 @@ const TOTALS_COLUMNS = `trade_count::int AS trade_count, winning_trades::int AS 
   dividend_count::int AS dividend_count, dividends::text AS dividends`;
 const SUMMED_TOTALS_COLUMNS = `SUM(trade_count)::int AS trade_count, SUM(winning_trades)::int AS winning_trades,
   SUM(trading_pnl)::text AS trading_pnl, SUM(dividend_count)::int AS dividend_count, SUM(dividends)::text AS dividends`;
+
+/** Each sort's column and its value as exact text (the cursor carries it back as a typed parameter). */
+const SORT_COLUMNS: Record<TradeSort, { column: string; text: string; type: string }> = {
+  close_date: { column: 'close_date', text: "to_char(close_date, 'YYYY-MM-DD')", type: 'date' },
+  open_date: { column: 'open_date', text: "to_char(open_date, 'YYYY-MM-DD')", type: 'date' },
+  symbol: { column: 'symbol', text: 'symbol', type: 'text' },
+  profit_loss: { column: 'profit_loss', text: 'profit_loss::text', type: 'numeric' },
+  return_percentage: { column: 'return_pct', text: 'return_pct::text', type: 'numeric' },
+  holding_days: { column: 'holding_days', text: 'holding_days::text', type: 'integer' },
+  volume: { column: 'volume', text: 'volume::text', type: 'numeric' },
+};
 
 /**
  * The trading reports' read model on PostgreSQL (embedded or server): aggregates come from the
@@ -69,6 +81,61 @@ export class TypeOrmTradeReports extends TradeReports {
         WHERE user_id = $1 AND close_date BETWEEN $2 AND $3 ORDER BY close_date, account_id, seq`,
       [userId, range.from, range.to],
     );
+    return rows.map(toTrade);
+  }
+
+  async tradeListPage(userId: number, query: TradeListQuery): Promise<TradeListPage> {
+    const params: unknown[] = [userId];
+    const where = filterClause(query.filters, params);
+    const [totals] = await this.query(
+      `SELECT count(*)::int AS total_count, (count(*) FILTER (WHERE profit_loss > 0))::int AS winning_trades,
+              COALESCE(SUM(profit_loss), 0)::text AS net_profit_loss
+         FROM closed_trades WHERE ${where}`,
+      params,
+    );
+    const sort = SORT_COLUMNS[query.sort];
+    const direction = query.order === 'asc' ? 'ASC' : 'DESC';
+    const after =
+      query.after === null
+        ? ''
+        : `AND (${sort.column}, account_id, seq) ${query.order === 'asc' ? '>' : '<'}
+               ($${params.push(query.after.sortValue)}::${sort.type}, $${params.push(query.after.accountId)}::int, $${params.push(query.after.seq)}::int)`;
+    // ORDER BY names the typed `sort_key`: the columns' names are also the text aliases of TRADE_COLUMNS.
+    // The page first, then, for its rows only, how many identical trades came before each (the id's
+    // occurrence), through the (user, symbol, close date) index.
+    const rows = await this.query(
+      `SELECT page.*,
+              (SELECT count(*)::int FROM closed_trades o
+                WHERE o.user_id = $1 AND o.symbol = page.symbol AND o.close_date = page.close_date::date
+                  AND o.account_id = page.account_id AND o.seq < page.seq AND o.side = page.side AND o.source = page.source
+                  AND o.open_date = page.open_date::date AND o.volume = page.volume::numeric
+                  AND o.cost_basis = page.cost_basis::numeric AND o.proceeds = page.proceeds::numeric) AS occurrence
+         FROM (SELECT ${TRADE_COLUMNS}, account_id, seq, ${sort.column} AS sort_key, ${sort.text} AS sort_value
+                 FROM closed_trades WHERE ${where} ${after}
+                ORDER BY sort_key ${direction}, account_id ${direction}, seq ${direction}
+                LIMIT ${query.limit + 1}) page
+        ORDER BY page.sort_key ${direction}, page.account_id ${direction}, page.seq ${direction}`,
+      params,
+    );
+    const more = rows.length > query.limit;
+    const listed = rows.slice(0, query.limit).map((row) => {
+      const trade = toTrade(row);
+      const accountId = Number(row.account_id);
+      return { id: tradeId(accountId, trade, Number(row.occurrence)), trade, accountId, seq: Number(row.seq), sortValue: String(row.sort_value) };
+    });
+    const last = listed.at(-1);
+    return {
+      trades: listed.map(({ id, trade, accountId, seq }) => ({ id, trade, accountId, seq })),
+      next: more && last !== undefined ? { sortValue: last.sortValue, accountId: last.accountId, seq: last.seq } : null,
+      totalCount: Number(totals.total_count),
+      winningTrades: Number(totals.winning_trades),
+      netProfitLoss: decimal(totals.net_profit_loss),
+    };
+  }
+
+  async tradesMatching(userId: number, filters: TradeFilters): Promise<ReportedTrade[]> {
+    const params: unknown[] = [userId];
+    const rows = await this.query(`SELECT ${TRADE_COLUMNS} FROM closed_trades WHERE ${filterClause(filters, params)} ORDER BY close_date, account_id, seq`, params);
     return rows.map(toTrade);
   }
 
@@ -143,6 +210,19 @@ export class TypeOrmTradeReports extends TradeReports {
   private async query(sql: string, params: unknown[]): Promise<Row[]> {
     return (await this.database.manager.query(sql, params)) as Row[];
   }
+}
+
+/** The SQL condition of `filters` (the user is `$1`), its values pushed onto `params`. */
+function filterClause(filters: TradeFilters, params: unknown[]): string {
+  const range = dateRangeOf(filters.selection);
+  const conditions = ['user_id = $1', `close_date BETWEEN $${params.push(range.from)} AND $${params.push(range.to)}`];
+  if (filters.selection.symbols !== null) conditions.push(`symbol = ANY($${params.push([...filters.selection.symbols])}::text[])`);
+  if (filters.side !== null) conditions.push(`side = $${params.push(filters.side)}`);
+  if (filters.result !== null) conditions.push(`trade_result = $${params.push(filters.result)}`);
+  if (filters.source !== null) conditions.push(`source = $${params.push(filters.source)}`);
+  if (filters.minHoldingDays !== null) conditions.push(`holding_days >= $${params.push(filters.minHoldingDays)}`);
+  if (filters.maxHoldingDays !== null) conditions.push(`holding_days <= $${params.push(filters.maxHoldingDays)}`);
+  return conditions.join(' AND ');
 }
 
 function decimal(value: Row[string]): Decimal {

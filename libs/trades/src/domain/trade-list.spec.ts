@@ -1,0 +1,71 @@
+import { Decimal } from '@app/shared/domain';
+import { aTrade } from '../testing/in-memory-trade-reports.js';
+import { encodeCursor, parseTradeListQuery, tradeId } from './trade-list.js';
+
+describe('the trade list query', () => {
+  it('defaults to every trade, newest close first, 100 a page', () => {
+    expect(parseTradeListQuery({})).toEqual({
+      filters: { selection: { allTime: true, symbols: null }, side: null, result: null, source: null, minHoldingDays: null, maxHoldingDays: null },
+      sort: 'close_date',
+      order: 'desc',
+      limit: 100,
+      after: null,
+    });
+  });
+
+  it('reads every filter, in either spelling of the dates', () => {
+    const query = parseTradeListQuery({
+      start_date: '2024-01-01', end_date: '2024-06-30', symbol: ['nvda', 'AMD'], side: 'short', result: 'Loss', source: 'broker',
+      min_holding_days: '0', max_holding_days: '30', sort: 'profit_loss', order: 'asc', limit: '500',
+    });
+    expect(query).toMatchObject({
+      filters: { selection: { allTime: false, start: '2024-01-01', end: '2024-06-30', symbols: ['AMD', 'NVDA'] }, side: 'short', result: 'Loss', source: 'broker', minHoldingDays: 0, maxHoldingDays: 30 },
+      sort: 'profit_loss', order: 'asc', limit: 500,
+    });
+  });
+
+  it.each([
+    [{ side: 'both' }, "Parameter 'side' must be one of long, short"],
+    [{ result: 'win' }, "Parameter 'result' must be one of Win, Loss, Breakeven"],
+    [{ source: 'csv' }, "Parameter 'source' must be one of broker, fifo"],
+    [{ sort: 'pnl' }, "Parameter 'sort' must be one of close_date, open_date, symbol, profit_loss, return_percentage, holding_days, volume"],
+    [{ order: 'up' }, "Parameter 'order' must be one of asc, desc"],
+    [{ limit: '0' }, "Parameter 'limit' must be a whole number from 1 to 500"],
+    [{ limit: '501' }, "Parameter 'limit' must be a whole number from 1 to 500"],
+    [{ limit: '1e2' }, "Parameter 'limit' must be a whole number from 1 to 500"],
+    [{ min_holding_days: '-1' }, "Parameter 'min_holding_days' must be a whole number of days from 0 to 110000"],
+    [{ min_holding_days: '9', max_holding_days: '3' }, "Parameter 'min_holding_days' (9) is more than 'max_holding_days' (3)"],
+    [{ side: ['long', 'short'] }, "Parameter 'side' must be given once"],
+    [{ start: '2024-01-01' }, 'Start date and end date are required'],
+    [{ start: '2024-02-30', end: '2024-03-01' }, 'Invalid date format. Use YYYY-MM-DD'],
+    [{ cursor: 'not a cursor' }, "Invalid cursor: use the 'next_cursor' of a previous page with the same sort and order"],
+    [{ cursor: Buffer.from('[1,2]').toString('base64url') }, "Invalid cursor: use the 'next_cursor' of a previous page with the same sort and order"],
+  ])('refuses %j: %s', (query, message) => {
+    expect(() => parseTradeListQuery(query)).toThrow(message);
+  });
+
+  it('takes back its own cursor, and refuses it under another sort or with a value of the wrong type', () => {
+    const cursor = encodeCursor({ sortValue: '-12.5', accountId: 3, seq: 41 }, 'profit_loss', 'asc');
+    expect(parseTradeListQuery({ sort: 'profit_loss', order: 'asc', cursor }).after).toEqual({ sortValue: '-12.5', accountId: 3, seq: 41 });
+    expect(() => parseTradeListQuery({ sort: 'profit_loss', order: 'desc', cursor })).toThrow('Invalid cursor');
+    expect(() => parseTradeListQuery({ sort: 'close_date', order: 'asc', cursor })).toThrow('Invalid cursor');
+    for (const sortValue of ['9999-99-99', '2024-02-30', '0001-01-01']) {
+      const badDate = encodeCursor({ sortValue, accountId: 3, seq: 41 }, 'close_date', 'desc');
+      expect(() => parseTradeListQuery({ cursor: badDate })).toThrow('Invalid cursor');
+    }
+    const forged = encodeCursor({ sortValue: "1'; DROP TABLE x", accountId: 3, seq: 41 }, 'profit_loss', 'asc');
+    expect(() => parseTradeListQuery({ sort: 'profit_loss', order: 'asc', cursor: forged })).toThrow('Invalid cursor');
+  });
+});
+
+describe('a trade id', () => {
+  const trade = aTrade({ symbol: 'NVDA', closeDate: '2025-02-05', totalProfitLoss: Decimal.parse('5') });
+
+  it('is made of what the trade is: equal trades differ only by their occurrence, another account gives another id', () => {
+    expect(tradeId(1, trade, 0)).toMatch(/^[0-9a-f]{20}$/);
+    expect(tradeId(1, { ...trade }, 0)).toBe(tradeId(1, trade, 0));
+    expect(tradeId(1, trade, 1)).not.toBe(tradeId(1, trade, 0));
+    expect(tradeId(2, trade, 0)).not.toBe(tradeId(1, trade, 0));
+    expect(tradeId(1, { ...trade, volume: Decimal.parse('10.0000001') }, 0)).not.toBe(tradeId(1, trade, 0));
+  });
+});

@@ -1,0 +1,210 @@
+import { createHash } from 'node:crypto';
+import { FIRST_SUPPORTED_YEAR, LAST_SUPPORTED_YEAR, ValidationError, isSupportedDate, parseIsoDate, type Decimal, type IsoDate } from '@app/shared/domain';
+import { parseTimeframeQuery, type TimeframeSelection } from './report-dates.js';
+import type { ReportedTrade, TradeResult, TradeSide, TradeSource } from './reported-trade.js';
+
+/** The orders `/api/trades` can list in; ties are broken by the import's order (account, then sequence). */
+export const TRADE_SORTS = ['close_date', 'open_date', 'symbol', 'profit_loss', 'return_percentage', 'holding_days', 'volume'] as const;
+export type TradeSort = (typeof TRADE_SORTS)[number];
+export type SortOrder = 'asc' | 'desc';
+
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 500;
+/** Holding days past this are no real trade (2199 − 1900 years); a bound keeps the number an integer. */
+const MAX_HOLDING_DAYS = 110_000;
+
+/** Which of a user's trades a list or its export shows. Every field narrows; null selects all. */
+export interface TradeFilters {
+  readonly selection: TimeframeSelection;
+  readonly side: TradeSide | null;
+  readonly result: TradeResult | null;
+  readonly source: TradeSource | null;
+  readonly minHoldingDays: number | null;
+  readonly maxHoldingDays: number | null;
+}
+
+/** Where a page ends: the last row's sort value (as text) and its place in the import's order. */
+export interface TradeCursor {
+  readonly sortValue: string;
+  readonly accountId: number;
+  readonly seq: number;
+}
+
+export interface TradeListQuery {
+  readonly filters: TradeFilters;
+  readonly sort: TradeSort;
+  readonly order: SortOrder;
+  readonly limit: number;
+  readonly after: TradeCursor | null;
+}
+
+/**
+ * The filters of `/api/trades` and `/api/trades/export.csv`: the timeframe (`all=true`, or
+ * `start`/`end`, also spelled `start_date`/`end_date`; neither means all time), `symbol` (repeatable or
+ * comma-separated), `side`, `result`, `source`, `min_holding_days`, `max_holding_days`.
+ */
+export function parseTradeFilters(query: Record<string, unknown>): TradeFilters {
+  const start = query.start ?? query.start_date;
+  const end = query.end ?? query.end_date;
+  const symbols = query.symbol ?? query.symbols;
+  const selection = parseTimeframeQuery(
+    start === undefined && end === undefined ? { all: 'true', symbols } : { all: query.all, start, end, symbols },
+  );
+  const minHoldingDays = holdingDays(query.min_holding_days, 'min_holding_days');
+  const maxHoldingDays = holdingDays(query.max_holding_days, 'max_holding_days');
+  if (minHoldingDays !== null && maxHoldingDays !== null && minHoldingDays > maxHoldingDays) {
+    throw new ValidationError(`Parameter 'min_holding_days' (${minHoldingDays}) is more than 'max_holding_days' (${maxHoldingDays})`);
+  }
+  return {
+    selection,
+    side: oneOf(query.side, 'side', ['long', 'short'] as const),
+    result: oneOf(query.result, 'result', ['Win', 'Loss', 'Breakeven'] as const),
+    source: oneOf(query.source, 'source', ['broker', 'fifo'] as const),
+    minHoldingDays,
+    maxHoldingDays,
+  };
+}
+
+/** `/api/trades`: the filters plus `sort`, `order`, `limit` and `cursor`. */
+export function parseTradeListQuery(query: Record<string, unknown>): TradeListQuery {
+  const filters = parseTradeFilters(query);
+  const sort = oneOf(query.sort, 'sort', TRADE_SORTS) ?? 'close_date';
+  const order = oneOf(query.order, 'order', ['asc', 'desc'] as const) ?? 'desc';
+  const limit = pageSize(query.limit);
+  const cursorText = text(query.cursor, 'cursor');
+  return { filters, sort, order, limit, after: cursorText === undefined || cursorText === '' ? null : decodeCursor(cursorText, sort, order) };
+}
+
+/** The list's period, for a file name or a title: `all` or `<start>_<end>`. */
+export function selectionLabel(selection: TimeframeSelection): string {
+  return selection.allTime ? 'all' : `${selection.start}_${selection.end}`;
+}
+
+/** Every day the service takes a date in (`all=true`). */
+export const EVERY_SUPPORTED_DAY: { readonly from: IsoDate; readonly to: IsoDate } = {
+  from: `${FIRST_SUPPORTED_YEAR}-01-01`,
+  to: `${LAST_SUPPORTED_YEAR}-12-31`,
+};
+
+/** The close dates a timeframe selects, both included. */
+export function dateRangeOf(selection: TimeframeSelection): { readonly from: IsoDate; readonly to: IsoDate } {
+  return selection.allTime ? EVERY_SUPPORTED_DAY : { from: selection.start, to: selection.end };
+}
+
+/**
+ * An opaque cursor: base64url of the sort and order it was made for and the last row's position, so
+ * a cursor used with another sort is refused rather than silently skipping rows.
+ */
+export function encodeCursor(cursor: TradeCursor, sort: TradeSort, order: SortOrder): string {
+  return Buffer.from(JSON.stringify([sort, order, cursor.sortValue, cursor.accountId, cursor.seq]), 'utf8').toString('base64url');
+}
+
+const INVALID_CURSOR = "Invalid cursor: use the 'next_cursor' of a previous page with the same sort and order";
+
+function decodeCursor(input: string, sort: TradeSort, order: SortOrder): TradeCursor {
+  let parts: unknown;
+  try {
+    parts = input.length <= 400 && /^[A-Za-z0-9_-]+$/.test(input) ? JSON.parse(Buffer.from(input, 'base64url').toString('utf8')) : undefined;
+  } catch {
+    parts = undefined;
+  }
+  if (!Array.isArray(parts) || parts.length !== 5) throw new ValidationError(INVALID_CURSOR);
+  const [cursorSort, cursorOrder, sortValue, accountId, seq] = parts as unknown[];
+  const valid =
+    cursorSort === sort &&
+    cursorOrder === order &&
+    typeof sortValue === 'string' &&
+    sortValueMatches(sort, sortValue) &&
+    Number.isSafeInteger(accountId) &&
+    Number.isSafeInteger(seq) &&
+    (accountId as number) > 0 &&
+    (seq as number) >= 0;
+  if (!valid) throw new ValidationError(INVALID_CURSOR);
+  return { sortValue: sortValue as string, accountId: accountId as number, seq: seq as number };
+}
+
+/** A cursor's sort value must be of its column's type, so the database never sees a bad cast. */
+function sortValueMatches(sort: TradeSort, value: string): boolean {
+  switch (sort) {
+    case 'close_date':
+    case 'open_date':
+      return parseIsoDate(value) === value && isSupportedDate(value);
+    case 'symbol':
+      return /^[\x20-\x7e]{1,64}$/.test(value);
+    case 'holding_days':
+      return /^-?\d{1,9}$/.test(value);
+    default:
+      return /^-?\d{1,20}(\.\d{1,30})?$/.test(value);
+  }
+}
+
+function oneOf<T extends string>(input: unknown, name: string, allowed: readonly T[]): T | null {
+  const value = text(input, name);
+  if (value === undefined || value === '') return null;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new ValidationError(`Parameter '${name}' must be one of ${allowed.join(', ')}`);
+}
+
+function holdingDays(input: unknown, name: string): number | null {
+  const value = text(input, name);
+  if (value === undefined || value === '') return null;
+  if (!/^\d{1,6}$/.test(value) || Number(value) > MAX_HOLDING_DAYS) {
+    throw new ValidationError(`Parameter '${name}' must be a whole number of days from 0 to ${MAX_HOLDING_DAYS}`);
+  }
+  return Number(value);
+}
+
+function pageSize(input: unknown): number {
+  const value = text(input, 'limit');
+  if (value === undefined || value === '') return DEFAULT_PAGE_SIZE;
+  if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > MAX_PAGE_SIZE) {
+    throw new ValidationError(`Parameter 'limit' must be a whole number from 1 to ${MAX_PAGE_SIZE}`);
+  }
+  return Number(value);
+}
+
+function text(input: unknown, name: string): string | undefined {
+  if (input === undefined || input === null) return undefined;
+  if (typeof input === 'string') return input;
+  throw new ValidationError(`Parameter '${name}' must be given once`);
+}
+
+/** A listed trade: the trade, its stable id and its place in the import's order. */
+export interface ListedTrade {
+  readonly id: string;
+  readonly trade: ReportedTrade;
+  readonly accountId: number;
+  readonly seq: number;
+}
+
+/**
+ * A trade's id: stable across imports that derive the same trade again (a re-import, a later file),
+ * because it is made of what the trade is, not of where the import put it: the account, symbol, side,
+ * source, dates, shares, cost basis and proceeds, and `occurrence`, the count of identical trades the
+ * import recorded before it (a lot sold in equal parts on one day).
+ */
+export function tradeId(accountId: number, trade: ReportedTrade, occurrence: number): string {
+  const key = [
+    accountId,
+    trade.symbol,
+    trade.side,
+    trade.source,
+    trade.openDate,
+    trade.closeDate,
+    trade.volume.rawUnits,
+    trade.costBasis.rawUnits,
+    trade.proceeds.rawUnits,
+    occurrence,
+  ].join('|');
+  return createHash('sha256').update(key).digest('hex').slice(0, 20);
+}
+
+/** One page of a trade list and the totals of everything its filters select. */
+export interface TradeListPage {
+  readonly trades: readonly ListedTrade[];
+  /** Where the next page starts; null on the last page. */
+  readonly next: TradeCursor | null;
+  readonly totalCount: number;
+  readonly winningTrades: number;
+  readonly netProfitLoss: Decimal;
+}
