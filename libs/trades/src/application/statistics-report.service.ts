@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Decimal, ValidationError, type IsoDate } from '@app/shared/domain';
+import { Decimal, ValidationError } from '@app/shared/domain';
 import { parseTimeframeQuery, type TimeframeSelection } from '../domain/report-dates.js';
-import type { ReportedDividend, ReportedTrade, TradeSide } from '../domain/reported-trade.js';
-import { dateRangeOf } from '../domain/trade-list.js';
-import { tradeStatistics } from '../domain/trade-statistics.js';
+import type { TradeSide } from '../domain/reported-trade.js';
+import { dateRangeOf, type TradeFilters } from '../domain/trade-list.js';
+import { statisticsOf } from '../domain/trade-statistics.js';
 import { equityPointView, statisticsView, type EquityPointView, type StatisticsView } from './statistics-views.js';
 import { TradeReports, type DayRange } from './trade-reports.port.js';
 
@@ -44,8 +44,8 @@ export class StatisticsReport {
 
   async statistics(userId: number, query: Record<string, unknown>): Promise<{ filters: FiltersView; statistics: StatisticsView }> {
     const filters = parseStatisticsQuery(query);
-    const trades = await this.trades(userId, filters);
-    return { filters: filtersView(filters), statistics: statisticsView(tradeStatistics(trades)) };
+    const aggregates = await this.reports.tradeAggregates(userId, tradeFiltersOf(filters));
+    return { filters: filtersView(filters), statistics: statisticsView(statisticsOf(aggregates)) };
   }
 
   /**
@@ -54,37 +54,31 @@ export class StatisticsReport {
    */
   async equityCurve(userId: number, query: Record<string, unknown>): Promise<{ filters: FiltersView; points: EquityPointView[] }> {
     const filters = parseStatisticsQuery(query);
-    const trades = await this.trades(userId, filters);
-    const dividends = filters.side === null ? await this.dividends(userId, filters) : [];
-    const days = new Map<IsoDate, { trading: Decimal; dividends: Decimal }>();
-    const day = (date: IsoDate) => days.get(date) ?? days.set(date, { trading: Decimal.ZERO, dividends: Decimal.ZERO }).get(date)!;
-    for (const trade of trades) day(trade.closeDate).trading = day(trade.closeDate).trading.add(trade.totalProfitLoss);
-    for (const dividend of dividends) day(dividend.transactionDate).dividends = day(dividend.transactionDate).dividends.add(dividend.amount);
+    const { selection } = filters;
+    const days =
+      filters.side === null
+        ? (await this.reports.dailyTotals(userId, selection.allTime ? null : rangeOf(filters), selection.symbols)).map((day) => ({
+            date: day.date,
+            trading: day.tradingProfitLoss,
+            dividends: day.dividends,
+          }))
+        : (await this.reports.tradeAggregates(userId, tradeFiltersOf(filters))).days.map((day) => ({ date: day.date, trading: day.amount, dividends: Decimal.ZERO }));
     let trading = Decimal.ZERO;
     let total = Decimal.ZERO;
     let peak = Decimal.ZERO;
-    const points = [...days]
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([date, amounts]) => {
-        trading = trading.add(amounts.trading);
-        total = total.add(amounts.trading).add(amounts.dividends);
-        peak = Decimal.max(peak, trading);
-        return equityPointView({ date, trading: amounts.trading, dividends: amounts.dividends, cumulativeTrading: trading, cumulativeTotal: total, drawdown: trading.sub(peak) });
-      });
+    const points = days.map((day) => {
+      trading = trading.add(day.trading);
+      total = total.add(day.trading).add(day.dividends);
+      peak = Decimal.max(peak, trading);
+      return equityPointView({ date: day.date, trading: day.trading, dividends: day.dividends, cumulativeTrading: trading, cumulativeTotal: total, drawdown: trading.sub(peak) });
+    });
     return { filters: filtersView(filters), points };
   }
+}
 
-  private async trades(userId: number, filters: StatisticsFilters): Promise<ReportedTrade[]> {
-    const trades = await this.reports.tradesClosedIn(userId, rangeOf(filters));
-    const symbols = filters.selection.symbols === null ? null : new Set(filters.selection.symbols);
-    return trades.filter((trade) => (symbols === null || symbols.has(trade.symbol)) && (filters.side === null || trade.side === filters.side));
-  }
-
-  private async dividends(userId: number, filters: StatisticsFilters): Promise<ReportedDividend[]> {
-    const dividends = await this.reports.dividendsPaidIn(userId, rangeOf(filters));
-    const symbols = filters.selection.symbols === null ? null : new Set(filters.selection.symbols);
-    return symbols === null ? dividends : dividends.filter((dividend) => symbols.has(dividend.symbol));
-  }
+/** The statistics' filters as the trade list's: a timeframe, symbols and a side. */
+function tradeFiltersOf(filters: StatisticsFilters): TradeFilters {
+  return { selection: filters.selection, side: filters.side, result: null, source: null, minHoldingDays: null, maxHoldingDays: null };
 }
 
 function rangeOf(filters: StatisticsFilters): DayRange {

@@ -3,6 +3,7 @@ import type { DayTotals } from '../domain/period-totals.js';
 import type { OpenPosition, ReportedDividend, ReportedTrade } from '../domain/reported-trade.js';
 import type { SymbolAccountTotals } from '../domain/symbol-summary.js';
 import type { TradeFilters, TradeListPage, TradeListQuery } from '../domain/trade-list.js';
+import type { TradeAggregates } from '../domain/trade-statistics.js';
 import type { MonthTotals } from '../domain/timeframe.js';
 
 /** Days from `from` to `to`, both included. */
@@ -34,6 +35,9 @@ export abstract class TradeReports {
 
   /** Every trade `filters` select, by close date, then as the import recorded them. */
   abstract tradesMatching(userId: number, filters: TradeFilters): Promise<ReportedTrade[]>;
+
+  /** The trades `filters` select, summed every way the statistics need (`aggregateTrades` of them). */
+  abstract tradeAggregates(userId: number, filters: TradeFilters): Promise<TradeAggregates>;
 
   /** Dividends paid in `range`. */
   abstract dividendsPaidIn(userId: number, range: DayRange): Promise<ReportedDividend[]>;

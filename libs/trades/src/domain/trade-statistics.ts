@@ -89,21 +89,150 @@ export function holdingPeriodOf(days: number): HoldingPeriod {
   return 'over_365';
 }
 
-export function tradeStatistics(trades: readonly ReportedTrade[]): TradeStatistics {
-  const winners = trades.filter((trade) => trade.totalProfitLoss.isPositive());
-  const losers = trades.filter((trade) => trade.totalProfitLoss.isNegative());
-  const grossProfit = sumOf(winners);
-  const grossLoss = sumOf(losers);
-  const netProfitLoss = grossProfit.add(grossLoss);
-  const averageWin = ratio(grossProfit, winners.length);
-  const averageLoss = ratio(grossLoss, losers.length);
+/** What a group of trades adds up to: all the statistics need of them (the SQL adapter sums these). */
+export interface TradeGroupTotals {
+  readonly totalTrades: number;
+  readonly winningTrades: number;
+  readonly losingTrades: number;
+  /** Σ P&L of the winners (≥ 0). */
+  readonly grossProfit: Decimal;
+  /** Σ P&L of the losers (≤ 0). */
+  readonly grossLoss: Decimal;
+  readonly winnersHoldingDays: number;
+  readonly losersHoldingDays: number;
+}
+
+/**
+ * A selection of trades summed every way the statistics look at it. The statistics are a function of
+ * this alone, so a database can do the summing (one pass, no trade leaves it) and `aggregateTrades`
+ * does the same over a list.
+ */
+export interface TradeAggregates {
+  readonly all: TradeGroupTotals;
+  readonly bySide: ReadonlyMap<TradeSide, TradeGroupTotals>;
+  readonly byWeekday: ReadonlyMap<Weekday, TradeGroupTotals>;
+  readonly byHoldingPeriod: ReadonlyMap<HoldingPeriod, TradeGroupTotals>;
+  readonly bySymbol: ReadonlyMap<string, TradeGroupTotals>;
+  /** The trading days, in date order. */
+  readonly days: readonly DayAmount[];
+  /** The winner with the largest P&L (the earliest of equals: by close date, then as recorded). */
+  readonly largestWin: ReportedTrade | null;
+  /** The loser with the most negative P&L (the earliest of equals). */
+  readonly largestLoss: ReportedTrade | null;
+}
+
+export const NO_TRADES: TradeGroupTotals = {
+  totalTrades: 0,
+  winningTrades: 0,
+  losingTrades: 0,
+  grossProfit: Decimal.ZERO,
+  grossLoss: Decimal.ZERO,
+  winnersHoldingDays: 0,
+  losersHoldingDays: 0,
+};
+
+/** The totals of two disjoint groups together. */
+export function combinedTotals(a: TradeGroupTotals, b: TradeGroupTotals): TradeGroupTotals {
   return {
-    totalTrades: trades.length,
-    winningTrades: winners.length,
-    losingTrades: losers.length,
-    breakevenTrades: trades.length - winners.length - losers.length,
-    winRate: percentOf(winners.length, trades.length),
-    winRateExcludingBreakeven: percentOf(winners.length, winners.length + losers.length),
+    totalTrades: a.totalTrades + b.totalTrades,
+    winningTrades: a.winningTrades + b.winningTrades,
+    losingTrades: a.losingTrades + b.losingTrades,
+    grossProfit: a.grossProfit.add(b.grossProfit),
+    grossLoss: a.grossLoss.add(b.grossLoss),
+    winnersHoldingDays: a.winnersHoldingDays + b.winnersHoldingDays,
+    losersHoldingDays: a.losersHoldingDays + b.losersHoldingDays,
+  };
+}
+
+/**
+ * Aggregates from trades already summed per close date, side and holding period (a database's one
+ * pass), and per symbol: every other grouping is a roll-up of the first.
+ */
+export function aggregatesFromGroups(
+  byDaySidePeriod: readonly { date: IsoDate; side: TradeSide; period: HoldingPeriod; totals: TradeGroupTotals }[],
+  bySymbol: ReadonlyMap<string, TradeGroupTotals>,
+  largestWin: ReportedTrade | null,
+  largestLoss: ReportedTrade | null,
+): TradeAggregates {
+  const roll = <K>(map: Map<K, TradeGroupTotals>, key: K, totals: TradeGroupTotals) => map.set(key, combinedTotals(map.get(key) ?? NO_TRADES, totals));
+  const bySide = new Map<TradeSide, TradeGroupTotals>();
+  const byWeekday = new Map<Weekday, TradeGroupTotals>();
+  const byHoldingPeriod = new Map<HoldingPeriod, TradeGroupTotals>();
+  const byDay = new Map<IsoDate, TradeGroupTotals>();
+  let all = NO_TRADES;
+  for (const { date, side, period, totals } of byDaySidePeriod) {
+    all = combinedTotals(all, totals);
+    roll(bySide, side, totals);
+    roll(byWeekday, WEEKDAYS[dayOfWeek(date)], totals);
+    roll(byHoldingPeriod, period, totals);
+    roll(byDay, date, totals);
+  }
+  const days = [...byDay]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([date, totals]) => ({ date, amount: totals.grossProfit.add(totals.grossLoss) }));
+  return { all, bySide, byWeekday, byHoldingPeriod, bySymbol, days, largestWin, largestLoss };
+}
+
+export function tradeStatistics(trades: readonly ReportedTrade[]): TradeStatistics {
+  return statisticsOf(aggregateTrades(trades));
+}
+
+/** `trades` in close-date order (then as recorded), summed. */
+export function aggregateTrades(trades: readonly ReportedTrade[]): TradeAggregates {
+  const groups = {
+    bySide: new Map<TradeSide, TradeGroupTotals>(),
+    byWeekday: new Map<Weekday, TradeGroupTotals>(),
+    byHoldingPeriod: new Map<HoldingPeriod, TradeGroupTotals>(),
+    bySymbol: new Map<string, TradeGroupTotals>(),
+  };
+  const add = <K>(map: Map<K, TradeGroupTotals>, key: K, trade: ReportedTrade) => map.set(key, withTrade(map.get(key) ?? NO_TRADES, trade));
+  let all = NO_TRADES;
+  for (const trade of trades) {
+    all = withTrade(all, trade);
+    add(groups.bySide, trade.side, trade);
+    add(groups.byWeekday, WEEKDAYS[dayOfWeek(trade.closeDate)], trade);
+    add(groups.byHoldingPeriod, holdingPeriodOf(trade.holdingDays), trade);
+    add(groups.bySymbol, trade.symbol, trade);
+  }
+  return {
+    all,
+    ...groups,
+    days: tradingDays(trades),
+    largestWin: extreme(trades, (a, b) => a.totalProfitLoss.isPositive() && (b === null || a.totalProfitLoss.gt(b.totalProfitLoss))),
+    largestLoss: extreme(trades, (a, b) => a.totalProfitLoss.isNegative() && (b === null || a.totalProfitLoss.lt(b.totalProfitLoss))),
+  };
+}
+
+function withTrade(totals: TradeGroupTotals, trade: ReportedTrade): TradeGroupTotals {
+  const pnl = trade.totalProfitLoss;
+  const won = pnl.isPositive();
+  const lost = pnl.isNegative();
+  return {
+    totalTrades: totals.totalTrades + 1,
+    winningTrades: totals.winningTrades + (won ? 1 : 0),
+    losingTrades: totals.losingTrades + (lost ? 1 : 0),
+    grossProfit: won ? totals.grossProfit.add(pnl) : totals.grossProfit,
+    grossLoss: lost ? totals.grossLoss.add(pnl) : totals.grossLoss,
+    winnersHoldingDays: totals.winnersHoldingDays + (won ? trade.holdingDays : 0),
+    losersHoldingDays: totals.losersHoldingDays + (lost ? trade.holdingDays : 0),
+  };
+}
+
+export function statisticsOf(aggregates: TradeAggregates): TradeStatistics {
+  const { all } = aggregates;
+  const grossProfit = all.grossProfit;
+  const grossLoss = all.grossLoss;
+  const netProfitLoss = grossProfit.add(grossLoss);
+  const averageWin = ratio(grossProfit, all.winningTrades);
+  const averageLoss = ratio(grossLoss, all.losingTrades);
+  const any = all.totalTrades > 0;
+  return {
+    totalTrades: all.totalTrades,
+    winningTrades: all.winningTrades,
+    losingTrades: all.losingTrades,
+    breakevenTrades: all.totalTrades - all.winningTrades - all.losingTrades,
+    winRate: percentOf(all.winningTrades, all.totalTrades),
+    winRateExcludingBreakeven: percentOf(all.winningTrades, all.winningTrades + all.losingTrades),
     grossProfit,
     grossLoss,
     netProfitLoss,
@@ -111,20 +240,17 @@ export function tradeStatistics(trades: readonly ReportedTrade[]): TradeStatisti
     averageWin,
     averageLoss,
     payoffRatio: averageWin === null || averageLoss === null ? null : averageWin.div(averageLoss.abs()),
-    expectancy: ratio(netProfitLoss, trades.length),
-    largestWin: extreme(winners, (a, b) => a.totalProfitLoss.gt(b.totalProfitLoss)),
-    largestLoss: extreme(losers, (a, b) => a.totalProfitLoss.lt(b.totalProfitLoss)),
-    averageHoldingDaysWinners: ratio(Decimal.of(winners.reduce((sum, trade) => sum + trade.holdingDays, 0)), winners.length),
-    averageHoldingDaysLosers: ratio(Decimal.of(losers.reduce((sum, trade) => sum + trade.holdingDays, 0)), losers.length),
-    days: dailyStatistics(tradingDays(trades)),
-    maxDrawdown: maxDrawdown(tradingDays(trades)),
-    bySide: breakdown(trades, (trade) => trade.side, ['long', 'short'], false),
-    byWeekday: breakdown(trades, (trade) => WEEKDAYS[dayOfWeek(trade.closeDate)], [...WEEKDAYS.slice(1, 6), 'Saturday', 'Sunday'], true, [
-      'Saturday',
-      'Sunday',
-    ]),
-    byHoldingPeriod: breakdown(trades, (trade) => holdingPeriodOf(trade.holdingDays), HOLDING_PERIODS, true),
-    ...topSymbols(trades),
+    expectancy: ratio(netProfitLoss, all.totalTrades),
+    largestWin: aggregates.largestWin,
+    largestLoss: aggregates.largestLoss,
+    averageHoldingDaysWinners: ratio(Decimal.of(all.winnersHoldingDays), all.winningTrades),
+    averageHoldingDaysLosers: ratio(Decimal.of(all.losersHoldingDays), all.losingTrades),
+    days: dailyStatistics(aggregates.days),
+    maxDrawdown: maxDrawdown(aggregates.days),
+    bySide: any ? breakdown(aggregates.bySide, ['long', 'short'], []) : [],
+    byWeekday: any ? breakdown(aggregates.byWeekday, [...WEEKDAYS.slice(1, 6), 'Saturday', 'Sunday'], [...WEEKDAYS.slice(1, 6)]) : [],
+    byHoldingPeriod: any ? breakdown(aggregates.byHoldingPeriod, HOLDING_PERIODS, HOLDING_PERIODS) : [],
+    ...topSymbols(aggregates.bySymbol),
   };
 }
 
@@ -195,49 +321,36 @@ export function maxDrawdown(days: readonly DayAmount[]): Drawdown {
   return { amount: found.amount, peakDate: found.peakDate, troughDate: found.troughDate, recoveryDate };
 }
 
-function breakdown<K extends string>(
-  trades: readonly ReportedTrade[],
-  keyOf: (trade: ReportedTrade) => K,
-  order: readonly K[],
-  listEmpty: boolean,
-  onlyWhenTraded: readonly K[] = [],
-): Breakdown<K>[] {
-  if (trades.length === 0) return [];
-  const groups = new Map<K, ReportedTrade[]>();
-  for (const trade of trades) {
-    const key = keyOf(trade);
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, [trade]);
-    else group.push(trade);
-  }
-  return order
-    .filter((key) => groups.has(key) || (listEmpty && !onlyWhenTraded.includes(key)))
-    .map((key) => summarise(key, groups.get(key) ?? []));
+/** One row per key of `order` that has trades, and for each key of `always`, a row even without. */
+function breakdown<K extends string>(groups: ReadonlyMap<K, TradeGroupTotals>, order: readonly K[], always: readonly K[]): Breakdown<K>[] {
+  return order.filter((key) => groups.has(key) || always.includes(key)).map((key) => breakdownRow(key, groups.get(key) ?? NO_TRADES));
 }
 
-function summarise<K>(key: K, trades: readonly ReportedTrade[]): Breakdown<K> {
-  const winning = trades.filter((trade) => trade.totalProfitLoss.isPositive()).length;
-  const net = sumOf(trades);
-  return { key, totalTrades: trades.length, winningTrades: winning, winRate: percentOf(winning, trades.length), netProfitLoss: net, averageProfitLoss: ratio(net, trades.length) };
-}
-
-function topSymbols(trades: readonly ReportedTrade[]): { topWinningSymbols: Breakdown<string>[]; topLosingSymbols: Breakdown<string>[] } {
-  const groups = new Map<string, ReportedTrade[]>();
-  for (const trade of trades) {
-    const group = groups.get(trade.symbol);
-    if (group === undefined) groups.set(trade.symbol, [trade]);
-    else group.push(trade);
-  }
-  const all = [...groups].map(([symbol, list]) => summarise(symbol, list));
-  const bySymbol = (a: Breakdown<string>, b: Breakdown<string>) => (a.key < b.key ? -1 : 1);
+function breakdownRow<K>(key: K, totals: TradeGroupTotals): Breakdown<K> {
+  const net = totals.grossProfit.add(totals.grossLoss);
   return {
-    topWinningSymbols: all.filter((row) => row.netProfitLoss.isPositive()).sort((a, b) => b.netProfitLoss.cmp(a.netProfitLoss) || bySymbol(a, b)).slice(0, TOP_SYMBOLS),
-    topLosingSymbols: all.filter((row) => row.netProfitLoss.isNegative()).sort((a, b) => a.netProfitLoss.cmp(b.netProfitLoss) || bySymbol(a, b)).slice(0, TOP_SYMBOLS),
+    key,
+    totalTrades: totals.totalTrades,
+    winningTrades: totals.winningTrades,
+    winRate: percentOf(totals.winningTrades, totals.totalTrades),
+    netProfitLoss: net,
+    averageProfitLoss: ratio(net, totals.totalTrades),
   };
 }
 
-function sumOf(trades: readonly ReportedTrade[]): Decimal {
-  return Decimal.sum(trades.map((trade) => trade.totalProfitLoss));
+function topSymbols(bySymbol: ReadonlyMap<string, TradeGroupTotals>): { topWinningSymbols: Breakdown<string>[]; topLosingSymbols: Breakdown<string>[] } {
+  const all = [...bySymbol].map(([symbol, totals]) => breakdownRow(symbol, totals));
+  const bySymbolName = (a: Breakdown<string>, b: Breakdown<string>) => (a.key < b.key ? -1 : 1);
+  return {
+    topWinningSymbols: all
+      .filter((row) => row.netProfitLoss.isPositive())
+      .sort((a, b) => b.netProfitLoss.cmp(a.netProfitLoss) || bySymbolName(a, b))
+      .slice(0, TOP_SYMBOLS),
+    topLosingSymbols: all
+      .filter((row) => row.netProfitLoss.isNegative())
+      .sort((a, b) => a.netProfitLoss.cmp(b.netProfitLoss) || bySymbolName(a, b))
+      .slice(0, TOP_SYMBOLS),
+  };
 }
 
 function ratio(value: Decimal, count: number): Decimal | null {
@@ -248,10 +361,10 @@ function percentOf(part: number, whole: number): Decimal | null {
   return whole === 0 ? null : Decimal.of(part).mulDiv(Decimal.HUNDRED, Decimal.of(whole));
 }
 
-/** The first trade that beats every other by `better` (the earliest of equals, in list order). */
-function extreme(trades: readonly ReportedTrade[], better: (a: ReportedTrade, b: ReportedTrade) => boolean): ReportedTrade | null {
+/** The first trade that `better` prefers to every earlier choice (the earliest of equals, in list order). */
+function extreme(trades: readonly ReportedTrade[], better: (trade: ReportedTrade, chosen: ReportedTrade | null) => boolean): ReportedTrade | null {
   let chosen: ReportedTrade | null = null;
-  for (const trade of trades) if (chosen === null || better(trade, chosen)) chosen = trade;
+  for (const trade of trades) if (better(trade, chosen)) chosen = trade;
   return chosen;
 }
 

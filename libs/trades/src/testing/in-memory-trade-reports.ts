@@ -3,6 +3,7 @@ import { TradeReports, type DayRange } from '../application/trade-reports.port.j
 import type { DayTotals } from '../domain/period-totals.js';
 import { totalsOf, type OpenPosition, type ReportedDividend, type ReportedTrade } from '../domain/reported-trade.js';
 import type { SymbolAccountTotals } from '../domain/symbol-summary.js';
+import { aggregateTrades, type TradeAggregates } from '../domain/trade-statistics.js';
 import { dateRangeOf, tradeId, type TradeFilters, type TradeListPage, type TradeListQuery, type TradeSort } from '../domain/trade-list.js';
 import { monthsWithActivity, type MonthTotals } from '../domain/timeframe.js';
 
@@ -99,6 +100,10 @@ export class InMemoryTradeReports extends TradeReports {
     return this.selected(userId, filters)
       .sort((a, b) => compare(a.trade.closeDate, b.trade.closeDate) || a.accountId - b.accountId || a.seq - b.seq)
       .map((row) => row.trade);
+  }
+
+  async tradeAggregates(userId: number, filters: TradeFilters): Promise<TradeAggregates> {
+    return aggregateTrades(await this.tradesMatching(userId, filters));
   }
 
   /** The user's trades `filters` select, each with its account and its place in insertion order. */

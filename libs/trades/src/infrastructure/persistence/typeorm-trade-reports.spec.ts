@@ -10,6 +10,7 @@ import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../
 import type { ReportedDividend, ReportedTrade } from '../../domain/reported-trade.js';
 import type { TradeReports } from '../../application/trade-reports.port.js';
 import { parseTradeListQuery, type TradeCursor, type TradeListPage } from '../../domain/trade-list.js';
+import type { TradeAggregates } from '../../domain/trade-statistics.js';
 import { aDividend, aTrade, InMemoryTradeReports, type PositionChange } from '../../testing/in-memory-trade-reports.js';
 import { ReportDataChanges } from './report-data-changes.js';
 import { refreshTradeReports } from './report-rollups.js';
@@ -17,6 +18,9 @@ import { DatabaseReportVersions, InProcessReportVersions } from './report-versio
 import { TypeOrmTradeReports } from './typeorm-trade-reports.js';
 
 const d = (text: string) => Decimal.parse(text);
+/** Aggregates with their maps as sorted entries, so a difference shows as itself rather than as an order. */
+const comparable = (aggregates: TradeAggregates) =>
+  Object.fromEntries(Object.entries(aggregates).map(([key, value]) => [key, value instanceof Map ? [...value].sort(([a], [b]) => (a < b ? -1 : 1)) : value]));
 
 /**
  * The SQL read model and its rollups against a real database (embedded, or the server when
@@ -184,6 +188,20 @@ describe('TypeOrmTradeReports (real database)', () => {
     expect(await sql.tradesMatching(carol.id, filtered)).toEqual(await memory.tradesMatching(carol.id, filtered));
     expect(await sql.tradesMatching(carol.id, filtered)).toHaveLength(4);
     expect(await sql.tradesMatching(users[0].id, parseTradeListQuery({ symbol: 'NVDA' }).filters)).toEqual([]);
+  });
+
+  it('sums trades for the statistics as the in-memory model does, under every filter', async () => {
+    const queries = [{}, { side: 'short' }, { symbol: 'NVDA,AAPL' }, { start: '2025-01-01', end: '2025-02-05' }, { start: '2020-01-01', end: '2020-12-31' }];
+    for (const { id } of users) {
+      for (const query of queries) {
+        const filters = parseTradeListQuery(query).filters;
+        expect({ id, query, ...comparable(await sql.tradeAggregates(id, filters)) }).toEqual({ id, query, ...comparable(await memory.tradeAggregates(id, filters)) });
+      }
+    }
+    const carol = await sql.tradeAggregates(users[3].id, parseTradeListQuery({}).filters);
+    expect(carol.largestWin?.totalProfitLoss.toString()).toBe('250.5');
+    expect(carol.bySymbol.get('NVDA')).toMatchObject({ totalTrades: 4, winningTrades: 3, losingTrades: 0, winnersHoldingDays: 6 });
+    expect(carol.byHoldingPeriod.get('over_365')).toMatchObject({ totalTrades: 1 });
   });
 
   it('keeps exact values: trades, shorts, broker flags, dividends without a symbol count in the day', async () => {

@@ -6,6 +6,7 @@ import type { DayTotals } from '../../domain/period-totals.js';
 import type { OpenPosition, ReportedDividend, ReportedTrade, TradeResult, TradeSide, TradeSource } from '../../domain/reported-trade.js';
 import type { SymbolAccountTotals } from '../../domain/symbol-summary.js';
 import type { MonthTotals } from '../../domain/timeframe.js';
+import { aggregatesFromGroups, type HoldingPeriod, type TradeAggregates, type TradeGroupTotals } from '../../domain/trade-statistics.js';
 import { dateRangeOf, tradeId, type TradeFilters, type TradeListPage, type TradeListQuery, type TradeSort } from '../../domain/trade-list.js';
 
 type Row = Record<string, string | number | boolean | null>;
@@ -137,6 +138,60 @@ export class TypeOrmTradeReports extends TradeReports {
     const params: unknown[] = [userId];
     const rows = await this.query(`SELECT ${TRADE_COLUMNS} FROM closed_trades WHERE ${filterClause(filters, params)} ORDER BY close_date, account_id, seq`, params);
     return rows.map(toTrade);
+  }
+
+  async tradeAggregates(userId: number, filters: TradeFilters): Promise<TradeAggregates> {
+    const params: unknown[] = [userId];
+    const where = filterClause(filters, params);
+    // One scan of the selected trades, summed per (close date, side, holding period) and per symbol;
+    // the other groupings roll up from the first in memory. The holding periods are holdingPeriodOf's.
+    const groups = await this.query(
+      `SELECT GROUPING(symbol) AS by_day, to_char(day, 'YYYY-MM-DD') AS day, side, period, symbol,
+              count(*)::int AS total_trades, (count(*) FILTER (WHERE profit_loss > 0))::int AS winning_trades,
+              (count(*) FILTER (WHERE profit_loss < 0))::int AS losing_trades,
+              COALESCE(SUM(profit_loss) FILTER (WHERE profit_loss > 0), 0)::text AS gross_profit,
+              COALESCE(SUM(profit_loss) FILTER (WHERE profit_loss < 0), 0)::text AS gross_loss,
+              COALESCE(SUM(holding_days) FILTER (WHERE profit_loss > 0), 0)::text AS winners_holding_days,
+              COALESCE(SUM(holding_days) FILTER (WHERE profit_loss < 0), 0)::text AS losers_holding_days,
+              MAX(profit_loss)::text AS max_profit_loss, MIN(profit_loss)::text AS min_profit_loss
+         FROM (SELECT close_date AS day, side, symbol, profit_loss, holding_days,
+                      CASE WHEN holding_days <= 0 THEN 'same_day' WHEN holding_days <= 7 THEN '1_7' WHEN holding_days <= 30 THEN '8_30'
+                           WHEN holding_days <= 365 THEN '31_365' ELSE 'over_365' END AS period
+                 FROM closed_trades WHERE ${where}) selected
+        GROUP BY GROUPING SETS ((day, side, period), (symbol))`,
+      params,
+    );
+    const totalsOf = (row: Row): TradeGroupTotals => ({
+      totalTrades: Number(row.total_trades),
+      winningTrades: Number(row.winning_trades),
+      losingTrades: Number(row.losing_trades),
+      grossProfit: decimal(row.gross_profit),
+      grossLoss: decimal(row.gross_loss),
+      winnersHoldingDays: Number(row.winners_holding_days),
+      losersHoldingDays: Number(row.losers_holding_days),
+    });
+    const byDay = groups.filter((row) => Number(row.by_day) === 1);
+    const bySymbol = new Map(groups.filter((row) => Number(row.by_day) === 0).map((row) => [String(row.symbol), totalsOf(row)]));
+    // The extreme trades: their P&L is known, so one more scan finds the rows by equality.
+    const highest = byDay.map((row) => decimal(row.max_profit_loss)).reduce((a, b) => Decimal.max(a, b), Decimal.ZERO);
+    const lowest = byDay.map((row) => decimal(row.min_profit_loss)).reduce((a, b) => Decimal.min(a, b), Decimal.ZERO);
+    const candidates =
+      highest.isPositive() || lowest.isNegative()
+        ? (
+            await this.query(
+              `SELECT ${TRADE_COLUMNS} FROM closed_trades
+                WHERE ${where} AND profit_loss IN ($${params.push(highest.toString())}::numeric, $${params.push(lowest.toString())}::numeric)
+                ORDER BY closed_trades.close_date, account_id, seq`,
+              params,
+            )
+          ).map(toTrade)
+        : [];
+    return aggregatesFromGroups(
+      byDay.map((row) => ({ date: String(row.day), side: row.side as TradeSide, period: row.period as HoldingPeriod, totals: totalsOf(row) })),
+      bySymbol,
+      candidates.find((trade) => highest.isPositive() && trade.totalProfitLoss.eq(highest)) ?? null,
+      candidates.find((trade) => lowest.isNegative() && trade.totalProfitLoss.eq(lowest)) ?? null,
+    );
   }
 
   async dividendsPaidIn(userId: number, range: DayRange): Promise<ReportedDividend[]> {
