@@ -59,6 +59,7 @@ export interface StatisticsView {
   by_weekday: ({ weekday: string } & BreakdownView)[];
   by_holding_period: ({ holding_period: string } & BreakdownView)[];
   by_symbol: { winners: ({ symbol: string } & BreakdownView)[]; losers: ({ symbol: string } & BreakdownView)[] };
+  profit_loss_distribution: { from: number | null; to: number | null; trades: number }[];
 }
 
 export function statisticsView(stats: TradeStatistics): StatisticsView {
@@ -105,6 +106,7 @@ export function statisticsView(stats: TradeStatistics): StatisticsView {
       winners: stats.topWinningSymbols.map((row) => ({ symbol: row.key, ...breakdownView(row) })),
       losers: stats.topLosingSymbols.map((row) => ({ symbol: row.key, ...breakdownView(row) })),
     },
+    profit_loss_distribution: stats.profitLossDistribution.map((bucket) => ({ from: bucket.from, to: bucket.to, trades: bucket.trades })),
   };
 }
 

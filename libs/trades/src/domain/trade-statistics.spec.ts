@@ -1,7 +1,7 @@
 import { Decimal } from '@app/shared/domain';
 import { aTrade } from '../testing/in-memory-trade-reports.js';
 import type { ReportedTrade } from './reported-trade.js';
-import { holdingPeriodOf, maxDrawdown, tradeStatistics, tradingDays } from './trade-statistics.js';
+import { holdingPeriodOf, maxDrawdown, PROFIT_LOSS_EDGES, profitLossBucketOf, tradeStatistics, tradingDays } from './trade-statistics.js';
 
 const d = (text: string) => Decimal.parse(text);
 const t = (closeDate: string, pnl: string, extra: Partial<ReportedTrade> = {}) => aTrade({ symbol: 'AAA', closeDate, totalProfitLoss: d(pnl), ...extra });
@@ -101,5 +101,18 @@ describe('trade statistics', () => {
     expect(stats.topWinningSymbols.map((row) => row.key)).toEqual(['S24', 'S23', 'S22', 'S21', 'S20', 'S19', 'S18', 'S17', 'S16', 'S15']);
     expect(stats.topLosingSymbols.map((row) => row.key).slice(0, 3)).toEqual(['S00', 'S01', 'S02']);
     expect(stats.topLosingSymbols).toHaveLength(10);
+  });
+
+  it('counts trades per P&L bucket: lower edge included, breakevens with the small wins, the open ends unbounded', () => {
+    expect([profitLossBucketOf(d('-10000.01')), profitLossBucketOf(d('-10000')), profitLossBucketOf(d('-0.01')), profitLossBucketOf(d('0')), profitLossBucketOf(d('10000'))]).toEqual([
+      0, 1, 8, 9, PROFIT_LOSS_EDGES.length,
+    ]);
+    const distribution = tradeStatistics([t('2024-06-03', '0'), t('2024-06-03', '49.99'), t('2024-06-04', '-50'), t('2024-06-05', '25000')]).profitLossDistribution;
+    expect(distribution).toHaveLength(PROFIT_LOSS_EDGES.length + 1);
+    expect(distribution[0]).toEqual({ from: null, to: -10000, trades: 0 });
+    expect(distribution.find((bucket) => bucket.from === 0)).toEqual({ from: 0, to: 50, trades: 2 });
+    expect(distribution.find((bucket) => bucket.from === -50)).toEqual({ from: -50, to: 0, trades: 1 });
+    expect(distribution.at(-1)).toEqual({ from: 10000, to: null, trades: 1 });
+    expect(tradeStatistics([]).profitLossDistribution).toEqual([]);
   });
 });

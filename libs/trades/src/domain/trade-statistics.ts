@@ -32,6 +32,8 @@ export interface TradeStatistics {
   readonly byHoldingPeriod: readonly Breakdown<HoldingPeriod>[];
   readonly topWinningSymbols: readonly Breakdown<string>[];
   readonly topLosingSymbols: readonly Breakdown<string>[];
+  /** Trades per P&L bucket, every bucket (none without trades). */
+  readonly profitLossDistribution: readonly DistributionBucket[];
 }
 
 export interface DayAmount {
@@ -81,6 +83,28 @@ export const HOLDING_PERIODS = ['same_day', '1_7', '8_30', '31_365', 'over_365']
 export type HoldingPeriod = (typeof HOLDING_PERIODS)[number];
 const TOP_SYMBOLS = 10;
 
+/**
+ * The edges of the P&L distribution's buckets: bucket 0 is below the first edge, bucket i holds
+ * [edge i−1, edge i), the last is at or above the last edge (a breakeven trade falls in [0, 50)).
+ * Fixed, so any two selections compare, and so a database can bucket in the same scan.
+ */
+export const PROFIT_LOSS_EDGES: readonly number[] = [-10000, -5000, -2500, -1000, -500, -250, -100, -50, 0, 50, 100, 250, 500, 1000, 2500, 5000, 10000];
+
+/** Which bucket of PROFIT_LOSS_EDGES a P&L falls in (as PostgreSQL's width_bucket over the same edges). */
+export function profitLossBucketOf(profitLoss: Decimal): number {
+  let bucket = 0;
+  while (bucket < PROFIT_LOSS_EDGES.length && profitLoss.gte(PROFIT_LOSS_EDGES[bucket])) bucket += 1;
+  return bucket;
+}
+
+export interface DistributionBucket {
+  /** Null: no lower bound. */
+  readonly from: number | null;
+  /** Exclusive; null: no upper bound. */
+  readonly to: number | null;
+  readonly trades: number;
+}
+
 export function holdingPeriodOf(days: number): HoldingPeriod {
   if (days <= 0) return 'same_day';
   if (days <= 7) return '1_7';
@@ -113,6 +137,8 @@ export interface TradeAggregates {
   readonly byWeekday: ReadonlyMap<Weekday, TradeGroupTotals>;
   readonly byHoldingPeriod: ReadonlyMap<HoldingPeriod, TradeGroupTotals>;
   readonly bySymbol: ReadonlyMap<string, TradeGroupTotals>;
+  /** Trades per bucket of PROFIT_LOSS_EDGES (only buckets with trades). */
+  readonly byProfitLossBucket: ReadonlyMap<number, number>;
   /** The trading days, in date order. */
   readonly days: readonly DayAmount[];
   /** The winner with the largest P&L (the earliest of equals: by close date, then as recorded). */
@@ -151,6 +177,7 @@ export function combinedTotals(a: TradeGroupTotals, b: TradeGroupTotals): TradeG
 export function aggregatesFromGroups(
   byDaySidePeriod: readonly { date: IsoDate; side: TradeSide; period: HoldingPeriod; totals: TradeGroupTotals }[],
   bySymbol: ReadonlyMap<string, TradeGroupTotals>,
+  byProfitLossBucket: ReadonlyMap<number, number>,
   largestWin: ReportedTrade | null,
   largestLoss: ReportedTrade | null,
 ): TradeAggregates {
@@ -170,7 +197,7 @@ export function aggregatesFromGroups(
   const days = [...byDay]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([date, totals]) => ({ date, amount: totals.grossProfit.add(totals.grossLoss) }));
-  return { all, bySide, byWeekday, byHoldingPeriod, bySymbol, days, largestWin, largestLoss };
+  return { all, bySide, byWeekday, byHoldingPeriod, bySymbol, byProfitLossBucket, days, largestWin, largestLoss };
 }
 
 export function tradeStatistics(trades: readonly ReportedTrade[]): TradeStatistics {
@@ -185,6 +212,7 @@ export function aggregateTrades(trades: readonly ReportedTrade[]): TradeAggregat
     byHoldingPeriod: new Map<HoldingPeriod, TradeGroupTotals>(),
     bySymbol: new Map<string, TradeGroupTotals>(),
   };
+  const byProfitLossBucket = new Map<number, number>();
   const add = <K>(map: Map<K, TradeGroupTotals>, key: K, trade: ReportedTrade) => map.set(key, withTrade(map.get(key) ?? NO_TRADES, trade));
   let all = NO_TRADES;
   for (const trade of trades) {
@@ -193,10 +221,13 @@ export function aggregateTrades(trades: readonly ReportedTrade[]): TradeAggregat
     add(groups.byWeekday, WEEKDAYS[dayOfWeek(trade.closeDate)], trade);
     add(groups.byHoldingPeriod, holdingPeriodOf(trade.holdingDays), trade);
     add(groups.bySymbol, trade.symbol, trade);
+    const bucket = profitLossBucketOf(trade.totalProfitLoss);
+    byProfitLossBucket.set(bucket, (byProfitLossBucket.get(bucket) ?? 0) + 1);
   }
   return {
     all,
     ...groups,
+    byProfitLossBucket,
     days: tradingDays(trades),
     largestWin: extreme(trades, (a, b) => a.totalProfitLoss.isPositive() && (b === null || a.totalProfitLoss.gt(b.totalProfitLoss))),
     largestLoss: extreme(trades, (a, b) => a.totalProfitLoss.isNegative() && (b === null || a.totalProfitLoss.lt(b.totalProfitLoss))),
@@ -251,6 +282,13 @@ export function statisticsOf(aggregates: TradeAggregates): TradeStatistics {
     byWeekday: any ? breakdown(aggregates.byWeekday, [...WEEKDAYS.slice(1, 6), 'Saturday', 'Sunday'], [...WEEKDAYS.slice(1, 6)]) : [],
     byHoldingPeriod: any ? breakdown(aggregates.byHoldingPeriod, HOLDING_PERIODS, HOLDING_PERIODS) : [],
     ...topSymbols(aggregates.bySymbol),
+    profitLossDistribution: any
+      ? [...PROFIT_LOSS_EDGES, null].map((to, bucket) => ({
+          from: bucket === 0 ? null : PROFIT_LOSS_EDGES[bucket - 1],
+          to,
+          trades: aggregates.byProfitLossBucket.get(bucket) ?? 0,
+        }))
+      : [],
   };
 }
 

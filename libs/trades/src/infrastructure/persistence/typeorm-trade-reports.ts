@@ -6,7 +6,7 @@ import type { DayTotals } from '../../domain/period-totals.js';
 import type { OpenPosition, ReportedDividend, ReportedTrade, TradeResult, TradeSide, TradeSource } from '../../domain/reported-trade.js';
 import type { SymbolAccountTotals } from '../../domain/symbol-summary.js';
 import type { MonthTotals } from '../../domain/timeframe.js';
-import { aggregatesFromGroups, type HoldingPeriod, type TradeAggregates, type TradeGroupTotals } from '../../domain/trade-statistics.js';
+import { aggregatesFromGroups, PROFIT_LOSS_EDGES, type HoldingPeriod, type TradeAggregates, type TradeGroupTotals } from '../../domain/trade-statistics.js';
 import { dateRangeOf, tradeId, type TradeFilters, type TradeListPage, type TradeListQuery, type TradeSort } from '../../domain/trade-list.js';
 
 type Row = Record<string, string | number | boolean | null>;
@@ -143,10 +143,10 @@ export class TypeOrmTradeReports extends TradeReports {
   async tradeAggregates(userId: number, filters: TradeFilters): Promise<TradeAggregates> {
     const params: unknown[] = [userId];
     const where = filterClause(filters, params);
-    // One scan of the selected trades, summed per (close date, side, holding period) and per symbol;
+    // One scan of the selected trades, summed per (close date, side, holding period), per symbol and per P&L bucket;
     // the other groupings roll up from the first in memory. The holding periods are holdingPeriodOf's.
     const groups = await this.query(
-      `SELECT GROUPING(symbol) AS by_day, to_char(day, 'YYYY-MM-DD') AS day, side, period, symbol,
+      `SELECT GROUPING(symbol) + 2 * GROUPING(bucket) AS grouping, to_char(day, 'YYYY-MM-DD') AS day, side, period, symbol, bucket,
               count(*)::int AS total_trades, (count(*) FILTER (WHERE profit_loss > 0))::int AS winning_trades,
               (count(*) FILTER (WHERE profit_loss < 0))::int AS losing_trades,
               COALESCE(SUM(profit_loss) FILTER (WHERE profit_loss > 0), 0)::text AS gross_profit,
@@ -155,10 +155,11 @@ export class TypeOrmTradeReports extends TradeReports {
               COALESCE(SUM(holding_days) FILTER (WHERE profit_loss < 0), 0)::text AS losers_holding_days,
               MAX(profit_loss)::text AS max_profit_loss, MIN(profit_loss)::text AS min_profit_loss
          FROM (SELECT close_date AS day, side, symbol, profit_loss, holding_days,
+                      width_bucket(profit_loss, '{${PROFIT_LOSS_EDGES.join(',')}}'::numeric[]) AS bucket,
                       CASE WHEN holding_days <= 0 THEN 'same_day' WHEN holding_days <= 7 THEN '1_7' WHEN holding_days <= 30 THEN '8_30'
                            WHEN holding_days <= 365 THEN '31_365' ELSE 'over_365' END AS period
                  FROM closed_trades WHERE ${where}) selected
-        GROUP BY GROUPING SETS ((day, side, period), (symbol))`,
+        GROUP BY GROUPING SETS ((day, side, period), (symbol), (bucket))`,
       params,
     );
     const totalsOf = (row: Row): TradeGroupTotals => ({
@@ -170,8 +171,10 @@ export class TypeOrmTradeReports extends TradeReports {
       winnersHoldingDays: Number(row.winners_holding_days),
       losersHoldingDays: Number(row.losers_holding_days),
     });
-    const byDay = groups.filter((row) => Number(row.by_day) === 1);
-    const bySymbol = new Map(groups.filter((row) => Number(row.by_day) === 0).map((row) => [String(row.symbol), totalsOf(row)]));
+    // GROUPING() is 1 for a column a row is not grouped by: 3 = by day, side and period; 2 = by symbol; 1 = by bucket.
+    const byDay = groups.filter((row) => Number(row.grouping) === 3);
+    const bySymbol = new Map(groups.filter((row) => Number(row.grouping) === 2).map((row) => [String(row.symbol), totalsOf(row)]));
+    const byBucket = new Map(groups.filter((row) => Number(row.grouping) === 1).map((row) => [Number(row.bucket), Number(row.total_trades)]));
     // The extreme trades: their P&L is known, so one more scan finds the rows by equality.
     const highest = byDay.map((row) => decimal(row.max_profit_loss)).reduce((a, b) => Decimal.max(a, b), Decimal.ZERO);
     const lowest = byDay.map((row) => decimal(row.min_profit_loss)).reduce((a, b) => Decimal.min(a, b), Decimal.ZERO);
@@ -189,6 +192,7 @@ export class TypeOrmTradeReports extends TradeReports {
     return aggregatesFromGroups(
       byDay.map((row) => ({ date: String(row.day), side: row.side as TradeSide, period: row.period as HoldingPeriod, totals: totalsOf(row) })),
       bySymbol,
+      byBucket,
       candidates.find((trade) => highest.isPositive() && trade.totalProfitLoss.eq(highest)) ?? null,
       candidates.find((trade) => lowest.isNegative() && trade.totalProfitLoss.eq(lowest)) ?? null,
     );
