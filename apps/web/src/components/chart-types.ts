@@ -5,6 +5,8 @@ export interface ChartSeries {
   color?: string;
   colorBySign?: boolean;
   fill?: boolean;
+  /** A line that holds each value until the next point (a running total that changes on given days). */
+  stepped?: boolean;
 }
 
 export interface ChartProps {
@@ -19,6 +21,10 @@ export interface ChartProps {
   axisFormat?: (value: number) => string;
   onSelect?: (index: number) => void;
   height?: number;
+  /** `labels` are days (YYYY-MM-DD) placed in time: a gap of a month looks like a month. */
+  timeAxis?: boolean;
+  /** The values are counts: the axis ticks whole numbers only. */
+  counts?: boolean;
 }
 
 export const GAIN = '#1a7f37';

@@ -6,7 +6,7 @@ import { ACCENT, GAIN } from '../components/chart-types';
 import { ErrorMessage, Loading, PageHeader, Pnl, Section, Stat, Stats } from '../components/common';
 import { DividendsTable, TradesTable } from '../components/TradeTables';
 import { cumulativeSeries } from '../lib/cumulative';
-import { formatCompactMoney, formatCount, formatDate, formatMoney, formatPercent, formatShares, formatShortDate, formatSignedMoney, formatSignedPercent } from '../lib/format';
+import { formatCompactMoney, formatCount, formatDate, formatMoney, formatPercent, formatShares, formatSignedMoney, formatSignedPercent } from '../lib/format';
 import { Link } from '../lib/router';
 import { useApi, useTitle } from '../lib/use-api';
 
@@ -67,12 +67,13 @@ export function SymbolPage({ params }: { params: Record<string, string> }) {
         ) : (
           <Chart
             kind="line"
-            labels={series.map((point) => formatShortDate(point.date))}
+            timeAxis
+            labels={series.map((point) => point.date)}
             series={[
-              { label: 'Trading P&L', values: series.map((point) => point.trading), color: ACCENT, fill: true },
-              { label: 'With dividends', values: series.map((point) => point.total), color: GAIN },
+              { label: 'Trading P&L', values: series.map((point) => point.trading), color: ACCENT, fill: true, stepped: true },
+              { label: 'With dividends', values: series.map((point) => point.total), color: GAIN, stepped: true },
             ]}
-            description={`Line chart of ${symbol}'s running profit and loss from ${formatDate(series[0].date)} to ${formatDate(series[series.length - 1].date)}, ending at ${formatSignedMoney(series[series.length - 1].total)} with dividends. The trades and dividends tables below have every amount.`}
+            description={`Stepped line chart of ${symbol}'s running profit and loss from ${formatDate(series[0].date)} to ${formatDate(series[series.length - 1].date)}, ending at ${formatSignedMoney(series[series.length - 1].total)} with dividends. The trades and dividends tables below have every amount.`}
             format={formatSignedMoney}
             axisFormat={formatCompactMoney}
           />

@@ -1,12 +1,12 @@
-import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import type { MonthPeriod, PeriodMetrics, SymbolListItem, TimeframeResponse, WeekPeriod } from '../api/types';
+import { useMemo, type ReactNode } from 'react';
+import type { MonthPeriod, PeriodMetrics, TimeframeResponse, WeekPeriod } from '../api/types';
 import { Chart } from '../components/Chart';
 import { EmptyState, ErrorMessage, Loading, PageHeader, Pnl, Section, Stat, Stats } from '../components/common';
 import { DataTable, type Column } from '../components/DataTable';
-import { isDay, localToday } from '../lib/dates';
+import { rangeLabel, RangeFilter, useRangeSelection } from '../components/RangeFilter';
 import { formatCompactMoney, formatCount, formatDate, formatMonth, formatPercent, formatShares, formatShortDate, formatShortMonth, formatSignedMoney } from '../lib/format';
-import { Link, updateSearch, useLocation } from '../lib/router';
-import { PRESETS, presetRange, timeframeQuery, type PresetId, type Range } from '../lib/timeframe-presets';
+import { Link, updateSearch } from '../lib/router';
+import { timeframeQuery, type PresetId } from '../lib/timeframe-presets';
 import { useApi, useTitle } from '../lib/use-api';
 
 const periodTotal = (period: PeriodMetrics) => period.total_return ?? period.trading_profit_loss + period.total_dividends;
@@ -31,110 +31,23 @@ function periodColumns<P extends PeriodMetrics>(label: string, cell: (period: P)
 const WEEK_COLUMNS = periodColumns<WeekPeriod>('Week of', (p) => <span className="nowrap">{formatDate(p.week_start)}</span>, (p) => p.week_start);
 const MONTH_COLUMNS = periodColumns<MonthPeriod>('Month', (p) => <Link className="nowrap" to={`/month/${p.period}`}>{formatMonth(p.period)}</Link>, (p) => p.period);
 
-function rangeLabel(range: Range): string {
-  return range.all ? 'all time' : `${formatDate(range.start)} – ${formatDate(range.end)}`;
-}
-
-function SymbolFilter({ selected, onChange }: { selected: string[]; onChange: (symbols: string[]) => void }) {
-  const symbols = useApi<{ symbols: SymbolListItem[] }>('/api/symbols');
-  const all = symbols.data?.symbols ?? [];
-  const toggle = (symbol: string, on: boolean) => onChange(on ? [...selected, symbol].sort() : selected.filter((s) => s !== symbol));
-  return (
-    <details className="symbol-filter">
-      <summary>Symbols: {selected.length === 0 ? 'all' : selected.join(', ')}</summary>
-      <fieldset>
-        <legend className="visually-hidden">Only these symbols</legend>
-        {all.length === 0 && <p className="muted small">No symbols yet.</p>}
-        {all.map((entry) => (
-          <label key={entry.symbol} className="check">
-            <input type="checkbox" checked={selected.includes(entry.symbol)} onChange={(event) => toggle(entry.symbol, event.target.checked)} />
-            {entry.symbol}
-            <span className="muted small">{entry.company_name}</span>
-          </label>
-        ))}
-        {selected.length > 0 && (
-          <button type="button" className="button-link" onClick={() => onChange([])}>
-            Show all symbols
-          </button>
-        )}
-      </fieldset>
-    </details>
-  );
-}
-
-function CustomRange({ range, onApply }: { range: Range; onApply: (start: string, end: string) => void }) {
-  const today = localToday();
-  const [start, setStart] = useState(range.all ? `${today.slice(0, 4)}-01-01` : range.start);
-  const [end, setEnd] = useState(range.all ? today : range.end);
-  const invalid = !isDay(start) || !isDay(end) || start > end;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!invalid) onApply(start, end);
-  };
-  return (
-    <form className="range-form" onSubmit={submit}>
-      <div className="field">
-        <label htmlFor="range-start">From</label>
-        <input id="range-start" type="date" value={start} max={end || undefined} onChange={(event) => setStart(event.target.value)} required />
-      </div>
-      <div className="field">
-        <label htmlFor="range-end">To</label>
-        <input id="range-end" type="date" value={end} min={start || undefined} onChange={(event) => setEnd(event.target.value)} required />
-      </div>
-      <button type="submit" disabled={invalid}>
-        Show
-      </button>
-      {start > end && isDay(start) && isDay(end) && <p className="form-error">The start must not be after the end.</p>}
-    </form>
-  );
-}
-
 export function TimeframePage() {
   useTitle('Timeframe');
-  const { search } = useLocation();
-  const today = localToday();
-  const requested = search.get('preset');
-  const custom = isDay(search.get('start')) && isDay(search.get('end'));
-  const preset: PresetId | 'custom' = custom && requested !== 'all' ? 'custom' : PRESETS.some((p) => p.id === requested) ? (requested as PresetId) : 'all';
-  const range: Range = preset === 'custom' ? { all: false, start: search.get('start')!, end: search.get('end')! } : presetRange(preset, today);
-  const symbols = useMemo(
-    () =>
-      (search.get('symbols') ?? '')
-        .split(',')
-        .map((s) => s.trim().toUpperCase())
-        .filter(Boolean),
-    [search],
-  );
+  const selection = useRangeSelection();
+  const { range, symbols } = selection;
   const report = useApi<TimeframeResponse>(`/api/timeframe-data?${timeframeQuery(range, symbols)}`);
-  const [showCustom, setShowCustom] = useState(preset === 'custom');
 
   const data = report.data?.data;
   const weeks = useMemo(() => [...(data?.weekly_summary ?? [])].reverse(), [data]);
   const months = useMemo(() => [...(data?.monthly_summary ?? [])].reverse(), [data]);
   const empty = data !== undefined && data.weekly_summary.length === 0 && data.open_positions.length === 0;
 
-  const choose = (id: PresetId) => {
-    setShowCustom(false);
-    updateSearch({ preset: id, start: null, end: null });
-  };
+  const choose = (id: PresetId) => updateSearch({ preset: id, start: null, end: null });
 
   return (
     <>
       <PageHeader title="Timeframe" subtitle={`Results for ${rangeLabel(range)}${symbols.length > 0 ? `, ${symbols.join(', ')} only` : ''}`} />
-      <div className="toolbar">
-        <div className="button-row" role="group" aria-label="Date range">
-          {PRESETS.map((p) => (
-            <button key={p.id} type="button" className="button-secondary" aria-pressed={preset === p.id} onClick={() => choose(p.id)}>
-              {p.label}
-            </button>
-          ))}
-          <button type="button" className="button-secondary" aria-pressed={preset === 'custom' || showCustom} aria-expanded={showCustom} onClick={() => setShowCustom((on) => !on)}>
-            Custom…
-          </button>
-        </div>
-        <SymbolFilter selected={symbols} onChange={(next) => updateSearch({ symbols: next.join(',') })} />
-      </div>
-      {showCustom && <CustomRange range={range} onApply={(start, end) => updateSearch({ preset: null, start, end })} />}
+      <RangeFilter selection={selection} />
 
       {report.status === 'loading' && <Loading />}
       {report.status === 'error' && <ErrorMessage error={report.error} retry={report.reload} />}
