@@ -151,7 +151,30 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     }
     await page.locator('.market').waitFor();
     expect(await page.locator('.market strong').innerText()).toMatch(/^(Market open|Pre-market|After hours|Market closed)$/);
-    expect(await page.locator('canvas[role="img"]').count()).toBe(1);
+    // The judgement figures, computed here from the example's trades: profit factor, expectancy and the
+    // deepest fall of the realized equity curve by close date.
+    const trades = E.trades as any[];
+    const cents = (value: number) => Math.round(value * 100);
+    const gains = trades.filter((t) => t.total_profit_loss > 0).reduce((sum, t) => sum + cents(t.total_profit_loss), 0);
+    const losses = trades.filter((t) => t.total_profit_loss < 0).reduce((sum, t) => sum + cents(t.total_profit_loss), 0);
+    const byDay = new Map<string, number>();
+    for (const t of trades) byDay.set(t.close_date, (byDay.get(t.close_date) ?? 0) + cents(t.total_profit_loss));
+    let equity = 0;
+    let peak = 0;
+    let drawdown = 0;
+    for (const [, amount] of [...byDay].sort(([a], [b]) => a.localeCompare(b))) {
+      equity += amount;
+      peak = Math.max(peak, equity);
+      drawdown = Math.min(drawdown, equity - peak);
+    }
+    await card.getByText('Profit factor').waitFor();
+    expect(await stat(page, 'Profit factor', card)).toBe((Math.round((gains / -losses) * 100) / 100).toFixed(2));
+    expect(await stat(page, 'Expectancy', card)).toBe(signedMoney(Math.round((gains + losses) / trades.length) / 100));
+    expect(await stat(page, 'Max drawdown', card)).toBe(signedMoney(drawdown / 100));
+    const curve = page.getByRole('region', { name: 'Equity curve' }).locator('canvas[role="img"]');
+    await curve.waitFor();
+    expect(await curve.getAttribute('aria-label')).toContain(`ending at ${signedMoney((gains + losses) / 100)}`);
+    expect(await page.locator('canvas[role="img"]').count()).toBe(2);
     await checkAccessibility('the dashboard');
     await screenshotBothSizes(page, 'dashboard');
   });
@@ -297,6 +320,69 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     await settle(page);
     const nvda = E.symbols_summary.find((s: any) => s.symbol === 'NVDA');
     expect(await stat(page, 'Trading P&L')).toBe(signedMoney(nvda.trading_profit_loss));
+  });
+
+  it('the statistics page: the figures of expected.json, the equity curve, breakdowns, and filters in the address', async () => {
+    const trades = E.trades as any[];
+    const cents = (value: number) => Math.round(value * 100);
+    const sum = (list: any[]) => list.reduce((total, trade) => total + cents(trade.total_profit_loss), 0) / 100;
+    const winners = trades.filter((trade) => trade.total_profit_loss > 0);
+    const losers = trades.filter((trade) => trade.total_profit_loss < 0);
+    await visit('/statistics?preset=all', () => page.getByRole('heading', { name: 'Equity curve' }).waitFor());
+    await page.locator('dd').first().waitFor();
+    expect(await stat(page, 'Net P&L')).toBe(signedMoney(sum(trades)));
+    expect(await stat(page, 'Gross profit')).toBe(signedMoney(sum(winners)));
+    expect(await stat(page, 'Gross loss')).toBe(signedMoney(sum(losers)));
+    expect(await stat(page, 'Profit factor')).toBe((Math.round((sum(winners) / Math.abs(sum(losers))) * 100) / 100).toFixed(2));
+    expect(await stat(page, 'Trades')).toBe(String(trades.length));
+    expect(await stat(page, 'Win rate')).toBe(percent(Math.round((winners.length / trades.length) * 10000) / 100));
+    await page.getByRole('region', { name: 'Equity curve' }).locator('canvas[role="img"]').waitFor();
+    expect(await page.getByRole('region', { name: 'Equity curve' }).locator('canvas[role="img"]').getAttribute('aria-label')).toContain(`ending at ${signedMoney(sum(trades))}`);
+    const weekdays = page.getByRole('region', { name: 'Net P&L by weekday' });
+    expect(await weekdays.locator('tbody tr').count()).toBeGreaterThanOrEqual(5);
+    await checkAccessibility('the statistics page');
+    await screenshotBothSizes(page, 'statistics');
+
+    // Shorts only, chosen on the page: the address keeps the filter and the figures follow.
+    await page.getByLabel('Side', { exact: true }).selectOption('short');
+    await page.waitForURL(/side=short/);
+    await page.getByText(/short trades$/).waitFor();
+    await settle(page);
+    const shorts = trades.filter((trade) => trade.side === 'short');
+    expect(await stat(page, 'Net P&L')).toBe(signedMoney(sum(shorts)));
+    expect(await stat(page, 'Trades')).toBe(String(shorts.length));
+  });
+
+  it('the trades page: every trade page by page, linked to its symbol and day, filtered, downloaded', async () => {
+    const trades = E.trades as any[];
+    await visit('/trades?preset=all', () => page.getByRole('heading', { name: `${trades.length} trades` }).waitFor());
+    const list = page.getByRole('region', { name: 'The selected trades, in the chosen order' });
+    expect(await list.locator('tbody tr').count()).toBe(trades.length);
+    const first = list.locator('tbody tr').first();
+    const newest = [...trades].sort((a, b) => (a.close_date < b.close_date ? 1 : -1))[0];
+    expect(await first.getByRole('link').first().getAttribute('href')).toBe(`/calendar?month=${newest.close_date.slice(0, 7)}&date=${newest.close_date}`);
+    await checkAccessibility('the trades page');
+    await screenshotBothSizes(page, 'trades');
+
+    await page.getByLabel('Sort by').selectOption('profit_loss');
+    await page.waitForURL(/sort=profit_loss/);
+    await settle(page);
+    const best = Math.max(...trades.map((trade) => trade.total_profit_loss));
+    expect(await list.locator('tbody tr').first().locator('td').nth(4).innerText()).toBe(signedMoney(best));
+
+    await page.getByLabel('Result').selectOption('Loss');
+    await page.waitForURL(/result=Loss/);
+    const losses = trades.filter((trade) => trade.trade_result === 'Loss');
+    await page.getByRole('heading', { name: `${losses.length} trades` }).waitFor();
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('trades-all.csv');
+    expect(await readFile((await file.path())!, 'utf8')).toContain(`Trades (${losses.length})`);
+
+    await list.getByRole('link', { name: losses[0].symbol, exact: true }).first().click();
+    await page.waitForURL(url(`/symbols/${losses[0].symbol}`));
   });
 
   it('the portfolio explains that prices need the provider key', async () => {

@@ -4,9 +4,11 @@ import { DashboardPage } from './pages/DashboardPage';
 import { ImportPage } from './pages/ImportPage';
 import { MonthPage } from './pages/MonthPage';
 import { PortfolioPage } from './pages/PortfolioPage';
+import { StatisticsPage } from './pages/StatisticsPage';
 import { SymbolPage } from './pages/SymbolPage';
 import { SymbolsPage } from './pages/SymbolsPage';
 import { TimeframePage } from './pages/TimeframePage';
+import { TradesPage } from './pages/TradesPage';
 
 export interface Route {
   /** Also answered by the service with the app (apps/api/src/web/web-app.routes.ts lists the same). */
@@ -21,6 +23,8 @@ export const ROUTES: readonly Route[] = [
   { pattern: '/symbols', page: SymbolsPage },
   { pattern: '/symbols/:symbol', page: SymbolPage },
   { pattern: '/timeframe', page: TimeframePage },
+  { pattern: '/statistics', page: StatisticsPage },
+  { pattern: '/trades', page: TradesPage },
   { pattern: '/import', page: ImportPage },
   { pattern: '/portfolio', page: PortfolioPage },
 ];
@@ -30,6 +34,8 @@ export const NAVIGATION = [
   { to: '/', label: 'Dashboard', section: '/' },
   { to: '/calendar', label: 'Calendar', section: '/calendar' },
   { to: '/timeframe', label: 'Timeframe', section: '/timeframe' },
+  { to: '/statistics', label: 'Statistics', section: '/statistics' },
+  { to: '/trades', label: 'Trades', section: '/trades' },
   { to: '/symbols', label: 'Symbols', section: '/symbols' },
   { to: '/portfolio', label: 'Portfolio', section: '/portfolio' },
   { to: '/import', label: 'Import', section: '/import' },

@@ -279,3 +279,105 @@ export interface Snapshot {
   snapshot_type?: SnapshotType;
   notes?: string;
 }
+
+/** `/api/statistics` (docs/api.md "Statistics"). */
+export interface StatisticsFilters {
+  all_time: boolean;
+  start_date: string | null;
+  end_date: string | null;
+  symbols: string[] | null;
+  side: 'long' | 'short' | null;
+}
+
+export interface BreakdownRow {
+  total_trades: number;
+  winning_trades: number;
+  win_rate: number | null;
+  net_profit_loss: number;
+  average_profit_loss: number | null;
+}
+
+export interface ExtremeTrade {
+  symbol: string;
+  side: string;
+  open_date: string;
+  close_date: string;
+  total_profit_loss: number;
+  return_percentage: number;
+}
+
+export interface TradeStatistics {
+  total_trades: number;
+  winning_trades: number;
+  losing_trades: number;
+  breakeven_trades: number;
+  win_rate: number | null;
+  win_rate_excluding_breakeven: number | null;
+  gross_profit: number;
+  gross_loss: number;
+  net_profit_loss: number;
+  profit_factor: number | null;
+  average_win: number | null;
+  average_loss: number | null;
+  payoff_ratio: number | null;
+  expectancy: number | null;
+  largest_win: ExtremeTrade | null;
+  largest_loss: ExtremeTrade | null;
+  average_holding_days_winners: number | null;
+  average_holding_days_losers: number | null;
+  trading_days: number;
+  green_days: number;
+  red_days: number;
+  best_day: { date: string; profit_loss: number } | null;
+  worst_day: { date: string; profit_loss: number } | null;
+  average_daily_profit_loss: number | null;
+  daily_profit_loss_std_dev: number | null;
+  max_winning_day_streak: number;
+  max_losing_day_streak: number;
+  current_day_streak: number;
+  max_drawdown: { amount: number; peak_date: string | null; trough_date: string | null; recovery_date: string | null };
+  by_side: (BreakdownRow & { side: string })[];
+  by_weekday: (BreakdownRow & { weekday: string })[];
+  by_holding_period: (BreakdownRow & { holding_period: string })[];
+  by_symbol: { winners: (BreakdownRow & { symbol: string })[]; losers: (BreakdownRow & { symbol: string })[] };
+  profit_loss_distribution: { from: number | null; to: number | null; trades: number }[];
+}
+
+export interface StatisticsResponse {
+  filters: StatisticsFilters;
+  statistics: TradeStatistics;
+}
+
+export interface EquityPoint {
+  date: string;
+  trading_profit_loss: number;
+  dividends: number;
+  cumulative_trading_profit_loss: number;
+  cumulative_total_return: number;
+  drawdown: number;
+}
+
+export interface EquityCurveResponse {
+  filters: StatisticsFilters;
+  points: EquityPoint[];
+}
+
+/** `/api/trades` (docs/api.md "Trade list"). */
+export interface ListedTrade extends Trade {
+  id: string;
+  symbol: string;
+  side: string;
+  source: string;
+  open_date: string;
+  close_date: string;
+  holding_days: number;
+}
+
+export interface TradeListResponse {
+  trades: ListedTrade[];
+  next_cursor: string | null;
+  total_count: number;
+  summary: { total_trades: number; net_profit_loss: number; win_rate: number };
+  sort: string;
+  order: 'asc' | 'desc';
+}

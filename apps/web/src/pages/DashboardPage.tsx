@@ -1,15 +1,29 @@
 import { useMemo } from 'react';
-import type { MonthsResponse, PeriodMetrics, TimeframeResponse } from '../api/types';
+import type { EquityCurveResponse, MonthsResponse, PeriodMetrics, StatisticsResponse, TimeframeResponse, TradeStatistics } from '../api/types';
 import { Chart } from '../components/Chart';
+import { EquityCurveChart } from '../components/EquityCurveChart';
 import { EmptyState, ErrorMessage, ImportSteps, Loading, PageHeader, Pnl, Section, Stat, Stats } from '../components/common';
 import { MarketStatus } from '../components/MarketStatus';
-import { formatCompactMoney, formatCount, formatMonth, formatPercent, formatShortMonth, formatSignedMoney } from '../lib/format';
+import { formatCompactMoney, formatCount, formatDate, formatMonth, formatPercent, formatShortMonth, formatSignedMoney } from '../lib/format';
 import { localToday } from '../lib/dates';
 import { Link, navigate } from '../lib/router';
 import { presetRange, timeframeQuery } from '../lib/timeframe-presets';
 import { useApi, useTitle } from '../lib/use-api';
 
-function SummaryCard({ title, metrics, link }: { title: string; metrics: PeriodMetrics | undefined; link: string }) {
+/** Profit factor, expectancy and max drawdown of the same trades (`/api/statistics`), once they arrive. */
+function JudgementStats({ stats }: { stats: TradeStatistics | undefined }) {
+  if (stats === undefined || stats.total_trades === 0) return null;
+  const drawdown = stats.max_drawdown;
+  return (
+    <>
+      <Stat label="Profit factor" value={stats.profit_factor === null ? '—' : stats.profit_factor.toFixed(2)} hint={stats.profit_factor === null ? 'no losing trade' : 'gross profit ÷ gross loss'} />
+      <Stat label="Expectancy" value={<Pnl value={stats.expectancy} />} hint="per trade" />
+      <Stat label="Max drawdown" value={<Pnl value={drawdown.amount} />} hint={drawdown.trough_date ? `to ${formatDate(drawdown.trough_date)}` : undefined} />
+    </>
+  );
+}
+
+function SummaryCard({ title, metrics, stats, link }: { title: string; metrics: PeriodMetrics | undefined; stats: TradeStatistics | undefined; link: string }) {
   return (
     <Section title={title} actions={<Link to={link}>Details</Link>}>
       {metrics === undefined ? (
@@ -24,6 +38,7 @@ function SummaryCard({ title, metrics, link }: { title: string; metrics: PeriodM
             value={metrics.total_trades > 0 ? formatPercent(metrics.win_rate_percentage) : '—'}
             hint={metrics.total_trades > 0 ? `${formatCount(metrics.winning_trades)} of ${formatCount(metrics.total_trades)} won` : 'no trades'}
           />
+          <JudgementStats stats={stats} />
           <Stat label="Trades" value={formatCount(metrics.total_trades)} />
         </Stats>
       )}
@@ -36,7 +51,11 @@ export function DashboardPage() {
   const today = localToday();
   const months = useApi<MonthsResponse>('/api/months');
   const allTime = useApi<TimeframeResponse>(`/api/timeframe-data?${timeframeQuery({ all: true }, [])}`);
-  const ytd = useApi<TimeframeResponse>(`/api/timeframe-data?${timeframeQuery(presetRange('ytd', today), [])}`);
+  const ytdQuery = timeframeQuery(presetRange('ytd', today), []);
+  const ytd = useApi<TimeframeResponse>(`/api/timeframe-data?${ytdQuery}`);
+  const allTimeStats = useApi<StatisticsResponse>('/api/statistics?all=true');
+  const ytdStats = useApi<StatisticsResponse>(`/api/statistics?${ytdQuery}`);
+  const curve = useApi<EquityCurveResponse>('/api/equity-curve?all=true');
 
   // Oldest first, left to right.
   const chronological = useMemo(() => (months.status === 'ready' ? [...months.data.months].reverse() : []), [months]);
@@ -66,9 +85,14 @@ export function DashboardPage() {
     <>
       {header}
       <div className="grid-2">
-        <SummaryCard title="All time" metrics={allTime.data?.data.summary} link="/timeframe?preset=all" />
-        <SummaryCard title={`Year to date (${today.slice(0, 4)})`} metrics={ytd.data?.data.summary} link="/timeframe?preset=ytd" />
+        <SummaryCard title="All time" metrics={allTime.data?.data.summary} stats={allTimeStats.data?.statistics} link="/timeframe?preset=all" />
+        <SummaryCard title={`Year to date (${today.slice(0, 4)})`} metrics={ytd.data?.data.summary} stats={ytdStats.data?.statistics} link="/timeframe?preset=ytd" />
       </div>
+      <Section title="Equity curve" actions={<Link to="/statistics?preset=all">Statistics</Link>}>
+        {curve.status === 'loading' && <Loading />}
+        {curve.status === 'error' && <ErrorMessage error={curve.error} retry={curve.reload} />}
+        {curve.status === 'ready' && <EquityCurveChart points={curve.data.points} height={240} />}
+      </Section>
       {(allTime.status === 'error' || ytd.status === 'error') && <ErrorMessage error={(allTime.error ?? ytd.error)!} retry={() => (allTime.reload(), ytd.reload())} />}
       <div className="grid-2 grid-wide-left">
         <Section title="Monthly total return">

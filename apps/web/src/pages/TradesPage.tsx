@@ -1,0 +1,178 @@
+import { useState } from 'react';
+import { downloadFile } from '../api/client';
+import type { ListedTrade, TradeListResponse } from '../api/types';
+import { EmptyState, ErrorMessage, Loading, PageHeader, Pnl, Section, SourceBadge, Stat, Stats } from '../components/common';
+import { DataTable, type Column } from '../components/DataTable';
+import { rangeLabel, RangeFilter, SearchSelect, useRangeSelection } from '../components/RangeFilter';
+import { formatCount, formatDate, formatPercent, formatShares, formatSignedPercent, tone } from '../lib/format';
+import { Link, updateSearch, useLocation } from '../lib/router';
+import { timeframeQuery } from '../lib/timeframe-presets';
+import { useApi, useTitle } from '../lib/use-api';
+import { SIDE_OPTIONS } from './StatisticsPage';
+
+/** Filters of the address that `/api/trades` takes as they are. */
+const PASSED_ON = ['side', 'result', 'source', 'min_holding_days', 'max_holding_days'] as const;
+/** Changing a filter or the order starts again from the first page. */
+const FIRST_PAGE = { cursor: null } as const;
+
+const RESULT_OPTIONS = [
+  { value: '', label: 'Any result' },
+  { value: 'Win', label: 'Wins' },
+  { value: 'Loss', label: 'Losses' },
+  { value: 'Breakeven', label: 'Breakevens' },
+] as const;
+const SOURCE_OPTIONS = [
+  { value: '', label: 'Any source' },
+  { value: 'broker', label: 'Broker-verified' },
+  { value: 'fifo', label: 'FIFO estimate' },
+] as const;
+const SORT_OPTIONS = [
+  { value: '', label: 'Close date' },
+  { value: 'open_date', label: 'Open date' },
+  { value: 'symbol', label: 'Symbol' },
+  { value: 'profit_loss', label: 'Profit/loss' },
+  { value: 'return_percentage', label: 'Return' },
+  { value: 'holding_days', label: 'Days held' },
+  { value: 'volume', label: 'Shares' },
+] as const;
+const ORDER_OPTIONS = [
+  { value: '', label: 'Descending' },
+  { value: 'asc', label: 'Ascending' },
+] as const;
+
+/** The query of `/api/trades/export.csv` (the filters) and of `/api/trades` (plus order and page) for an address. */
+export function tradeListQueries(base: string, search: URLSearchParams): { filters: string; page: string } {
+  const filters = new URLSearchParams(base);
+  for (const name of PASSED_ON) {
+    const value = search.get(name);
+    if (value) filters.set(name, value);
+  }
+  const page = new URLSearchParams(filters);
+  for (const name of ['sort', 'order', 'cursor']) {
+    const value = search.get(name);
+    if (value) page.set(name, value);
+  }
+  return { filters: filters.toString(), page: page.toString() };
+}
+
+const COLUMNS: Column<ListedTrade>[] = [
+  {
+    key: 'close',
+    header: 'Closed',
+    cell: (trade) => (
+      <Link className="nowrap" to={`/calendar?month=${trade.close_date.slice(0, 7)}&date=${trade.close_date}`}>
+        {formatDate(trade.close_date)}
+      </Link>
+    ),
+  },
+  {
+    key: 'symbol',
+    header: 'Symbol',
+    cell: (trade) => (
+      <>
+        <Link to={`/symbols/${encodeURIComponent(trade.symbol)}`}>{trade.symbol}</Link>
+        {trade.side === 'short' && <span className="badge badge-short">Short</span>}
+      </>
+    ),
+  },
+  { key: 'open', header: 'Opened', cell: (trade) => <span className="nowrap">{formatDate(trade.open_date)}</span>, minor: true },
+  { key: 'volume', header: 'Shares', cell: (trade) => formatShares(trade.volume), numeric: true, minor: true },
+  { key: 'pnl', header: 'Profit/loss', cell: (trade) => <Pnl value={trade.total_profit_loss} />, numeric: true },
+  {
+    key: 'return',
+    header: 'Return',
+    cell: (trade) => <span className={`pnl pnl-${tone(trade.return_percentage)}`}>{formatSignedPercent(trade.return_percentage)}</span>,
+    numeric: true,
+  },
+  { key: 'days', header: 'Days held', cell: (trade) => String(trade.holding_days), numeric: true, minor: true },
+  { key: 'result', header: 'Result', cell: (trade) => trade.trade_result, minor: true },
+  { key: 'source', header: 'Source', cell: (trade) => <SourceBadge source={trade.source} />, minor: true },
+];
+
+export function TradesPage() {
+  useTitle('Trades');
+  const selection = useRangeSelection();
+  const { range, symbols } = selection;
+  const { search } = useLocation();
+  const queries = tradeListQueries(timeframeQuery(range, symbols), search);
+  const list = useApi<TradeListResponse>(`/api/trades?${queries.page}`);
+  // The cursors of the pages before this one, for "Previous"; a new filter starts a new list.
+  const [previous, setPrevious] = useState<{ filters: string; cursors: (string | null)[] }>({ filters: queries.filters, cursors: [] });
+  const earlier = previous.filters === queries.filters ? previous.cursors : [];
+  const [download, setDownload] = useState<{ error: boolean; text: string } | null>(null);
+  const data = list.data;
+
+  const next = () => {
+    if (!data?.next_cursor) return;
+    setPrevious({ filters: queries.filters, cursors: [...earlier, search.get('cursor')] });
+    updateSearch({ cursor: data.next_cursor });
+  };
+  const back = () => {
+    setPrevious({ filters: queries.filters, cursors: earlier.slice(0, -1) });
+    updateSearch({ cursor: earlier.at(-1) ?? null });
+  };
+  const exportCsv = async () => {
+    setDownload(null);
+    try {
+      setDownload({ error: false, text: `Downloaded ${await downloadFile(`/api/trades/export.csv?${queries.filters}`, 'trades.csv')}` });
+    } catch (error) {
+      setDownload({ error: true, text: error instanceof Error ? error.message : String(error) });
+    }
+  };
+
+  return (
+    <>
+      <PageHeader title="Trades" subtitle={`Trades closed ${rangeLabel(range)}${symbols.length > 0 ? `, ${symbols.join(', ')} only` : ''}`}>
+        <Link to={`/statistics?${new URLSearchParams([...search].filter(([name]) => !['sort', 'order', 'cursor', 'result', 'source'].includes(name))).toString()}`} className="button-secondary">
+          Statistics of these trades
+        </Link>
+        <button type="button" className="button-secondary" onClick={() => void exportCsv()}>
+          Download CSV
+        </button>
+      </PageHeader>
+      <p className={download?.error ? 'form-error' : 'muted small'} role="status" aria-live="polite">
+        {download?.text ?? ''}
+      </p>
+      <RangeFilter selection={selection} reset={FIRST_PAGE}>
+        <SearchSelect name="side" label="Side" options={SIDE_OPTIONS} reset={FIRST_PAGE} />
+        <SearchSelect name="result" label="Result" options={RESULT_OPTIONS} reset={FIRST_PAGE} />
+        <SearchSelect name="source" label="Source" options={SOURCE_OPTIONS} reset={FIRST_PAGE} />
+        <SearchSelect name="sort" label="Sort by" options={SORT_OPTIONS} reset={FIRST_PAGE} />
+        <SearchSelect name="order" label="Order" options={ORDER_OPTIONS} reset={FIRST_PAGE} />
+      </RangeFilter>
+
+      {list.status === 'loading' && <Loading />}
+      {list.status === 'error' && <ErrorMessage error={list.error} retry={list.reload} />}
+      {data &&
+        (data.total_count === 0 ? (
+          <EmptyState title="No trades in this selection" importLink={false}>
+            <p>
+              Try another range or fewer filters, or <Link to="/import">import more trades</Link>.
+            </p>
+          </EmptyState>
+        ) : (
+          <>
+            <Section title="Summary">
+              <Stats label="Summary of the selected trades">
+                <Stat label="Trades" value={formatCount(data.summary.total_trades)} />
+                <Stat label="Net P&L" value={<Pnl value={data.summary.net_profit_loss} className="big" />} />
+                <Stat label="Win rate" value={formatPercent(data.summary.win_rate)} />
+              </Stats>
+            </Section>
+            <Section title={`${formatCount(data.total_count)} trades`} id="trade-list">
+              <DataTable caption="The selected trades, in the chosen order" columns={COLUMNS} rows={data.trades} rowKey={(trade) => trade.id} />
+              <div className="button-row pager">
+                <span className="muted small">{search.get('cursor') && earlier.length === 0 ? 'A later page' : `Page ${earlier.length + 1}`}</span>
+                <button type="button" className="button-secondary" disabled={earlier.length === 0} onClick={back}>
+                  Previous
+                </button>
+                <button type="button" className="button-secondary" disabled={!data.next_cursor} onClick={next}>
+                  Next
+                </button>
+              </div>
+            </Section>
+          </>
+        ))}
+    </>
+  );
+}
