@@ -4,10 +4,16 @@ import {
   AuthenticationRequiredError,
   ConflictError,
   DatabaseUnavailableError,
+  DomainError,
   NotFoundError,
   PayloadTooLargeError,
+  STATUS_BY_CODE,
   ValidationError,
 } from '@app/shared';
+import { IdentityProviderUnavailableError } from '@app/auth';
+import { InvalidMonthError } from '@app/calendar';
+import { ImportFileError } from '@app/import';
+import { MarketDataNotConfiguredError, MarketDataUnavailableError } from '@app/portfolio';
 import { errorResponse } from './api-exception.filter.js';
 
 describe('errorResponse', () => {
@@ -21,6 +27,11 @@ describe('errorResponse', () => {
     [new PayloadTooLargeError('File too large'), 413, 'File too large'],
     [new AccessDeniedError(), 403, 'Access denied. User not authorized.'],
     [new DatabaseUnavailableError(), 500, 'Database connection failed'],
+    [new InvalidMonthError('13'), 400, "Invalid month: '13'. Use a month number from 1 to 12"],
+    [new ImportFileError('IMPORT_NO_DATA_ROWS', 'a.csv', 2, 'no rows'), 400, 'a.csv, line 2: no rows'],
+    [new IdentityProviderUnavailableError('The identity provider could not be reached'), 502, 'The identity provider could not be reached'],
+    [new MarketDataNotConfiguredError(), 503, 'Market-data provider API key not configured'],
+    [new MarketDataUnavailableError('Market-data provider rejected the API key', 'rejected_key'), 502, 'Market-data provider rejected the API key'],
   ])('maps %p to %i', (error, status, message) => {
     expect(errorResponse(error, logger)).toEqual({ status, body: { success: false, error: message } });
   });
@@ -49,5 +60,22 @@ describe('errorResponse', () => {
     const { status, body } = errorResponse(new TypeError("Cannot read properties of undefined (reading 'x')"), logger);
     expect(status).toBe(500);
     expect(body).toEqual({ success: false, error: 'Internal server error' });
+  });
+
+  it('knows the status of every domain error any context exports', async () => {
+    const contexts = ['shared', 'auth', 'calendar', 'export', 'import', 'portfolio', 'trades'];
+    const unmapped: string[] = [];
+    let checked = 0;
+    for (const context of contexts) {
+      const exported: Record<string, unknown> = await import(`@app/${context}`);
+      for (const [name, value] of Object.entries(exported)) {
+        if (typeof value !== 'function' || !(value.prototype instanceof DomainError)) continue;
+        const code = (Reflect.construct(value, ['x', 'x', 1, 'x']) as DomainError).code;
+        checked += 1;
+        if (!(code in STATUS_BY_CODE)) unmapped.push(`${context}: ${name} (${code})`);
+      }
+    }
+    expect(unmapped).toEqual([]);
+    expect(checked).toBeGreaterThan(20);
   });
 });

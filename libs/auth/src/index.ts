@@ -7,3 +7,4 @@ export { BrokerageAccounts } from './application/brokerage-accounts.port.js';
 export type { BrokerageAccount } from './domain/user.js';
 export { DEMO_USER_EMAIL } from './domain/allow-list.js';
 export { SESSION_COOKIE } from './http/session-cookie.js';
+export { IdentityProviderUnavailableError, SignInRejectedError, SignInStateError } from './domain/auth.errors.js';

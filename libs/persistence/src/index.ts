@@ -2,7 +2,6 @@ export { Database } from './database.js';
 export { rowsOf, type CopyJob, type CopyTarget, type CopyValue } from './bulk-copy.js';
 export { TypeOrmUnitOfWork, UnitOfWork } from './unit-of-work.js';
 export { PersistenceModule } from './persistence.module.js';
-export { isConnectionError } from './connection-errors.js';
 export { MIGRATIONS } from './migrations/index.js';
 export { DatabaseNotifications, type ChannelSubscriber } from './database-notifications.js';
 export { NotifiedCache, type NotificationSource } from './notified-cache.js';

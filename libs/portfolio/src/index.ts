@@ -7,5 +7,14 @@ import { PortfolioSnapshotOrmEntity } from './infrastructure/persistence/portfol
 export { PortfolioModule } from './portfolio.module.js';
 export { MarketDataProvider, type CompanyProfile, type Urgency } from './application/market-data-provider.port.js';
 export type { Quote } from './domain/quote.js';
+export {
+  DuplicateHoldingError,
+  HoldingNotFoundError,
+  HoldingsFileError,
+  MarketDataNotConfiguredError,
+  MarketDataUnavailableError,
+  SnapshotNotFoundError,
+  SymbolNotFoundError,
+} from './domain/portfolio.errors.js';
 
 export const PORTFOLIO_ENTITIES = [HoldingOrmEntity, MarketQuoteOrmEntity, PortfolioSnapshotOrmEntity];

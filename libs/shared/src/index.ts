@@ -12,6 +12,8 @@ export {
   TooManyRequestsError,
   ValidationError,
 } from './errors/domain.errors.js';
+export { isConnectionError } from './errors/connection-errors.js';
+export { DATABASE_CONNECTION_FAILED, describeFailure, INTERNAL_ERROR, STATUS_BY_CODE, type Failure } from './http/failures.js';
 export { DATA_SOURCE, dataResponse } from './http/data-source.js';
 export { readUploadedFiles, UploadBudget, type UploadedFile, type UploadRules } from './http/multipart-upload.js';
 export { timestampWithMicroseconds } from './time/timestamps.js';

@@ -1,11 +1,10 @@
-import { BadGatewayException, Controller, Get, Header, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Header, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '@app/shared';
 import { AuthSettings } from '../application/auth-settings.js';
 import type { CallbackQuery } from '../application/identity-provider.port.js';
 import { SessionService } from '../application/session.service.js';
 import { SignInService } from '../application/sign-in.service.js';
-import { IdentityProviderUnavailableError } from '../domain/auth.errors.js';
 import { OidcClientSettings } from '../infrastructure/oidc/oidc-client-settings.js';
 import { loginPage } from './auth.pages.js';
 import { LOGIN_PAGE } from './session.guard.js';
@@ -42,7 +41,7 @@ export class SignInController {
   /** 302 to the provider's authorization endpoint, with `state`, `nonce` and a PKCE challenge. */
   @Get('login')
   async login(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const location = await providerCall(() => this.signIn.begin(new SessionCookie(request).signInSlot));
+    const location = await this.signIn.begin(new SessionCookie(request).signInSlot);
     await reply.header('cache-control', 'no-store').redirect(location, 302);
   }
 
@@ -50,7 +49,7 @@ export class SignInController {
   @Get('auth/callback')
   async callback(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query() query: CallbackQuery): Promise<void> {
     const cookie = new SessionCookie(request);
-    const { token } = await providerCall(() => this.signIn.complete(query, cookie.signInSlot, cookie.token));
+    const { token } = await this.signIn.complete(query, cookie.signInSlot, cookie.token);
     cookie.signIn(token);
     await reply.header('cache-control', 'no-store').redirect('/', 302);
   }
@@ -71,15 +70,5 @@ export class SignInController {
     await this.sessions.close(cookie.token);
     cookie.clear();
     await reply.header('cache-control', 'no-store').redirect(LOGIN_PAGE, 302);
-  }
-}
-
-/** An unreachable provider is a 502 with a plain message, not a generic 500. */
-async function providerCall<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof IdentityProviderUnavailableError) throw new BadGatewayException(error.message);
-    throw error;
   }
 }

@@ -1,18 +1,15 @@
-// Typed input errors of the trading calendar. They know nothing about HTTP: the app's global filter maps
-// `code: 'VALIDATION_ERROR'` to a 400 response with the message as the error text.
+// Typed input errors of the trading calendar: ValidationErrors, so a 400 with the message as the error text.
+import { ValidationError } from '@app/shared/domain';
 
 export const MIN_SUPPORTED_YEAR = 1998; // first year Martin Luther King Jr. Day closed the NYSE
 export const MAX_SUPPORTED_YEAR = 2100;
 
-export class InvalidYearError extends Error {
-  readonly code = 'VALIDATION_ERROR';
-
+export class InvalidYearError extends ValidationError {
   constructor(
     readonly input: string,
     message = `Invalid year: '${input}'. Use a four-digit year such as 2025`,
   ) {
     super(message);
-    this.name = 'InvalidYearError';
   }
 
   static outOfRange(year: number): InvalidYearError {
@@ -23,20 +20,14 @@ export class InvalidYearError extends Error {
   }
 }
 
-export class InvalidMonthError extends Error {
-  readonly code = 'VALIDATION_ERROR';
-
+export class InvalidMonthError extends ValidationError {
   constructor(readonly input: string) {
     super(`Invalid month: '${input}'. Use a month number from 1 to 12`);
-    this.name = 'InvalidMonthError';
   }
 }
 
-export class InvalidDateError extends Error {
-  readonly code = 'VALIDATION_ERROR';
-
+export class InvalidDateError extends ValidationError {
   constructor(readonly input: string) {
     super(`Invalid date: '${input}'. Use YYYY-MM-DD`);
-    this.name = 'InvalidDateError';
   }
 }

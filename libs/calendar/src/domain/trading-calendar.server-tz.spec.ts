@@ -77,13 +77,22 @@ let workDir: string;
 
 beforeAll(() => {
   workDir = mkdtempSync(join(tmpdir(), 'calendar-tz-'));
-  const outDir = join(workDir, 'domain');
-  mkdirSync(outDir);
-  for (const file of readdirSync(DOMAIN_DIR).filter((f) => f.endsWith('.ts') && !f.endsWith('.spec.ts'))) {
-    const { outputText } = ts.transpileModule(readFileSync(join(DOMAIN_DIR, file), 'utf8'), {
-      compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
-    });
-    writeFileSync(join(outDir, file.replace(/\.ts$/, '.js')), outputText);
+  // The calendar's domain, and the shared domain it imports as '@app/shared/domain' (its only import).
+  const SHARED_SRC = join(REPO_ROOT, 'libs/shared/src');
+  const sources: [from: string, to: string][] = [
+    [DOMAIN_DIR, 'domain'],
+    [join(SHARED_SRC, 'domain'), 'shared/domain'],
+    [join(SHARED_SRC, 'errors'), 'shared/errors'],
+  ];
+  for (const [from, to] of sources) {
+    const outDir = join(workDir, to);
+    mkdirSync(outDir, { recursive: true });
+    for (const file of readdirSync(from).filter((f) => f.endsWith('.ts') && !f.endsWith('.spec.ts'))) {
+      const { outputText } = ts.transpileModule(readFileSync(join(from, file), 'utf8'), {
+        compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
+      });
+      writeFileSync(join(outDir, file.replace(/\.ts$/, '.js')), outputText.replaceAll("'@app/shared/domain'", "'../shared/domain/index.js'"));
+    }
   }
   writeFileSync(join(workDir, 'package.json'), '{"type":"module"}');
   symlinkSync(join(REPO_ROOT, 'node_modules'), join(workDir, 'node_modules'), 'dir');

@@ -2,8 +2,7 @@ import { setImmediate as nextTick } from 'node:timers/promises';
 import { Controller, Get, HttpStatus, Logger, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BrokerageAccounts } from '@app/auth';
-import { isConnectionError } from '@app/persistence';
-import { AppConfig, CurrentUser, DomainError, dataResponse, readUploadedFiles, UploadBudget, type AuthenticatedUser } from '@app/shared';
+import { AppConfig, CurrentUser, DomainError, dataResponse, describeFailure, readUploadedFiles, UploadBudget, type AuthenticatedUser } from '@app/shared';
 import {
   FILES_REQUIRED,
   ImportBrokerageFiles,
@@ -12,13 +11,7 @@ import {
 import { UploadHistory } from '../application/upload-history.port.js';
 
 const UPLOAD_FIELDS = ['transaction_history_file', 'realized_gains_file'];
-/** Refusals answered before the stream starts, by domain error code. */
-const REFUSAL_STATUS: Record<string, number | undefined> = {
-  VALIDATION_ERROR: HttpStatus.BAD_REQUEST,
-  PAYLOAD_TOO_LARGE: HttpStatus.PAYLOAD_TOO_LARGE,
-  TOO_MANY_REQUESTS: HttpStatus.TOO_MANY_REQUESTS,
-  SERVICE_BUSY: HttpStatus.SERVICE_UNAVAILABLE,
-};
+const IMPORT_INTERNAL_ERROR = 'The import failed because of an internal error; nothing was imported';
 const ACCOUNT_NOT_SET = 'Brokerage account number not set. Please update your profile.';
 
 type StreamLine =
@@ -55,9 +48,12 @@ export class UploadController {
       this.importFiles.precheck([transactions, gains]);
       await this.streamImport(reply, { userId: user.id, account, transactions, gains });
     } catch (error) {
-      const status = error instanceof DomainError ? REFUSAL_STATUS[error.code] : undefined;
-      if (status === undefined || reply.sent) throw error;
-      return refuse(reply, status, (error as Error).message);
+      // Refused before the stream starts (a bad request, too large, too many, busy): the upload's own
+      // `{type:'error'}` body. Anything else is the global filter's.
+      if (!(error instanceof DomainError) || reply.sent) throw error;
+      const { status, message } = describeFailure(error, this.logger);
+      if (status >= 500 && status !== HttpStatus.SERVICE_UNAVAILABLE) throw error;
+      return refuse(reply, status, message);
     } finally {
       release?.();
     }
@@ -76,7 +72,7 @@ export class UploadController {
       const { stats, warnings } = await this.importFiles.run(request, (step) => send({ type: 'progress', percentage: step.percentage, message: step.message }));
       await send({ type: 'success', message: 'Successfully processed files', stats, ...(warnings.length > 0 ? { warnings } : {}) });
     } catch (error) {
-      await send({ type: 'error', message: this.describeFailure(error) });
+      await send({ type: 'error', message: describeFailure(error, this.logger, IMPORT_INTERNAL_ERROR).message });
     } finally {
       raw.end();
     }
@@ -104,13 +100,6 @@ export class UploadController {
         error: entry.error,
       })),
     });
-  }
-
-  private describeFailure(error: unknown): string {
-    if (error instanceof DomainError) return error.message;
-    if (isConnectionError(error)) return 'Database connection failed';
-    this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    return 'The import failed because of an internal error; nothing was imported';
   }
 }
 
