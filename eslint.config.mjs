@@ -40,7 +40,8 @@ export default tseslint.config(
             { group: ['@nestjs/*', 'typeorm', 'fastify', '@fastify/*', 'class-validator', 'class-transformer', 'pg'], message: 'Domain code must not depend on the framework or the database.' },
             { group: ['**/infrastructure/**', '**/http/**', '**/application/**'], message: 'Domain code must not import outer layers.' },
             { group: ['../../*/src/**', '../../../*/src/**', '../../../../*/src/**', '**/libs/*/src/**'], message: "Import another context through '@app/<context>'." },
-            { regex: '^@app/(?!shared/domain$)', message: "Domain code may import only '@app/shared/domain' of other contexts." },
+            // The trade ledger's model is the language the import's domain produces and the reports read.
+            { regex: '^@app/(?!(shared|trades)/domain$)', message: "Domain code may import only '@app/shared/domain' and '@app/trades/domain' of other contexts." },
           ],
         },
       ],

@@ -7,7 +7,7 @@ export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: {
-    '^@app/shared/domain$': '<rootDir>/libs/shared/src/domain/index.ts',
+    '^@app/(shared|trades)/domain$': '<rootDir>/libs/$1/src/domain/index.ts',
     '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },

@@ -1,19 +1,20 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '@app/auth';
+import { TradesModule } from '@app/trades';
 import { ImportBrokerageFiles } from './application/import-brokerage-files.service.js';
 import { ImportStore } from './application/import-store.port.js';
 import { UploadHistory } from './application/upload-history.port.js';
 import { UploadController } from './http/upload.controller.js';
-import { TypeOrmImportStore } from './infrastructure/persistence/typeorm-import.store.js';
-import { TypeOrmUploadHistory } from './infrastructure/persistence/typeorm-upload-history.js';
+import { SqlImportStore } from './infrastructure/persistence/sql-import.store.js';
+import { SqlUploadHistory } from './infrastructure/persistence/sql-upload-history.js';
 
 @Module({
-  imports: [AuthModule],
+  imports: [AuthModule, TradesModule],
   controllers: [UploadController],
   providers: [
     ImportBrokerageFiles,
-    { provide: ImportStore, useClass: TypeOrmImportStore },
-    { provide: UploadHistory, useClass: TypeOrmUploadHistory },
+    { provide: ImportStore, useClass: SqlImportStore },
+    { provide: UploadHistory, useClass: SqlUploadHistory },
   ],
 })
 export class ImportModule {}

@@ -41,10 +41,16 @@ const MIGRATION_LOCK_KEY = 7_284_196_530_112;
  * (live, not ready) and keeps trying in the background. The pool reconnects by itself when a
  * server that went away comes back.
  */
+/** The transaction a unit of work runs in, and what to announce once it has committed. */
+interface TransactionScope {
+  readonly manager: EntityManager;
+  readonly committed: (() => void)[];
+}
+
 @Injectable()
 export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(Database.name);
-  private readonly transactions = new AsyncLocalStorage<EntityManager>();
+  private readonly transactions = new AsyncLocalStorage<TransactionScope>();
   private source: DataSource | undefined;
   private embedded: EmbeddedPostgres | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -83,14 +89,34 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
 
   /** The entity manager to use: the current unit of work's, or the pool's. */
   get manager(): EntityManager {
-    return this.transactions.getStore() ?? this.dataSource.manager;
+    return this.transactions.getStore()?.manager ?? this.dataSource.manager;
   }
 
   /** Runs `work` in one database transaction; repositories called inside it join it. */
   async inTransaction<T>(work: () => Promise<T>): Promise<T> {
     const current = this.transactions.getStore();
     if (current !== undefined) return work();
-    return this.dataSource.transaction((manager) => this.transactions.run(manager, work));
+    const committed: (() => void)[] = [];
+    const result = await this.dataSource.transaction((manager) => this.transactions.run({ manager, committed }, work));
+    for (const announce of committed) {
+      try {
+        announce();
+      } catch (error) {
+        this.logger.error(`after-commit work failed: ${describe(error)}`);
+      }
+    }
+    return result;
+  }
+
+  /**
+   * Runs `announce` once the current transaction has committed (never if it rolls back), or at once
+   * outside a transaction: news of changed data (a report version) must not reach readers on other
+   * connections before they can see the data.
+   */
+  afterCommit(announce: () => void): void {
+    const scope = this.transactions.getStore();
+    if (scope === undefined) announce();
+    else scope.committed.push(announce);
   }
 
   /**
@@ -101,7 +127,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
    * transaction, and which takes in each chunk in its own process while the next is being built.
    */
   async copyRows(...jobs: CopyJob[]): Promise<number[]> {
-    const manager = this.transactions.getStore();
+    const manager = this.transactions.getStore()?.manager;
     if (manager?.queryRunner === undefined) throw new Error('copyRows runs inside a unit of work');
     const embedded = this.embedded;
     if (embedded !== undefined) {

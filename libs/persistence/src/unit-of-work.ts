@@ -7,6 +7,8 @@ import { Database } from './database.js';
  */
 export abstract class UnitOfWork {
   abstract run<T>(work: () => Promise<T>): Promise<T>;
+  /** Runs `announce` after the current unit of work commits (never if it rolls back); at once outside one. */
+  abstract afterCommit(announce: () => void): void;
 }
 
 @Injectable()
@@ -17,5 +19,9 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
 
   run<T>(work: () => Promise<T>): Promise<T> {
     return this.database.inTransaction(work);
+  }
+
+  afterCommit(announce: () => void): void {
+    this.database.afterCommit(announce);
   }
 }

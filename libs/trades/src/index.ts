@@ -1,9 +1,11 @@
-// The trades context: the trading reports (months, trades, symbols, timeframes, the calendar's
-// trading figures), read from what the import stores. Other contexts import only this file.
+// The trades context: the ledger of completed trades, dividends and positions (written through
+// `TradeLedger`, its model in `@app/trades/domain`) and the trading reports read from it (months, trades,
+// symbols, timeframes, statistics, the calendar's trading figures). Other contexts import only these two.
 export { TradesModule } from './trades.module.js';
 export { CalendarReports } from './application/calendar-reports.service.js';
 export { MonthlyReports } from './application/monthly-reports.service.js';
 export { TradeList, type SelectedTrades } from './application/trade-list.service.js';
 export type { CalendarDayView, DaySummaryView, DividendView, MonthSummaryView, MonthTradeView, TradeView } from './application/report-views.js';
 export { ReportCacheInterceptor } from './http/report-cache.interceptor.js';
-export { refreshTradeReports } from './infrastructure/persistence/report-rollups.js';
+export { TradeLedger, type AccountLedger, type LedgerChange } from './application/trade-ledger.port.js';
+export { sqlTradeLedgerOn } from './testing/sql-trade-ledger.js';

@@ -15,13 +15,16 @@ import { StatisticsController } from './http/statistics.controller.js';
 import { SymbolsController } from './http/symbols.controller.js';
 import { TimeframeController } from './http/timeframe.controller.js';
 import { TradeListController } from './http/trade-list.controller.js';
+import { ReportDataChanges } from './infrastructure/persistence/report-data-changes.js';
 import { DatabaseReportVersions, InProcessReportVersions, NotifiedReportVersions } from './infrastructure/persistence/report-versions.adapters.js';
+import { SqlTradeLedger } from './infrastructure/persistence/sql-trade-ledger.js';
+import { TradeLedger } from './application/trade-ledger.port.js';
 import { TypeOrmTradeReports } from './infrastructure/persistence/typeorm-trade-reports.js';
 
 /**
  * The trading reports: months, trades, symbols, timeframes, statistics, the trade list (and, for the calendar context's
  * controller, the calendar month and day views; for the exports, the day and month reports and the trade list).
- * Read-only: the import writes the data.
+ * The import writes the data through `TradeLedger`, the only writer of the tables these read.
  */
 @Module({
   controllers: [MonthsController, TimeframeController, SymbolsController, StatisticsController, TradeListController],
@@ -31,10 +34,14 @@ import { TypeOrmTradeReports } from './infrastructure/persistence/typeorm-trade-
       // The embedded database belongs to this process alone: its changes are counted in memory.
       // A server may be shared by several instances: the version is read from it, and kept until it notifies a change.
       provide: ReportVersions,
-      inject: [Database, DatabaseNotifications],
-      useFactory: (database: Database, notifications: DatabaseNotifications): ReportVersions =>
-        database.kind === 'embedded' ? new InProcessReportVersions() : new NotifiedReportVersions(new DatabaseReportVersions(database), notifications),
+      inject: [Database, DatabaseNotifications, ReportDataChanges],
+      useFactory: (database: Database, notifications: DatabaseNotifications, changes: ReportDataChanges): ReportVersions =>
+        database.kind === 'embedded'
+          ? new InProcessReportVersions(changes)
+          : new NotifiedReportVersions(new DatabaseReportVersions(database), notifications, changes),
     },
+    ReportDataChanges,
+    { provide: TradeLedger, useClass: SqlTradeLedger },
     ReportResponseCache,
     ReportCacheInterceptor,
     MonthlyReports,
@@ -44,6 +51,6 @@ import { TypeOrmTradeReports } from './infrastructure/persistence/typeorm-trade-
     SymbolReports,
     CalendarReports,
   ],
-  exports: [CalendarReports, MonthlyReports, TradeList, ReportResponseCache, ReportCacheInterceptor],
+  exports: [CalendarReports, MonthlyReports, TradeList, TradeLedger, ReportResponseCache, ReportCacheInterceptor],
 })
 export class TradesModule {}

@@ -1,12 +1,12 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Injectable, Logger } from '@nestjs/common';
 import { UnitOfWork } from '@app/persistence';
+import { TradeLedger } from '@app/trades';
 import { withLotFingerprints, withTransactionFingerprints } from '../domain/fingerprint.js';
-import { matchTrades, matchTradesInSlices, type MatchResult } from '../domain/hybrid-matcher.js';
+import { matchTrades, type MatchResult } from '../domain/hybrid-matcher.js';
 import { ImportFileError } from '../domain/import.errors.js';
 import { decodeCsvText } from '../domain/parsers/csv-text.js';
 import { parseRealizedLotsFile, parseTransactionsFile } from '../domain/parsers/format-registry.js';
-import { monthsChanged } from '../domain/trade-report.js';
 import { unknownActionWarnings } from '../domain/unknown-actions.js';
 import { ImportStore, type StoredRows as Rows } from './import-store.port.js';
 import { UploadHistory } from './upload-history.port.js';
@@ -52,7 +52,8 @@ export const FILES_MUST_BE_CSV = 'Both files must be CSV files';
 /**
  * Imports a Schwab transactions file and its realized gain/loss lot details into an account, all or
  * nothing: new raw rows are stored by natural key, then the account's trades, dividends and positions
- * are recomputed from everything it holds, in one transaction. Every attempt leaves a history row.
+ * are recomputed from everything it holds and handed to the trade ledger, in one transaction. Every
+ * attempt leaves a history row.
  */
 @Injectable()
 export class ImportBrokerageFiles {
@@ -61,6 +62,7 @@ export class ImportBrokerageFiles {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly store: ImportStore,
+    private readonly ledger: TradeLedger,
     private readonly history: UploadHistory,
   ) {}
 
@@ -83,67 +85,34 @@ export class ImportBrokerageFiles {
   }
 
   async run(request: ImportRequest, progress: ProgressListener): Promise<ImportOutcome> {
-    const { userId, account, transactions, gains } = request;
     const counts = { transactionsProcessed: 0, transactionsInserted: 0, realizedGainsLots: 0, brokerVerifiedTrades: 0, monthsUpdated: 0 };
     let uploadId: number | undefined;
-    let warnings: string[] = [];
     try {
       await progress(IMPORT_STEPS[0]);
-      // The file's rows are much of an import's memory: each set is let go as soon as it has been used.
-      // Each step below is CPU work on the event loop; a turn between them lets other users' requests
-      // (and the health probes) through while a large file is read.
-      const parsedTransactions = parseTransactionsFile(transactions.name, transactions.content).transactions;
-      const fileWarnings = unknownActionWarnings(transactions.name, parsedTransactions);
-      await nextTurn();
-      let incoming: Rows | undefined = {
-        transactions: parsedTransactions,
-        lots: parseRealizedLotsFile(gains.name, gains.content).lots,
+      // The file's rows are much of an import's memory: taken out of `read` once, they are let go as
+      // soon as they have been used.
+      const read: { incoming?: Rows; fileWarnings: string[] } = await this.readFiles(request, counts, progress);
+      const take = () => {
+        const rows = read.incoming;
+        if (rows === undefined) throw new Error('the uploaded rows have been imported already');
+        delete read.incoming;
+        return rows;
       };
-      counts.transactionsProcessed = incoming.transactions.length;
-      counts.realizedGainsLots = incoming.lots.length;
-      await progress(IMPORT_STEPS[1]);
-
-      const accountKey = String(account.accountId);
-      const fingerprinted = withTransactionFingerprints(accountKey, incoming.transactions);
-      await nextTurn();
-      incoming = { transactions: fingerprinted, lots: withLotFingerprints(accountKey, incoming.lots) };
       await progress(IMPORT_STEPS[2]);
-
+      let warnings: string[] = [];
       await this.unitOfWork.run(async () => {
         uploadId = await this.history.reserveId();
-        await this.store.lockAccount(account.accountId);
-        let stored: Rows | undefined = await this.store.loadRows(account.accountId);
-        const previous = matchTrades(stored.transactions, stored.lots);
-        // Only rows the account does not hold yet are written; the account lock keeps anyone else from
-        // adding rows meanwhile, so the stored rows plus these are what a reload would return.
-        if (incoming === undefined) throw new Error('the uploaded rows have been imported already');
-        let added: Rows | undefined = { transactions: notStoredYet(incoming.transactions, stored.transactions), lots: notStoredYet(incoming.lots, stored.lots) };
-        incoming = undefined;
-        // The new rows are being written while the trades are matched: matching needs no database, and
-        // the database (a server, or the embedded engine's process) works on another core meanwhile.
-        // Matching in slices gives the event loop a turn now and then to feed it the next rows.
-        const written = this.write(account.accountId, uploadId, added);
-        // The writes may fail (a dropped connection) while matching still runs: their failure is
-        // handled when they are awaited below, not left unhandled meanwhile.
-        const writeFailure = written.then(
-          () => undefined,
-          (error: unknown) => error,
-        );
-        let current: MatchResult;
-        try {
-          current = await matchTradesInSlices([...stored.transactions, ...added.transactions], [...stored.lots, ...added.lots], () => nextTurn());
-        } catch (error) {
-          await writeFailure; // the connection is left alone until the writes have ended
-          throw error;
-        }
-        counts.transactionsInserted = await written;
-        // Not read again: dropping the last references lets the rows be collected while the trades are written.
-        // eslint-disable-next-line no-useless-assignment -- on purpose, see the line above
-        stored = added = undefined;
-        await this.store.replaceDerived(userId, account.accountId, current);
+        await this.store.lockAccount(request.account.accountId);
+        const current = await this.storeAndMatch(request.account.accountId, uploadId, take, counts);
+        const { monthsChanged } = await this.ledger.replaceAccount(request.userId, request.account.accountId, {
+          trades: current.trades,
+          dividends: current.dividends,
+          positions: current.positions.entries(),
+          companyNames: current.companyNames,
+        });
         counts.brokerVerifiedTrades = current.stats.brokerVerifiedTrades;
-        warnings = [...fileWarnings, ...current.warnings.map((warning) => warning.message)];
-        counts.monthsUpdated = monthsChanged(previous, current).length;
+        counts.monthsUpdated = monthsChanged.length;
+        warnings = [...read.fileWarnings, ...current.warnings.map((warning) => warning.message)];
         await progress(IMPORT_STEPS[3]);
         await this.history.record({ ...this.describe(request), ...counts, id: uploadId, status: 'success' });
       });
@@ -160,6 +129,54 @@ export class ImportBrokerageFiles {
         .catch((recordError: unknown) => this.logger.warn(`could not record the failed upload: ${String(recordError)}`));
       throw error;
     }
+  }
+
+  /**
+   * Step 1: the two files as rows with their natural keys, and the warnings about the file itself.
+   * Each step is CPU work on the event loop; a turn between them lets other users' requests (and the
+   * health probes) through while a large file is read.
+   */
+  private async readFiles(request: ImportRequest, counts: { transactionsProcessed: number; realizedGainsLots: number }, progress: ProgressListener) {
+    const parsed = parseTransactionsFile(request.transactions.name, request.transactions.content).transactions;
+    const fileWarnings = unknownActionWarnings(request.transactions.name, parsed);
+    await nextTurn();
+    const lots = parseRealizedLotsFile(request.gains.name, request.gains.content).lots;
+    counts.transactionsProcessed = parsed.length;
+    counts.realizedGainsLots = lots.length;
+    await progress(IMPORT_STEPS[1]);
+    const accountKey = String(request.account.accountId);
+    const transactions = withTransactionFingerprints(accountKey, parsed);
+    await nextTurn();
+    const incoming: Rows = { transactions, lots: withLotFingerprints(accountKey, lots) };
+    return { incoming, fileWarnings };
+  }
+
+  /**
+   * Step 2, under the account lock: stores the rows the account does not hold yet, and matches the
+   * trades of everything it holds then. The new rows are written while the trades are matched:
+   * matching needs no database, and the database (a server, or the embedded engine's process) works
+   * on another core meanwhile; matching in slices gives the event loop a turn now and then to feed it.
+   */
+  private async storeAndMatch(accountId: number, uploadId: number, take: () => Rows, counts: { transactionsInserted: number }): Promise<MatchResult> {
+    const stored = await this.store.loadRows(accountId);
+    const incoming = take();
+    const added: Rows = { transactions: notStoredYet(incoming.transactions, stored.transactions), lots: notStoredYet(incoming.lots, stored.lots) };
+    const written = this.write(accountId, uploadId, added);
+    // The writes may fail (a dropped connection) while matching still runs: their failure is handled
+    // when they are awaited below, not left unhandled meanwhile.
+    const writeFailure = written.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    let current: MatchResult;
+    try {
+      current = await matchTrades([...stored.transactions, ...added.transactions], [...stored.lots, ...added.lots], { pause: () => nextTurn() });
+    } catch (error) {
+      await writeFailure; // the connection is left alone until the writes have ended
+      throw error;
+    }
+    counts.transactionsInserted = await written;
+    return current;
   }
 
   /** Stores the new rows and lots; resolves with how many rows were new. */

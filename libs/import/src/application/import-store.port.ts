@@ -1,5 +1,4 @@
 import type { BrokerTransaction } from '../domain/broker-transaction.js';
-import type { MatchResult } from '../domain/hybrid-matcher.js';
 import type { RealizedLot } from '../domain/realized-lot.js';
 
 export interface StoredRows {
@@ -8,8 +7,8 @@ export interface StoredRows {
 }
 
 /**
- * Where an account's imported rows and what is derived from them are kept. Called inside one
- * unit of work per import: it either all lands or none of it does.
+ * Where an account's imported rows are kept (what they come to goes to the trade ledger). Called
+ * inside one unit of work per import: it either all lands or none of it does.
  */
 export abstract class ImportStore {
   /** Serialises imports of one account (held until the unit of work ends). */
@@ -21,6 +20,4 @@ export abstract class ImportStore {
    */
   abstract addTransactions(accountId: number, uploadId: number, transactions: readonly BrokerTransaction[]): Promise<number>;
   abstract addLots(accountId: number, uploadId: number, lots: readonly RealizedLot[]): Promise<number>;
-  /** Replaces the account's trades, dividends, positions and company names with `result`. */
-  abstract replaceDerived(userId: number, accountId: number, result: MatchResult): Promise<void>;
 }

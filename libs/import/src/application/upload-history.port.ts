@@ -18,7 +18,6 @@ export interface UploadRecord {
 
 export interface UploadHistoryEntry extends Required<Omit<UploadRecord, 'error'>> {
   error: string | null;
-  userEmail: string;
   createdAt: Date;
 }
 

@@ -1,9 +1,9 @@
 import { Decimal } from '@app/shared/domain';
 import { brokerLot, TransactionsBuilder } from '../testing/transaction-builders.js';
-import type { ClosedTrade } from './closed-trade.js';
-import { HybridMatcher, matchTrades, matchTradesInSlices } from './hybrid-matcher.js';
+import type { MatchedTrade } from './matched-trade.js';
+import { matchTrades } from './hybrid-matcher.js';
 
-function brief(trade: ClosedTrade): Record<string, unknown> {
+function brief(trade: MatchedTrade): Record<string, unknown> {
   return {
     source: trade.source,
     side: trade.side,
@@ -16,7 +16,7 @@ function brief(trade: ClosedTrade): Record<string, unknown> {
   };
 }
 
-describe('HybridMatcher', () => {
+describe('matchTrades', () => {
   describe('FIFO', () => {
     it('matches oldest lots first with fees pro rata, and cost shares add up exactly', () => {
       const rows = new TransactionsBuilder()
@@ -213,7 +213,7 @@ describe('HybridMatcher', () => {
 
     it('can be ignored for a pure FIFO comparison', () => {
       const lot = brokerLot('ABC', '2024-03-02', '2024-03-10', '10', '200', '250');
-      const fifo = new HybridMatcher({ useBrokerLots: false }).match(purchases, [lot]);
+      const fifo = matchTrades(purchases, [lot], { useBrokerLots: false });
       expect(fifo.trades.map((trade) => trade.source)).toEqual(['fifo', 'fifo']);
       expect(fifo.stats.realizedGainsLots).toBe(1);
     });
@@ -315,7 +315,7 @@ describe('HybridMatcher', () => {
       const rows = builder.build();
       const lots = [brokerLot('ABC', '2024-02-02', '2024-02-03', '12', '120', '132')];
       let pauses = 0;
-      const sliced = await matchTradesInSlices(rows, lots, async () => void (pauses += 1), 7);
+      const sliced = await matchTrades(rows, lots, { pause: async () => void (pauses += 1), sliceSize: 7 });
       expect(pauses).toBe(Math.ceil(rows.length / 7) - 1);
       expect(sliced).toEqual(matchTrades(rows, lots));
     });

@@ -6,13 +6,8 @@ import {
   isDividendReversal,
   type BrokerTransaction,
 } from './broker-transaction.js';
-import {
-  returnPercentageOf,
-  tradeResultOf,
-  type ClosedTrade,
-  type DividendRecord,
-  type TradeSide,
-} from './closed-trade.js';
+import { returnPercentageOf, tradeResultOf, type TradeSide } from '@app/trades/domain';
+import type { MatchedDividend, MatchedTrade } from './matched-trade.js';
 import { allocateLots, LOT_QUANTITY_TOLERANCE } from './lot-allocation.js';
 import { SymbolBook, type LotPiece, type OpenLot, type OpenLotQueue } from './open-lot-book.js';
 import { PositionHistory } from './position-history.js';
@@ -48,9 +43,9 @@ export interface MatchStats {
 
 export interface MatchResult {
   /** Completed trades in the order they were closed. */
-  readonly trades: ClosedTrade[];
+  readonly trades: MatchedTrade[];
   /** Dividends in time order. */
-  readonly dividends: DividendRecord[];
+  readonly dividends: MatchedDividend[];
   readonly positions: PositionHistory;
   /** Lots still open at the end, per symbol oldest first. */
   readonly openLots: OpenLot[];
@@ -65,6 +60,12 @@ export interface MatchResult {
 export interface MatchOptions {
   /** False gives pure FIFO (the broker lots are ignored): for comparisons only. */
   readonly useBrokerLots?: boolean;
+}
+
+/** Matching that gives the caller a turn every `sliceSize` transactions (`pause` resolves when it may go on). */
+export interface SlicedMatchOptions extends MatchOptions {
+  readonly pause: () => Promise<void>;
+  readonly sliceSize?: number;
 }
 
 function symbolKey(symbol: string): string {
@@ -94,48 +95,24 @@ function weightedPrice(pieces: readonly LotPiece[]): Decimal | null {
 }
 
 /**
- * Hybrid matching (decisions.md §3): each closing transaction becomes trades from the broker's lots
- * when the lots of its symbol and day add up to its quantity, otherwise FIFO against the open lots;
- * broker lots use up the open lots they name. A pure function of the rows: the import recomputes an
- * account's trades from all its stored rows with it.
+ * Hybrid matching (decisions.md §3), the import's one entry point: each closing transaction becomes
+ * trades from the broker's lots when the lots of its symbol and day add up to its quantity, otherwise
+ * FIFO against the open lots; broker lots use up the open lots they name. A pure function of the rows:
+ * the import recomputes an account's trades from all its stored rows with it.
+ *
+ * Given a `pause`, it answers a promise and gives the caller a turn every `sliceSize` transactions (2,000
+ * by default): an import matches this way while its rows stream to the database, so the writing is fed
+ * between slices instead of waiting for the whole match. The result is the same.
  */
-export class HybridMatcher {
-  constructor(private readonly options: MatchOptions = {}) {}
-
-  match(transactions: readonly BrokerTransaction[], lots: readonly RealizedLot[]): MatchResult {
-    return this.start(transactions, lots).run();
-  }
-
-  /** The same result as `match`, computed in slices of `sliceSize` transactions with `pause()` between them. */
-  matchInSlices(transactions: readonly BrokerTransaction[], lots: readonly RealizedLot[], pause: () => Promise<void>, sliceSize: number): Promise<MatchResult> {
-    return this.start(transactions, lots).runInSlices(pause, sliceSize);
-  }
-
-  private start(transactions: readonly BrokerTransaction[], lots: readonly RealizedLot[]): MatchRun {
-    return new MatchRun(transactions, this.options.useBrokerLots === false ? [] : lots, lots.length);
-  }
-}
-
+export function matchTrades(transactions: readonly BrokerTransaction[], lots: readonly RealizedLot[], options?: MatchOptions): MatchResult;
+export function matchTrades(transactions: readonly BrokerTransaction[], lots: readonly RealizedLot[], options: SlicedMatchOptions): Promise<MatchResult>;
 export function matchTrades(
   transactions: readonly BrokerTransaction[],
   lots: readonly RealizedLot[],
-  options: MatchOptions = {},
-): MatchResult {
-  return new HybridMatcher(options).match(transactions, lots);
-}
-
-/**
- * `matchTrades`, giving the caller a turn every `sliceSize` transactions (`pause` resolves when it may
- * go on): an import matches this way while its rows stream to the database, so the writing is fed
- * between slices instead of waiting for the whole match.
- */
-export function matchTradesInSlices(
-  transactions: readonly BrokerTransaction[],
-  lots: readonly RealizedLot[],
-  pause: () => Promise<void>,
-  sliceSize = 2_000,
-): Promise<MatchResult> {
-  return new HybridMatcher().matchInSlices(transactions, lots, pause, sliceSize);
+  options: MatchOptions | SlicedMatchOptions = {},
+): MatchResult | Promise<MatchResult> {
+  const run = new MatchRun(transactions, options.useBrokerLots === false ? [] : lots, lots.length);
+  return 'pause' in options ? run.runInSlices(options.pause, options.sliceSize ?? 2_000) : run.run();
 }
 
 /** The state of one matching pass. */
@@ -143,8 +120,8 @@ class MatchRun {
   private readonly ordered: BrokerTransaction[];
   private readonly books = new Map<string, SymbolBook>();
   private readonly positions = new PositionHistory();
-  private readonly trades: ClosedTrade[] = [];
-  private readonly dividends: DividendRecord[] = [];
+  private readonly trades: MatchedTrade[] = [];
+  private readonly dividends: MatchedDividend[] = [];
   private readonly warnings: MatchWarning[] = [];
   private readonly companyNames = new Map<string, string>();
   private readonly brokerLotsOf = new Map<BrokerTransaction, RealizedLot[]>();
@@ -391,7 +368,7 @@ class MatchRun {
     });
   }
 
-  private fifoTrade(tx: BrokerTransaction, side: TradeSide, piece: LotPiece, closingCash: Decimal): ClosedTrade {
+  private fifoTrade(tx: BrokerTransaction, side: TradeSide, piece: LotPiece, closingCash: Decimal): MatchedTrade {
     const long = side === 'long';
     const costBasis = long ? piece.amount : closingCash;
     const proceeds = long ? closingCash : piece.amount;

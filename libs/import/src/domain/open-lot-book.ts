@@ -1,6 +1,6 @@
 import type { IsoDate } from '@app/shared/domain';
 import { Decimal } from '@app/shared/domain';
-import type { TradeSide } from './closed-trade.js';
+import type { TradeSide } from '@app/trades/domain';
 import { LOT_QUANTITY_TOLERANCE } from './lot-allocation.js';
 
 /** Shares opened by one transaction and not closed yet. */

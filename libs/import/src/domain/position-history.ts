@@ -1,20 +1,15 @@
 import type { IsoDate } from '@app/shared/domain';
 import { Decimal } from '@app/shared/domain';
+import type { OpenPosition, PositionChange } from '@app/trades/domain';
 
-export interface OpenPosition {
-  readonly symbol: string;
-  /** Shares held; negative for an open short. */
-  readonly shares: Decimal;
-}
-
-interface PositionChange {
+interface SharesOnDay {
   readonly date: IsoDate;
   readonly shares: Decimal;
 }
 
 /** Shares held per symbol at the end of every day on which they changed. */
 export class PositionHistory {
-  private readonly changes = new Map<string, PositionChange[]>();
+  private readonly changes = new Map<string, SharesOnDay[]>();
 
   /** Records the shares held after a transaction on `date` (calls come in time order). */
   record(symbol: string, date: IsoDate, shares: Decimal): void {
@@ -32,7 +27,7 @@ export class PositionHistory {
   }
 
   /** Every recorded change, by symbol then date: what a read model stores to answer `sharesAt` in SQL. */
-  entries(): { symbol: string; date: IsoDate; shares: Decimal }[] {
+  entries(): PositionChange[] {
     return this.symbols().flatMap((symbol) => (this.changes.get(symbol) ?? []).map((change) => ({ symbol, ...change })));
   }
 

@@ -89,7 +89,7 @@ export class UploadController {
         transaction_file_size: entry.transactionFile.size,
         gains_file_size: entry.gainsFile.size,
         status: entry.status,
-        user_email: entry.userEmail,
+        user_email: user.email, // the history is the signed-in user's own
         account_id: entry.accountId,
         brokerage_account: entry.brokerageAccount,
         transactions_processed: entry.transactionsProcessed,

@@ -10,6 +10,10 @@ class ImmediateUnitOfWork extends UnitOfWork {
     this.runs += 1;
     return work();
   }
+
+  afterCommit(announce: () => void): void {
+    announce();
+  }
 }
 
 describe('HoldingsImportService', () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { buildCalendarMonth, calendarWindow } from '../domain/calendar-month.js';
 import { parseReportDate, reportMonth } from '../domain/report-dates.js';
-import { totalsOf } from '../domain/reported-trade.js';
+import { totalsOf } from '../domain/closed-trade.js';
 import { calendarDayView, daySummaryView, dividendView, tradeView, type CalendarDayView, type DaySummaryView, type DividendView, type TradeView } from './report-views.js';
 import { TradeReports } from './trade-reports.port.js';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { parseReportMonth } from '../domain/report-dates.js';
-import { totalsOf } from '../domain/reported-trade.js';
+import { totalsOf } from '../domain/closed-trade.js';
 import {
   dividendView,
   monthSummaryView,

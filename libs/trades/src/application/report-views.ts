@@ -1,7 +1,7 @@
 import type { Decimal } from '@app/shared/domain';
 import type { CalendarDay } from '../domain/calendar-month.js';
 import { totalReturn, winRate, type PeriodTotals } from '../domain/period-totals.js';
-import type { OpenPosition, ReportedDividend, ReportedTrade } from '../domain/reported-trade.js';
+import type { OpenPosition, DividendPayment, ClosedTrade } from '../domain/closed-trade.js';
 import type { SymbolSummary } from '../domain/symbol-summary.js';
 
 // The response shapes of the trading reports (interface.md field names, snake_case). Exact values
@@ -40,7 +40,7 @@ export interface TradeView {
 }
 
 /** The full trade (the contract's fields plus `side`, `source`, dates, cost and the broker's lot flags): every list but a month's. */
-export function tradeView(trade: ReportedTrade): TradeView {
+export function tradeView(trade: ClosedTrade): TradeView {
   return {
     symbol: trade.symbol,
     side: trade.side,
@@ -91,7 +91,7 @@ export type MonthTradeView = Pick<
   | 'wash_sale'
 >;
 
-export function monthTradeView(trade: ReportedTrade): MonthTradeView {
+export function monthTradeView(trade: ClosedTrade): MonthTradeView {
   return {
     symbol: trade.symbol,
     side: trade.side,
@@ -117,7 +117,7 @@ export interface DividendView {
   amount: number;
 }
 
-export function dividendView(dividend: ReportedDividend): DividendView {
+export function dividendView(dividend: DividendPayment): DividendView {
   return { transaction_date: dividend.transactionDate, symbol: dividend.symbol, action: dividend.action, amount: money(dividend.amount) };
 }
 

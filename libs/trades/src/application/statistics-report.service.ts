@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Decimal, ValidationError } from '@app/shared/domain';
 import { parseTimeframeQuery, type TimeframeSelection } from '../domain/report-dates.js';
-import type { TradeSide } from '../domain/reported-trade.js';
+import type { TradeSide } from '../domain/closed-trade.js';
 import { dateRangeOf, type TradeFilters } from '../domain/trade-list.js';
 import { statisticsOf } from '../domain/trade-statistics.js';
 import { equityPointView, statisticsView, type EquityPointView, type StatisticsView } from './statistics-views.js';

@@ -1,5 +1,5 @@
 import type { Decimal, IsoDate } from '@app/shared/domain';
-import type { ReportedTrade } from '../domain/reported-trade.js';
+import type { ClosedTrade } from '../domain/closed-trade.js';
 import type { Breakdown, DayAmount, TradeStatistics } from '../domain/trade-statistics.js';
 
 // The response shapes of `/api/statistics` and `/api/equity-curve` (snake_case). Money, percentages
@@ -120,7 +120,7 @@ function breakdownView(row: Breakdown<string>): BreakdownView {
   };
 }
 
-function extremeView(trade: ReportedTrade | null): ExtremeTradeView | null {
+function extremeView(trade: ClosedTrade | null): ExtremeTradeView | null {
   if (trade === null) return null;
   return {
     symbol: trade.symbol,

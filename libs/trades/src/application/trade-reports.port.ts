@@ -1,6 +1,6 @@
 import type { IsoDate } from '@app/shared/domain';
 import type { DayTotals } from '../domain/period-totals.js';
-import type { OpenPosition, ReportedDividend, ReportedTrade } from '../domain/reported-trade.js';
+import type { OpenPosition, DividendPayment, ClosedTrade } from '../domain/closed-trade.js';
 import type { SymbolAccountTotals } from '../domain/symbol-summary.js';
 import type { TradeFilters, TradeListPage, TradeListQuery } from '../domain/trade-list.js';
 import type { TradeAggregates } from '../domain/trade-statistics.js';
@@ -25,7 +25,7 @@ export abstract class TradeReports {
   abstract dailyTotals(userId: number, range: DayRange | null, symbols: readonly string[] | null): Promise<DayTotals[]>;
 
   /** Trades whose closing date is in `range`. */
-  abstract tradesClosedIn(userId: number, range: DayRange): Promise<ReportedTrade[]>;
+  abstract tradesClosedIn(userId: number, range: DayRange): Promise<ClosedTrade[]>;
 
   /**
    * One page of the trades `query` selects, in its sort and order, ties in the import's order
@@ -34,17 +34,17 @@ export abstract class TradeReports {
   abstract tradeListPage(userId: number, query: TradeListQuery): Promise<TradeListPage>;
 
   /** Every trade `filters` select, by close date, then as the import recorded them. */
-  abstract tradesMatching(userId: number, filters: TradeFilters): Promise<ReportedTrade[]>;
+  abstract tradesMatching(userId: number, filters: TradeFilters): Promise<ClosedTrade[]>;
 
   /** The trades `filters` select, summed every way the statistics need (`aggregateTrades` of them). */
   abstract tradeAggregates(userId: number, filters: TradeFilters): Promise<TradeAggregates>;
 
   /** Dividends paid in `range`. */
-  abstract dividendsPaidIn(userId: number, range: DayRange): Promise<ReportedDividend[]>;
+  abstract dividendsPaidIn(userId: number, range: DayRange): Promise<DividendPayment[]>;
 
-  abstract tradesOfSymbol(userId: number, symbol: string): Promise<ReportedTrade[]>;
+  abstract tradesOfSymbol(userId: number, symbol: string): Promise<ClosedTrade[]>;
 
-  abstract dividendsOfSymbol(userId: number, symbol: string): Promise<ReportedDividend[]>;
+  abstract dividendsOfSymbol(userId: number, symbol: string): Promise<DividendPayment[]>;
 
   /** Per account and symbol; only `symbol` when given. */
   abstract symbolTotals(userId: number, symbol?: string): Promise<SymbolAccountTotals[]>;

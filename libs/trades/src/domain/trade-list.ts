@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { FIRST_SUPPORTED_YEAR, LAST_SUPPORTED_YEAR, ValidationError, isSupportedDate, parseIsoDate, type Decimal, type IsoDate } from '@app/shared/domain';
 import { parseTimeframeQuery, type TimeframeSelection } from './report-dates.js';
-import type { ReportedTrade, TradeResult, TradeSide, TradeSource } from './reported-trade.js';
+import type { ClosedTrade, TradeResult, TradeSide, TradeSource } from './closed-trade.js';
 
 /** The orders `/api/trades` can list in; ties are broken by the import's order (account, then sequence). */
 export const TRADE_SORTS = ['close_date', 'open_date', 'symbol', 'profit_loss', 'return_percentage', 'holding_days', 'volume'] as const;
@@ -172,7 +172,7 @@ function text(input: unknown, name: string): string | undefined {
 /** A listed trade: the trade, its stable id and its place in the import's order. */
 export interface ListedTrade {
   readonly id: string;
-  readonly trade: ReportedTrade;
+  readonly trade: ClosedTrade;
   readonly accountId: number;
   readonly seq: number;
 }
@@ -183,7 +183,7 @@ export interface ListedTrade {
  * source, dates, shares, cost basis and proceeds, and `occurrence`, the count of identical trades the
  * import recorded before it (a lot sold in equal parts on one day).
  */
-export function tradeId(accountId: number, trade: ReportedTrade, occurrence: number): string {
+export function tradeId(accountId: number, trade: ClosedTrade, occurrence: number): string {
   const key = [
     accountId,
     trade.symbol,

@@ -1,10 +1,10 @@
 import { Decimal } from '@app/shared/domain';
 import { aTrade } from '../testing/in-memory-trade-reports.js';
-import type { ReportedTrade } from './reported-trade.js';
+import type { ClosedTrade } from './closed-trade.js';
 import { holdingPeriodOf, maxDrawdown, PROFIT_LOSS_EDGES, profitLossBucketOf, tradeStatistics, tradingDays } from './trade-statistics.js';
 
 const d = (text: string) => Decimal.parse(text);
-const t = (closeDate: string, pnl: string, extra: Partial<ReportedTrade> = {}) => aTrade({ symbol: 'AAA', closeDate, totalProfitLoss: d(pnl), ...extra });
+const t = (closeDate: string, pnl: string, extra: Partial<ClosedTrade> = {}) => aTrade({ symbol: 'AAA', closeDate, totalProfitLoss: d(pnl), ...extra });
 const text = (value: Decimal | null) => (value === null ? null : value.toFixed(2));
 
 describe('trade statistics', () => {

@@ -1,5 +1,5 @@
 import { dayOfWeek, Decimal, type IsoDate } from '@app/shared/domain';
-import type { ReportedTrade, TradeSide } from './reported-trade.js';
+import type { ClosedTrade, TradeSide } from './closed-trade.js';
 
 /**
  * The figures a trader judges a strategy by (docs/api.md "Statistics"), over a list of completed
@@ -21,8 +21,8 @@ export interface TradeStatistics {
   readonly averageLoss: Decimal | null;
   readonly payoffRatio: Decimal | null;
   readonly expectancy: Decimal | null;
-  readonly largestWin: ReportedTrade | null;
-  readonly largestLoss: ReportedTrade | null;
+  readonly largestWin: ClosedTrade | null;
+  readonly largestLoss: ClosedTrade | null;
   readonly averageHoldingDaysWinners: Decimal | null;
   readonly averageHoldingDaysLosers: Decimal | null;
   readonly days: DailyStatistics;
@@ -142,9 +142,9 @@ export interface TradeAggregates {
   /** The trading days, in date order. */
   readonly days: readonly DayAmount[];
   /** The winner with the largest P&L (the earliest of equals: by close date, then as recorded). */
-  readonly largestWin: ReportedTrade | null;
+  readonly largestWin: ClosedTrade | null;
   /** The loser with the most negative P&L (the earliest of equals). */
-  readonly largestLoss: ReportedTrade | null;
+  readonly largestLoss: ClosedTrade | null;
 }
 
 export const NO_TRADES: TradeGroupTotals = {
@@ -178,8 +178,8 @@ export function aggregatesFromGroups(
   byDaySidePeriod: readonly { date: IsoDate; side: TradeSide; period: HoldingPeriod; totals: TradeGroupTotals }[],
   bySymbol: ReadonlyMap<string, TradeGroupTotals>,
   byProfitLossBucket: ReadonlyMap<number, number>,
-  largestWin: ReportedTrade | null,
-  largestLoss: ReportedTrade | null,
+  largestWin: ClosedTrade | null,
+  largestLoss: ClosedTrade | null,
 ): TradeAggregates {
   const roll = <K>(map: Map<K, TradeGroupTotals>, key: K, totals: TradeGroupTotals) => map.set(key, combinedTotals(map.get(key) ?? NO_TRADES, totals));
   const bySide = new Map<TradeSide, TradeGroupTotals>();
@@ -200,12 +200,12 @@ export function aggregatesFromGroups(
   return { all, bySide, byWeekday, byHoldingPeriod, bySymbol, byProfitLossBucket, days, largestWin, largestLoss };
 }
 
-export function tradeStatistics(trades: readonly ReportedTrade[]): TradeStatistics {
+export function tradeStatistics(trades: readonly ClosedTrade[]): TradeStatistics {
   return statisticsOf(aggregateTrades(trades));
 }
 
 /** `trades` in close-date order (then as recorded), summed. */
-export function aggregateTrades(trades: readonly ReportedTrade[]): TradeAggregates {
+export function aggregateTrades(trades: readonly ClosedTrade[]): TradeAggregates {
   const groups = {
     bySide: new Map<TradeSide, TradeGroupTotals>(),
     byWeekday: new Map<Weekday, TradeGroupTotals>(),
@@ -213,7 +213,7 @@ export function aggregateTrades(trades: readonly ReportedTrade[]): TradeAggregat
     bySymbol: new Map<string, TradeGroupTotals>(),
   };
   const byProfitLossBucket = new Map<number, number>();
-  const add = <K>(map: Map<K, TradeGroupTotals>, key: K, trade: ReportedTrade) => map.set(key, withTrade(map.get(key) ?? NO_TRADES, trade));
+  const add = <K>(map: Map<K, TradeGroupTotals>, key: K, trade: ClosedTrade) => map.set(key, withTrade(map.get(key) ?? NO_TRADES, trade));
   let all = NO_TRADES;
   for (const trade of trades) {
     all = withTrade(all, trade);
@@ -234,7 +234,7 @@ export function aggregateTrades(trades: readonly ReportedTrade[]): TradeAggregat
   };
 }
 
-function withTrade(totals: TradeGroupTotals, trade: ReportedTrade): TradeGroupTotals {
+function withTrade(totals: TradeGroupTotals, trade: ClosedTrade): TradeGroupTotals {
   const pnl = trade.totalProfitLoss;
   const won = pnl.isPositive();
   const lost = pnl.isNegative();
@@ -293,7 +293,7 @@ export function statisticsOf(aggregates: TradeAggregates): TradeStatistics {
 }
 
 /** Each close date with trades and the sum of their P&L, in date order. */
-export function tradingDays(trades: readonly ReportedTrade[]): DayAmount[] {
+export function tradingDays(trades: readonly ClosedTrade[]): DayAmount[] {
   const byDay = new Map<IsoDate, Decimal>();
   for (const trade of trades) byDay.set(trade.closeDate, (byDay.get(trade.closeDate) ?? Decimal.ZERO).add(trade.totalProfitLoss));
   return [...byDay].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([date, amount]) => ({ date, amount }));
@@ -400,8 +400,8 @@ function percentOf(part: number, whole: number): Decimal | null {
 }
 
 /** The first trade that `better` prefers to every earlier choice (the earliest of equals, in list order). */
-function extreme(trades: readonly ReportedTrade[], better: (trade: ReportedTrade, chosen: ReportedTrade | null) => boolean): ReportedTrade | null {
-  let chosen: ReportedTrade | null = null;
+function extreme(trades: readonly ClosedTrade[], better: (trade: ClosedTrade, chosen: ClosedTrade | null) => boolean): ClosedTrade | null {
+  let chosen: ClosedTrade | null = null;
   for (const trade of trades) if (better(trade, chosen)) chosen = trade;
   return chosen;
 }

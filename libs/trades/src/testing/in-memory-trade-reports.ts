@@ -1,7 +1,9 @@
 import { Decimal, type IsoDate } from '@app/shared/domain';
 import { TradeReports, type DayRange } from '../application/trade-reports.port.js';
 import type { DayTotals } from '../domain/period-totals.js';
-import { totalsOf, type OpenPosition, type ReportedDividend, type ReportedTrade } from '../domain/reported-trade.js';
+import { totalsOf, type OpenPosition, type DividendPayment, type ClosedTrade, type PositionChange } from '../domain/closed-trade.js';
+
+export type { PositionChange };
 import type { SymbolAccountTotals } from '../domain/symbol-summary.js';
 import { aggregateTrades, type TradeAggregates } from '../domain/trade-statistics.js';
 import { dateRangeOf, tradeId, type TradeFilters, type TradeListPage, type TradeListQuery, type TradeSort } from '../domain/trade-list.js';
@@ -12,29 +14,23 @@ interface Owned {
   accountId: number;
 }
 
-export interface PositionChange {
-  symbol: string;
-  date: IsoDate;
-  /** Shares held at the end of the day. */
-  shares: Decimal;
-}
 
 /**
  * The read model in memory, computed from plain lists with the domain's own functions: what the SQL
  * adapter must agree with, and a fake for the use cases' tests.
  */
 export class InMemoryTradeReports extends TradeReports {
-  private trades: (ReportedTrade & Owned)[] = [];
-  private dividends: (ReportedDividend & Owned)[] = [];
+  private trades: (ClosedTrade & Owned)[] = [];
+  private dividends: (DividendPayment & Owned)[] = [];
   private positions: (PositionChange & Owned)[] = [];
   private names = new Map<string, string>();
 
-  addTrades(userId: number, accountId: number, trades: readonly ReportedTrade[]): this {
+  addTrades(userId: number, accountId: number, trades: readonly ClosedTrade[]): this {
     this.trades.push(...trades.map((trade) => ({ ...trade, userId, accountId })));
     return this;
   }
 
-  addDividends(userId: number, accountId: number, dividends: readonly ReportedDividend[]): this {
+  addDividends(userId: number, accountId: number, dividends: readonly DividendPayment[]): this {
     this.dividends.push(...dividends.map((dividend) => ({ ...dividend, userId, accountId })));
     return this;
   }
@@ -67,7 +63,7 @@ export class InMemoryTradeReports extends TradeReports {
     }));
   }
 
-  async tradesClosedIn(userId: number, range: DayRange): Promise<ReportedTrade[]> {
+  async tradesClosedIn(userId: number, range: DayRange): Promise<ClosedTrade[]> {
     return this.trades
       .filter((trade) => trade.userId === userId && trade.closeDate >= range.from && trade.closeDate <= range.to)
       .sort((a, b) => compare(a.closeDate, b.closeDate))
@@ -96,7 +92,7 @@ export class InMemoryTradeReports extends TradeReports {
     };
   }
 
-  async tradesMatching(userId: number, filters: TradeFilters): Promise<ReportedTrade[]> {
+  async tradesMatching(userId: number, filters: TradeFilters): Promise<ClosedTrade[]> {
     return this.selected(userId, filters)
       .sort((a, b) => compare(a.trade.closeDate, b.trade.closeDate) || a.accountId - b.accountId || a.seq - b.seq)
       .map((row) => row.trade);
@@ -111,7 +107,7 @@ export class InMemoryTradeReports extends TradeReports {
     const range = dateRangeOf(filters.selection);
     const symbols = filters.selection.symbols;
     return this.trades
-      .map((row, seq) => ({ trade: unowned(row) as ReportedTrade, userId: row.userId, accountId: row.accountId, seq }))
+      .map((row, seq) => ({ trade: unowned(row) as ClosedTrade, userId: row.userId, accountId: row.accountId, seq }))
       .filter(
         ({ trade, userId: owner }) =>
           owner === userId &&
@@ -126,27 +122,27 @@ export class InMemoryTradeReports extends TradeReports {
       );
   }
 
-  private occurrence(row: { trade: ReportedTrade; accountId: number; seq: number }): number {
-    const key = (trade: ReportedTrade, accountId: number) => tradeId(accountId, trade, 0);
+  private occurrence(row: { trade: ClosedTrade; accountId: number; seq: number }): number {
+    const key = (trade: ClosedTrade, accountId: number) => tradeId(accountId, trade, 0);
     const own = key(row.trade, row.accountId);
-    return this.trades.slice(0, row.seq).filter((other) => key(unowned(other) as ReportedTrade, other.accountId) === own).length;
+    return this.trades.slice(0, row.seq).filter((other) => key(unowned(other) as ClosedTrade, other.accountId) === own).length;
   }
 
-  async dividendsPaidIn(userId: number, range: DayRange): Promise<ReportedDividend[]> {
+  async dividendsPaidIn(userId: number, range: DayRange): Promise<DividendPayment[]> {
     return this.dividends
       .filter((dividend) => dividend.userId === userId && dividend.transactionDate >= range.from && dividend.transactionDate <= range.to)
       .sort((a, b) => compare(a.transactionDate, b.transactionDate))
       .map(unowned);
   }
 
-  async tradesOfSymbol(userId: number, symbol: string): Promise<ReportedTrade[]> {
+  async tradesOfSymbol(userId: number, symbol: string): Promise<ClosedTrade[]> {
     return this.trades
       .filter((trade) => trade.userId === userId && trade.symbol === symbol)
       .sort((a, b) => compare(a.closeDate, b.closeDate))
       .map(unowned);
   }
 
-  async dividendsOfSymbol(userId: number, symbol: string): Promise<ReportedDividend[]> {
+  async dividendsOfSymbol(userId: number, symbol: string): Promise<DividendPayment[]> {
     return this.dividends
       .filter((dividend) => dividend.userId === userId && dividend.symbol === symbol)
       .sort((a, b) => compare(a.transactionDate, b.transactionDate))
@@ -226,7 +222,7 @@ function unowned<T extends Owned>({ userId: _userId, accountId: _accountId, ...r
   return row;
 }
 
-function sortValueOf(trade: ReportedTrade, sort: TradeSort): string {
+function sortValueOf(trade: ClosedTrade, sort: TradeSort): string {
   switch (sort) {
     case 'close_date':
       return trade.closeDate;
@@ -255,7 +251,7 @@ function compare(a: string, b: string): number {
 }
 
 /** A long trade with sensible defaults; money as decimal text. */
-export function aTrade(overrides: Partial<ReportedTrade> & { symbol: string; closeDate: IsoDate; totalProfitLoss?: Decimal }): ReportedTrade {
+export function aTrade(overrides: Partial<ClosedTrade> & { symbol: string; closeDate: IsoDate; totalProfitLoss?: Decimal }): ClosedTrade {
   const profit = overrides.totalProfitLoss ?? Decimal.parse('10');
   const openDate = overrides.openDate ?? overrides.buyDate ?? overrides.closeDate;
   return {
@@ -283,7 +279,7 @@ export function aTrade(overrides: Partial<ReportedTrade> & { symbol: string; clo
   };
 }
 
-export function aDividend(symbol: string, transactionDate: IsoDate, amount: string, action = 'Cash Dividend'): ReportedDividend {
+export function aDividend(symbol: string, transactionDate: IsoDate, amount: string, action = 'Cash Dividend'): DividendPayment {
   return { symbol, transactionDate, amount: Decimal.parse(amount), action };
 }
 

@@ -6,15 +6,19 @@ import { Database, MIGRATIONS, TypeOrmUnitOfWork } from '@app/persistence';
 import { loadConfig } from '@app/shared';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
 import { ImportBrokerageFiles, type ImportRequest } from '../../application/import-brokerage-files.service.js';
-import type { MatchResult } from '../../domain/hybrid-matcher.js';
+import { sqlTradeLedgerOn, TradeLedger, type AccountLedger, type LedgerChange } from '@app/trades';
 import { readFixtureBytes } from '../../testing/fixtures.js';
-import { TypeOrmImportStore } from './typeorm-import.store.js';
-import { TypeOrmUploadHistory } from './typeorm-upload-history.js';
+import { SqlImportStore } from './sql-import.store.js';
+import { SqlUploadHistory } from './sql-upload-history.js';
 
-/** A store whose last write of an import fails: everything the import wrote before must be undone. */
-class FailingAfterWritesStore extends TypeOrmImportStore {
-  override async replaceDerived(userId: number, accountId: number, result: MatchResult): Promise<void> {
-    await super.replaceDerived(userId, accountId, result);
+/** A ledger whose write fails once it is done: everything the import wrote before must be undone. */
+class FailingAfterWritesLedger extends TradeLedger {
+  constructor(private readonly ledger: TradeLedger) {
+    super();
+  }
+
+  async replaceAccount(userId: number, accountId: number, ledger: AccountLedger): Promise<LedgerChange> {
+    await this.ledger.replaceAccount(userId, accountId, ledger);
     throw new Error('injected failure after every write of the import');
   }
 }
@@ -75,9 +79,9 @@ describe('import atomicity (real database)', () => {
   }
 
   it('a failure after every write leaves the earlier import exactly as it was, and records the failure', async () => {
-    const history = new TypeOrmUploadHistory(database);
+    const history = new SqlUploadHistory(database);
     const unitOfWork = new TypeOrmUnitOfWork(database);
-    const importer = new ImportBrokerageFiles(unitOfWork, new TypeOrmImportStore(database), history);
+    const importer = new ImportBrokerageFiles(unitOfWork, new SqlImportStore(database), sqlTradeLedgerOn(database), history);
     const original = readFixtureBytes('schwab-example', 'transactions.csv').toString('utf8');
 
     const { stats } = await importer.run(request(original), noProgress);
@@ -91,7 +95,7 @@ describe('import atomicity (real database)', () => {
       (header) => `${header}"06/28/2024","Buy","NVDA","NVIDIA CORP","3","$120.00","$0.00","-$360.00"\r\n`,
     );
     expect(withExtraRow).not.toBe(original);
-    const failing = new ImportBrokerageFiles(unitOfWork, new FailingAfterWritesStore(database), history);
+    const failing = new ImportBrokerageFiles(unitOfWork, new SqlImportStore(database), new FailingAfterWritesLedger(sqlTradeLedgerOn(database)), history);
     await expect(failing.run(request(withExtraRow), noProgress)).rejects.toThrow('injected failure');
 
     expect(await snapshot()).toEqual(before);
@@ -104,7 +108,7 @@ describe('import atomicity (real database)', () => {
   }, 60000);
 
   it('writes an export larger than one statement batch completely, rows and trades alike', async () => {
-    const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new TypeOrmImportStore(database), new TypeOrmUploadHistory(database));
+    const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new SqlImportStore(database), sqlTradeLedgerOn(database), new SqlUploadHistory(database));
     const [other] = await database.manager.query(`INSERT INTO users (email) VALUES ('batches@example.com') RETURNING id`);
     const [account] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, 'B-1') RETURNING id`, [other.id]);
     const roundTrips = 6001;
@@ -130,7 +134,7 @@ describe('import atomicity (real database)', () => {
   }, 120000);
 
   it('stores text with tabs, backslashes, quotes and line breaks exactly as the file has it', async () => {
-    const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new TypeOrmImportStore(database), new TypeOrmUploadHistory(database));
+    const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new SqlImportStore(database), sqlTradeLedgerOn(database), new SqlUploadHistory(database));
     const [other] = await database.manager.query(`INSERT INTO users (email) VALUES ('text@example.com') RETURNING id`);
     const [account] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, 'T-1') RETURNING id`, [other.id]);
     const description = 'ODD\tNAME \\N "Q" C:\\DIR\nSECOND LINE ünï';
@@ -151,7 +155,7 @@ describe('import atomicity (real database)', () => {
   }, 60000);
 
   it('deleting a user deletes everything imported for them, and nothing of anyone else', async () => {
-    const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new TypeOrmImportStore(database), new TypeOrmUploadHistory(database));
+    const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new SqlImportStore(database), sqlTradeLedgerOn(database), new SqlUploadHistory(database));
     const [leaving] = await database.manager.query(`INSERT INTO users (email) VALUES ('leaving@example.com') RETURNING id`);
     const [account] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, 'L-1') RETURNING id`, [leaving.id]);
     await importer.run(

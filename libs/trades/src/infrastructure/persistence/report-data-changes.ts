@@ -1,9 +1,14 @@
+import { Injectable } from '@nestjs/common';
+
 type Listener = (userId: number) => void;
 
 /**
- * In-process news of rebuilt report data, for the embedded database's version source. The embedded
- * database lives inside this process, so every change to it passes through here.
+ * In-process news of committed report data, from the ledger to the version sources: the embedded
+ * database lives inside this process, so every change to it passes through here; for a server, the
+ * news holds this process's copy of the version until the database's own notification arrives.
+ * One per application (a provider of the trades module); announced after the import's commit.
  */
+@Injectable()
 export class ReportDataChanges {
   private readonly listeners = new Set<Listener>();
 
@@ -17,4 +22,3 @@ export class ReportDataChanges {
   }
 }
 
-export const REPORT_DATA_CHANGES = new ReportDataChanges();

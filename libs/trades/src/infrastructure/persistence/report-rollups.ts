@@ -1,11 +1,11 @@
 import type { Database } from '@app/persistence';
-import { REPORT_DATA_CHANGES } from './report-data-changes.js';
 
 /**
  * Rebuilds a user's report rollups (`daily_symbol_totals`, `daily_totals`, `symbol_totals`) from the
- * trades, dividends and positions the import has just written, and raises the user's report version.
- * Called at the end of the import's `replaceDerived`, inside its transaction: the rollups change with
- * the data, atomically, or not at all. The whole user is rebuilt (all their accounts), set-based.
+ * trades, dividends and positions the ledger has just written, and raises the user's report version
+ * row (which a server's trigger announces at commit). Called by `SqlTradeLedger.replaceAccount`, inside
+ * the import's transaction: the rollups change with the data, atomically, or not at all. The whole user
+ * is rebuilt (all their accounts), set-based.
  */
 export async function refreshTradeReports(database: Pick<Database, 'manager'>, userId: number): Promise<void> {
   const manager = database.manager;
@@ -17,7 +17,6 @@ export async function refreshTradeReports(database: Pick<Database, 'manager'>, u
      ON CONFLICT (user_id) DO UPDATE SET version = report_versions.version + 1`,
     [userId],
   );
-  REPORT_DATA_CHANGES.changed(userId);
 }
 
 const REFRESH_STATEMENTS = [

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Database, NotifiedCache, type NotificationSource } from '@app/persistence';
 import { ReportVersions } from '../../application/report-versions.port.js';
-import { REPORT_DATA_CHANGES, type ReportDataChanges } from './report-data-changes.js';
+import type { ReportDataChanges } from './report-data-changes.js';
 
 /**
  * For a PostgreSQL server (several instances may share it): the version is the user's row in
@@ -29,9 +29,8 @@ export const REPORT_VERSION_CHANGES = 'report_version_changes';
  * For a PostgreSQL server, without a read per request: the versions read from the database are kept
  * in process, and a trigger on `report_versions` notifies every instance when one changes (after the
  * import's commit), so each forgets that user's version. An import this process runs holds the
- * user's version out of the copy from its rebuild (inside the transaction) until that notification
- * arrives, so the importer reads its own data at once. While notifications are down, every request
- * reads the database.
+ * user's version out of the copy from its commit until that notification arrives, so the importer
+ * reads its own data at once. While notifications are down, every request reads the database.
  */
 export class NotifiedReportVersions extends ReportVersions implements OnModuleDestroy {
   private readonly cache: NotifiedCache<number>;
@@ -40,7 +39,7 @@ export class NotifiedReportVersions extends ReportVersions implements OnModuleDe
   constructor(
     private readonly stored: ReportVersions,
     notifications: NotificationSource,
-    changes: ReportDataChanges = REPORT_DATA_CHANGES,
+    changes: ReportDataChanges,
   ) {
     super();
     this.cache = new NotifiedCache(notifications, REPORT_VERSION_CHANGES, 100_000);
@@ -58,18 +57,16 @@ export class NotifiedReportVersions extends ReportVersions implements OnModuleDe
 
 /**
  * For the embedded database, which only this process can reach: versions are counted here, raised
- * by every rollup rebuild, with no database read at all. A process-wide counter (never the database's
- * number, which a rolled-back import would hand out twice) keeps them strictly increasing.
- * The rebuild raises the version inside the import's transaction, before the commit; that is safe
- * because the embedded database is one session (a pool of one connection): a report that reads the
- * new version cannot run its queries until that transaction has ended.
+ * after every committed change of the ledger, with no database read at all. A process-wide counter
+ * keeps them strictly increasing. Raised only after the commit, so a report that reads the new
+ * version can see the new data, on any connection (a rolled-back import raises nothing).
  */
 export class InProcessReportVersions extends ReportVersions implements OnModuleDestroy {
   private readonly versions = new Map<number, number>();
   private counter = 0;
   private readonly unsubscribe: () => void;
 
-  constructor(changes: ReportDataChanges = REPORT_DATA_CHANGES) {
+  constructor(changes: ReportDataChanges) {
     super();
     this.unsubscribe = changes.subscribe((userId) => {
       this.counter += 1;

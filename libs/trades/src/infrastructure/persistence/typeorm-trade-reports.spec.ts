@@ -7,7 +7,7 @@ import { Database, MIGRATIONS } from '@app/persistence';
 import { loadConfig } from '@app/shared';
 import { Decimal } from '@app/shared/domain';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
-import type { ReportedDividend, ReportedTrade } from '../../domain/reported-trade.js';
+import type { DividendPayment, ClosedTrade } from '../../domain/closed-trade.js';
 import type { TradeReports } from '../../application/trade-reports.port.js';
 import { parseTradeListQuery, type TradeCursor, type TradeListPage } from '../../domain/trade-list.js';
 import type { TradeAggregates } from '../../domain/trade-statistics.js';
@@ -15,6 +15,7 @@ import { aDividend, aTrade, InMemoryTradeReports, type PositionChange } from '..
 import { ReportDataChanges } from './report-data-changes.js';
 import { refreshTradeReports } from './report-rollups.js';
 import { DatabaseReportVersions, InProcessReportVersions } from './report-versions.adapters.js';
+import { SqlTradeLedger } from './sql-trade-ledger.js';
 import { TypeOrmTradeReports } from './typeorm-trade-reports.js';
 
 const d = (text: string) => Decimal.parse(text);
@@ -42,37 +43,14 @@ describe('TypeOrmTradeReports (real database)', () => {
     return added;
   }
 
-  async function store(user: { id: number; accountId: number }, trades: ReportedTrade[], dividends: ReportedDividend[], positions: PositionChange[]) {
+  /** Through the ledger, the only writer of these tables; the in-memory model gets the same rows. */
+  async function store(user: { id: number; accountId: number }, trades: ClosedTrade[], dividends: DividendPayment[], positions: PositionChange[]) {
     memory.addTrades(user.id, user.accountId, trades).addDividends(user.id, user.accountId, dividends).addPositions(user.id, user.accountId, positions);
-    for (const [seq, t] of trades.entries()) {
-      await database.manager.query(
-        `INSERT INTO closed_trades (user_id, account_id, symbol, side, source, buy_date, sell_date, close_date, open_date, volume, buy_price,
-           sell_price, cost_basis, proceeds, profit_loss, profit_per_share, return_pct, holding_days, trade_result, wash_sale, disallowed_loss,
-           term, buy_tx_price, sell_tx_price, seq)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)`,
-        [
-          user.id, user.accountId, t.symbol, t.side, t.source, t.buyDate, t.sellDate, t.closeDate, t.openDate, t.volume.toString(),
-          t.buyPrice.toString(), t.sellPrice.toString(), t.costBasis.toString(), t.proceeds.toString(), t.totalProfitLoss.toString(),
-          t.profitPerShare.toString(), t.returnPercentage.toString(), t.holdingDays, t.tradeResult, t.washSale, t.disallowedLoss?.toString() ?? null,
-          t.term, t.buyTxPrice?.toString() ?? null, t.sellTxPrice?.toString() ?? null, seq,
-        ],
-      );
-    }
-    for (const [seq, dividend] of dividends.entries()) {
-      await database.manager.query(
-        `INSERT INTO dividends (user_id, account_id, transaction_date, symbol, action, amount, seq) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [user.id, user.accountId, dividend.transactionDate, dividend.symbol, dividend.action, dividend.amount.toString(), seq],
-      );
-    }
-    for (const change of positions) {
-      await database.manager.query(`INSERT INTO position_history (user_id, account_id, symbol, as_of, shares) VALUES ($1, $2, $3, $4, $5)`, [
-        user.id, user.accountId, change.symbol, change.date, change.shares.toString(),
-      ]);
-    }
-    for (const [symbol, name] of [['AAPL', 'APPLE INC'], ['KO', 'COCA COLA CO']]) {
-      await database.manager.query(`INSERT INTO securities (account_id, user_id, symbol, company_name) VALUES ($1, $2, $3, $4)`, [user.accountId, user.id, symbol, name]);
-    }
-    await database.inTransaction(() => refreshTradeReports(database, user.id));
+    const companyNames = new Map([
+      ['AAPL', 'APPLE INC'],
+      ['KO', 'COCA COLA CO'],
+    ]);
+    await database.inTransaction(() => new SqlTradeLedger(database, new ReportDataChanges()).replaceAccount(user.id, user.accountId, { trades, dividends, positions, companyNames }));
   }
 
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { Database } from '@app/persistence';
 import { Decimal, type IsoDate } from '@app/shared/domain';
 import { TradeReports, type DayRange } from '../../application/trade-reports.port.js';
 import type { DayTotals } from '../../domain/period-totals.js';
-import type { OpenPosition, ReportedDividend, ReportedTrade, TradeResult, TradeSide, TradeSource } from '../../domain/reported-trade.js';
+import type { OpenPosition, DividendPayment, ClosedTrade, TradeResult, TradeSide, TradeSource } from '../../domain/closed-trade.js';
 import type { SymbolAccountTotals } from '../../domain/symbol-summary.js';
 import type { MonthTotals } from '../../domain/timeframe.js';
 import { aggregatesFromGroups, PROFIT_LOSS_EDGES, type HoldingPeriod, type TradeAggregates, type TradeGroupTotals } from '../../domain/trade-statistics.js';
@@ -76,7 +76,7 @@ export class TypeOrmTradeReports extends TradeReports {
     return rows.map((row) => ({ date: String(row.day), ...toTotals(row) }));
   }
 
-  async tradesClosedIn(userId: number, range: DayRange): Promise<ReportedTrade[]> {
+  async tradesClosedIn(userId: number, range: DayRange): Promise<ClosedTrade[]> {
     const rows = await this.query(
       `SELECT ${TRADE_COLUMNS} FROM closed_trades
         WHERE user_id = $1 AND close_date BETWEEN $2 AND $3 ORDER BY close_date, account_id, seq`,
@@ -134,7 +134,7 @@ export class TypeOrmTradeReports extends TradeReports {
     };
   }
 
-  async tradesMatching(userId: number, filters: TradeFilters): Promise<ReportedTrade[]> {
+  async tradesMatching(userId: number, filters: TradeFilters): Promise<ClosedTrade[]> {
     const params: unknown[] = [userId];
     const rows = await this.query(`SELECT ${TRADE_COLUMNS} FROM closed_trades WHERE ${filterClause(filters, params)} ORDER BY close_date, account_id, seq`, params);
     return rows.map(toTrade);
@@ -198,7 +198,7 @@ export class TypeOrmTradeReports extends TradeReports {
     );
   }
 
-  async dividendsPaidIn(userId: number, range: DayRange): Promise<ReportedDividend[]> {
+  async dividendsPaidIn(userId: number, range: DayRange): Promise<DividendPayment[]> {
     const rows = await this.query(
       `SELECT ${DIVIDEND_COLUMNS} FROM dividends
         WHERE user_id = $1 AND transaction_date BETWEEN $2 AND $3 ORDER BY transaction_date, account_id, seq`,
@@ -207,7 +207,7 @@ export class TypeOrmTradeReports extends TradeReports {
     return rows.map(toDividend);
   }
 
-  async tradesOfSymbol(userId: number, symbol: string): Promise<ReportedTrade[]> {
+  async tradesOfSymbol(userId: number, symbol: string): Promise<ClosedTrade[]> {
     const rows = await this.query(
       `SELECT ${TRADE_COLUMNS} FROM closed_trades WHERE user_id = $1 AND symbol = $2 ORDER BY close_date, account_id, seq`,
       [userId, symbol],
@@ -215,7 +215,7 @@ export class TypeOrmTradeReports extends TradeReports {
     return rows.map(toTrade);
   }
 
-  async dividendsOfSymbol(userId: number, symbol: string): Promise<ReportedDividend[]> {
+  async dividendsOfSymbol(userId: number, symbol: string): Promise<DividendPayment[]> {
     const rows = await this.query(
       `SELECT ${DIVIDEND_COLUMNS} FROM dividends WHERE user_id = $1 AND symbol = $2 ORDER BY transaction_date, account_id, seq`,
       [userId, symbol],
@@ -306,7 +306,7 @@ function toTotals(row: Row) {
   };
 }
 
-function toTrade(row: Row): ReportedTrade {
+function toTrade(row: Row): ClosedTrade {
   return {
     symbol: String(row.symbol),
     side: row.side as TradeSide,
@@ -333,7 +333,7 @@ function toTrade(row: Row): ReportedTrade {
   };
 }
 
-function toDividend(row: Row): ReportedDividend {
+function toDividend(row: Row): DividendPayment {
   return { transactionDate: String(row.transaction_date), symbol: String(row.symbol), action: String(row.action), amount: decimal(row.amount) };
 }
 

@@ -1,13 +1,13 @@
-import { monthOf, type IsoDate } from '@app/shared/domain';
+import type { IsoDate } from '@app/shared/domain';
 import { Decimal } from '@app/shared/domain';
-import type { ClosedTrade, DividendRecord } from './closed-trade.js';
-import type { OpenLot } from './open-lot-book.js';
-import type { PositionHistory } from './position-history.js';
-import { groupBy } from './group-by.js';
+import type { MatchedTrade, MatchedDividend } from '../domain/matched-trade.js';
+import type { OpenLot } from '../domain/open-lot-book.js';
+import type { PositionHistory } from '../domain/position-history.js';
+import { groupBy } from '../domain/group-by.js';
 
 /**
- * Reference summaries computed in memory from a match result, exact to the last digit. The SQL read
- * models must agree with these; tests and exports can use them directly. Trades count on their
+ * Reference summaries computed in memory from a match result, exact to the last digit, for tests only:
+ * the SQL read models (libs/trades) must agree with these. Trades count on their
  * closing date, dividends on their transaction date.
  */
 export interface PeriodSummary {
@@ -24,7 +24,7 @@ export function winRateOf(winning: number, total: number): Decimal {
   return total === 0 ? Decimal.ZERO : Decimal.of(winning).mulDiv(Decimal.HUNDRED, Decimal.of(total));
 }
 
-export function summarisePeriod(trades: readonly ClosedTrade[], dividends: readonly DividendRecord[]): PeriodSummary {
+export function summarisePeriod(trades: readonly MatchedTrade[], dividends: readonly MatchedDividend[]): PeriodSummary {
   const winningTrades = trades.filter((trade) => trade.tradeResult === 'Win').length;
   const tradingProfitLoss = Decimal.sum(trades.map((trade) => trade.totalProfitLoss));
   const totalDividends = Decimal.sum(dividends.map((dividend) => dividend.amount));
@@ -40,8 +40,8 @@ export function summarisePeriod(trades: readonly ClosedTrade[], dividends: reado
 
 /** Summaries per period key (e.g. `monthOf`, `weekStart`), for every period with a trade or a dividend. */
 export function summariseByPeriod(
-  trades: readonly ClosedTrade[],
-  dividends: readonly DividendRecord[],
+  trades: readonly MatchedTrade[],
+  dividends: readonly MatchedDividend[],
   periodOf: (date: IsoDate) => string,
 ): Map<string, PeriodSummary> {
   const tradesBy = groupBy(trades, (trade) => periodOf(trade.closeDate));
@@ -84,8 +84,8 @@ export interface SymbolSummary {
 }
 
 export interface SymbolSummaryInput {
-  readonly trades: readonly ClosedTrade[];
-  readonly dividends: readonly DividendRecord[];
+  readonly trades: readonly MatchedTrade[];
+  readonly dividends: readonly MatchedDividend[];
   readonly positions: PositionHistory;
   readonly openLots: readonly OpenLot[];
   readonly companyNames: ReadonlyMap<string, string>;
@@ -155,69 +155,4 @@ export function summariseSymbols(input: SymbolSummaryInput, asOf?: IsoDate): Sym
       hasOpenPosition: !shares.isZero(),
     };
   });
-}
-
-export interface TradesAndDividends {
-  readonly trades: readonly ClosedTrade[];
-  readonly dividends: readonly DividendRecord[];
-}
-
-function tradeSignature(trade: ClosedTrade): string {
-  return [
-    'trade',
-    trade.symbol,
-    trade.side,
-    trade.source,
-    trade.buyDate,
-    trade.sellDate,
-    trade.volume,
-    trade.costBasis,
-    trade.proceeds,
-    trade.totalProfitLoss,
-    trade.buyPrice,
-    trade.sellPrice,
-    trade.washSale,
-    trade.disallowedLoss,
-    trade.term,
-  ].join('|');
-}
-
-function dividendSignature(dividend: DividendRecord): string {
-  return ['dividend', dividend.symbol, dividend.transactionDate, dividend.action, dividend.amount].join('|');
-}
-
-function byMonth({ trades, dividends }: TradesAndDividends): Map<string, { trades: ClosedTrade[]; dividends: DividendRecord[] }> {
-  const months = new Map<string, { trades: ClosedTrade[]; dividends: DividendRecord[] }>();
-  const monthFor = (date: IsoDate) => {
-    const month = monthOf(date);
-    let entry = months.get(month);
-    if (entry === undefined) months.set(month, (entry = { trades: [], dividends: [] }));
-    return entry;
-  };
-  for (const trade of trades) monthFor(trade.closeDate).trades.push(trade);
-  for (const dividend of dividends) monthFor(dividend.transactionDate).dividends.push(dividend);
-  return months;
-}
-
-function monthSignature(month: { trades: readonly ClosedTrade[]; dividends: readonly DividendRecord[] }): string {
-  return [...month.trades.map(tradeSignature), ...month.dividends.map(dividendSignature)].sort().join('\n');
-}
-
-/**
- * Months (`YYYY-MM`, ascending) whose trades or dividends differ between two computations of an
- * account: the upload history's `months_updated`. Line numbers and keys are bookkeeping, not content.
- * Contents are compared only where both computations have the month with as many trades and
- * dividends (a first import of a large file compares nothing).
- */
-export function monthsChanged(before: TradesAndDividends, after: TradesAndDividends): string[] {
-  const old = byMonth(before);
-  const now = byMonth(after);
-  return [...new Set([...old.keys(), ...now.keys()])]
-    .filter((month) => {
-      const [was, is] = [old.get(month), now.get(month)];
-      if (was === undefined || is === undefined) return true;
-      if (was.trades.length !== is.trades.length || was.dividends.length !== is.dividends.length) return true;
-      return monthSignature(was) !== monthSignature(is);
-    })
-    .sort();
 }

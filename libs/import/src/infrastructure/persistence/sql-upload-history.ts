@@ -19,11 +19,10 @@ interface HistoryRow {
   broker_verified_trades: number;
   months_updated: number;
   created_at: Date;
-  email: string;
 }
 
 @Injectable()
-export class TypeOrmUploadHistory extends UploadHistory {
+export class SqlUploadHistory extends UploadHistory {
   constructor(private readonly database: Database) {
     super();
   }
@@ -62,14 +61,12 @@ export class TypeOrmUploadHistory extends UploadHistory {
 
   async listForUser(userId: number): Promise<UploadHistoryEntry[]> {
     const rows: HistoryRow[] = await this.database.manager.query(
-      `SELECT h.*, u.email FROM upload_history h JOIN users u ON u.id = h.user_id
-        WHERE h.user_id = $1 ORDER BY h.created_at DESC, h.id DESC`,
+      `SELECT * FROM upload_history WHERE user_id = $1 ORDER BY created_at DESC, id DESC`,
       [userId],
     );
     return rows.map((row) => ({
       id: row.id,
       userId: row.user_id,
-      userEmail: row.email,
       accountId: row.account_id ?? 0,
       brokerageAccount: row.brokerage_account,
       transactionFile: { name: row.transaction_filename, size: Number(row.transaction_file_size) },

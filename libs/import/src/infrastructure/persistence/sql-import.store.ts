@@ -2,9 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database, rowsOf, type CopyTarget } from '@app/persistence';
 import { ConflictError } from '@app/shared';
 import { Decimal } from '@app/shared/domain';
-import { refreshTradeReports } from '@app/trades';
 import { classifyAction, type BrokerTransaction } from '../../domain/broker-transaction.js';
-import type { MatchResult } from '../../domain/hybrid-matcher.js';
 import type { RealizedLot } from '../../domain/realized-lot.js';
 import { ImportStore, type StoredRows } from '../../application/import-store.port.js';
 
@@ -14,11 +12,13 @@ const IMPORT_LOCK_NAMESPACE = 4711;
 type Row = Record<string, string | number | boolean | null>;
 
 /**
- * PostgreSQL adapter of the import store. Many rows go in with `COPY` (streamed to a server, straight
- * into the embedded engine); numbers travel as exact decimal strings into NUMERIC.
+ * PostgreSQL adapter of the import store: the account's raw rows (`broker_transactions`,
+ * `realized_lots`). Many rows go in with `COPY` (streamed to a server, straight into the embedded
+ * engine); numbers travel as exact decimal strings into NUMERIC. What they come to is the trade
+ * ledger's (libs/trades `TradeLedger`).
  */
 @Injectable()
-export class TypeOrmImportStore extends ImportStore {
+export class SqlImportStore extends ImportStore {
   constructor(private readonly database: Database) {
     super();
   }
@@ -102,61 +102,6 @@ export class TypeOrmImportStore extends ImportStore {
     });
     return written;
   }
-
-  async replaceDerived(userId: number, accountId: number, result: MatchResult): Promise<void> {
-    const manager = this.database.manager;
-    for (const table of ['closed_trades', 'dividends', 'position_history', 'securities']) {
-      await manager.query(`DELETE FROM ${table} WHERE account_id = $1`, [accountId]);
-    }
-    // One call: on the embedded database the engine takes in the trades while the rest is being built.
-    await this.database.copyRows(
-      {
-        target: CLOSED_TRADES,
-        rows: rowsOf(result.trades, (t, seq) => [
-          userId,
-          accountId,
-          t.symbol,
-          t.side,
-          t.source,
-          t.buyDate,
-          t.sellDate,
-          t.closeDate,
-          t.openDate,
-          t.volume.toString(),
-          t.buyPrice.toString(),
-          t.sellPrice.toString(),
-          t.costBasis.toString(),
-          t.proceeds.toString(),
-          t.totalProfitLoss.toString(),
-          t.profitPerShare.toString(),
-          t.returnPercentage.toString(),
-          t.holdingDays,
-          t.tradeResult,
-          t.washSale,
-          text(t.disallowedLoss),
-          t.term,
-          text(t.buyTxPrice),
-          text(t.sellTxPrice),
-          seq,
-        ]),
-      },
-      {
-        target: DIVIDENDS,
-        rows: rowsOf(result.dividends, (d, seq) => [userId, accountId, d.transactionDate, d.symbol, d.action, d.amount.toString(), seq]),
-      },
-      { target: POSITION_HISTORY, rows: rowsOf(result.positions.entries(), (p) => [userId, accountId, p.symbol, p.date, p.shares.toString()]) },
-    );
-    const names = [...result.companyNames].filter(([symbol]) => symbol !== '');
-    if (names.length > 0) {
-      await manager.query(
-        `INSERT INTO securities (user_id, account_id, symbol, company_name)
-         SELECT $1, $2, t.* FROM unnest($3::text[], $4::text[]) AS t`,
-        [userId, accountId, names.map(([symbol]) => symbol), names.map(([, name]) => name)],
-      );
-    }
-    // The trading reports' rollups and report version (libs/trades), rebuilt in this same transaction.
-    await refreshTradeReports(this.database, userId);
-  }
 }
 
 const BROKER_TRANSACTIONS: CopyTarget = {
@@ -170,17 +115,6 @@ const REALIZED_LOTS: CopyTarget = {
     'cost_per_share', 'proceeds', 'cost_basis', 'gain_loss', 'gain_loss_percent', 'term', 'wash_sale', 'disallowed_loss', 'cells',
   ],
 };
-const CLOSED_TRADES: CopyTarget = {
-  table: 'closed_trades',
-  columns: [
-    'user_id', 'account_id', 'symbol', 'side', 'source', 'buy_date', 'sell_date', 'close_date', 'open_date', 'volume', 'buy_price',
-    'sell_price', 'cost_basis', 'proceeds', 'profit_loss', 'profit_per_share', 'return_pct', 'holding_days', 'trade_result',
-    'wash_sale', 'disallowed_loss', 'term', 'buy_tx_price', 'sell_tx_price', 'seq',
-  ],
-};
-const DIVIDENDS: CopyTarget = { table: 'dividends', columns: ['user_id', 'account_id', 'transaction_date', 'symbol', 'action', 'amount', 'seq'] };
-const POSITION_HISTORY: CopyTarget = { table: 'position_history', columns: ['user_id', 'account_id', 'symbol', 'as_of', 'shares'] };
-
 function text(value: Decimal | null | undefined): string | null {
   return value === null || value === undefined ? null : value.toString();
 }

@@ -1,5 +1,5 @@
-import type { IsoDate } from '@app/shared/domain';
-import { Decimal } from '@app/shared/domain';
+import { Decimal, type IsoDate } from '@app/shared/domain';
+import type { PeriodTotals } from './period-totals.js';
 
 export type TradeSide = 'long' | 'short';
 export type TradeSource = 'broker' | 'fifo';
@@ -7,7 +7,8 @@ export type TradeResult = 'Win' | 'Loss' | 'Breakeven';
 
 /**
  * A completed trade: one lot, one buy leg and one sell leg. All figures exact; round them only when
- * writing a response or a file. Field names map one to one onto the API's snake_case names.
+ * writing a response or a file. The import computes them (decisions.md §3) and writes them through
+ * `TradeLedger`; the reports read them. Field names map one to one onto the API's snake_case names.
  */
 export interface ClosedTrade {
   readonly symbol: string;
@@ -44,24 +45,39 @@ export interface ClosedTrade {
   /** Raw execution prices of the two legs (split-adjusted), when known. */
   readonly buyTxPrice: Decimal | null;
   readonly sellTxPrice: Decimal | null;
-  /** Line of the closing transaction in the Transactions file. */
-  readonly txLine: number;
-  /** Line of the broker lot in the Realized Gain/Loss file (broker trades). */
-  readonly lotLine: number | null;
-  readonly txFingerprint: string | null;
-  readonly lotFingerprint: string | null;
 }
 
 /** A dividend or distribution (a `Rev …` reversal is negative). */
-export interface DividendRecord {
+export interface DividendPayment {
   readonly transactionDate: IsoDate;
   readonly symbol: string;
   /** The broker's Action text, trimmed. */
   readonly action: string;
   readonly amount: Decimal;
-  readonly description: string;
-  readonly line: number;
-  readonly fingerprint: string | null;
+}
+
+/** The shares held in a symbol at the end of a day on which they changed (negative: an open short). */
+export interface PositionChange {
+  readonly symbol: string;
+  readonly date: IsoDate;
+  readonly shares: Decimal;
+}
+
+/** Shares held in a symbol (negative: an open short). */
+export interface OpenPosition {
+  readonly symbol: string;
+  readonly shares: Decimal;
+}
+
+/** The totals of a list of trades and dividends (a day's, a month's), exact. */
+export function totalsOf(trades: readonly ClosedTrade[], dividends: readonly DividendPayment[]): PeriodTotals {
+  return {
+    tradeCount: trades.length,
+    winningTrades: trades.filter((trade) => trade.tradeResult === 'Win').length,
+    tradingProfitLoss: Decimal.sum(trades.map((trade) => trade.totalProfitLoss)),
+    dividendCount: dividends.length,
+    dividends: Decimal.sum(dividends.map((dividend) => dividend.amount)),
+  };
 }
 
 /** Win / Loss / Breakeven by the P&L as shown (to the cent), so a trade shown as 0.00 is Breakeven. */

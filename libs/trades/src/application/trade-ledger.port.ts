@@ -1,0 +1,30 @@
+import type { ClosedTrade, DividendPayment, PositionChange } from '../domain/closed-trade.js';
+
+/** Everything an account's imported rows come to: what the reports show of it. */
+export interface AccountLedger {
+  /** Completed trades, in the order they were closed (their order within the account is kept). */
+  readonly trades: readonly ClosedTrade[];
+  /** Dividends in time order. */
+  readonly dividends: readonly DividendPayment[];
+  /** The shares held after each day on which they changed, by symbol then date. */
+  readonly positions: readonly PositionChange[];
+  /** Symbol → company name. */
+  readonly companyNames: ReadonlyMap<string, string>;
+}
+
+export interface LedgerChange {
+  /** Months (`YYYY-MM`, ascending) whose trades or dividends differ from what the account held before. */
+  readonly monthsChanged: string[];
+}
+
+/**
+ * The trades context's write side: the only way into the tables the reports read. Called inside the
+ * caller's unit of work; everything lands with it, or nothing does.
+ */
+export abstract class TradeLedger {
+  /**
+   * Replaces an account's trades, dividends, positions and company names with `ledger`, rebuilds the
+   * user's report rollups, and raises the user's report version once the unit of work has committed.
+   */
+  abstract replaceAccount(userId: number, accountId: number, ledger: AccountLedger): Promise<LedgerChange>;
+}

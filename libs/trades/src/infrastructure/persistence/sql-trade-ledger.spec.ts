@@ -1,0 +1,116 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import { Database, MIGRATIONS } from '@app/persistence';
+import { loadConfig } from '@app/shared';
+import { Decimal } from '@app/shared/domain';
+import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
+import type { AccountLedger } from '../../application/trade-ledger.port.js';
+import { aDividend, aTrade } from '../../testing/in-memory-trade-reports.js';
+import { ReportDataChanges } from './report-data-changes.js';
+import { InProcessReportVersions } from './report-versions.adapters.js';
+import { SqlTradeLedger } from './sql-trade-ledger.js';
+
+const d = (text: string) => Decimal.parse(text);
+
+/** The ledger against a real database (embedded, or the server when DATABASE_URL is set: a pool of ten). */
+describe('SqlTradeLedger (real database)', () => {
+  let dataDir: string;
+  let serverDatabase: TestDatabase | undefined;
+  let database: Database;
+  let userId: number;
+  let accountId: number;
+
+  const ledgerOf = (overrides: Partial<AccountLedger> = {}): AccountLedger => ({
+    trades: [
+      aTrade({ symbol: 'AAPL', closeDate: '2025-01-10', totalProfitLoss: d('12.50') }),
+      aTrade({ symbol: 'KO', closeDate: '2025-01-20', totalProfitLoss: d('-3.25') }),
+      aTrade({ symbol: 'AAPL', closeDate: '2025-02-03', totalProfitLoss: d('7') }),
+    ],
+    dividends: [aDividend('KO', '2025-03-14', '4.10')],
+    positions: [{ symbol: 'KO', date: '2025-01-02', shares: d('10') }],
+    companyNames: new Map([['AAPL', 'APPLE INC']]),
+    ...overrides,
+  });
+
+  beforeAll(async () => {
+    Logger.overrideLogger(false);
+    dataDir = await mkdtemp(join(tmpdir(), 'sta-ledger-'));
+    const adminUrl = serverDatabaseUrl();
+    serverDatabase = adminUrl ? await createTestDatabase(adminUrl) : undefined;
+    database = new Database(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: serverDatabase?.url }), { entities: [], migrations: MIGRATIONS });
+    await database.onApplicationBootstrap();
+    const [user] = await database.manager.query(`INSERT INTO users (email) VALUES ('ledger@example.com') RETURNING id`);
+    const [account] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, 'L-1') RETURNING id`, [user.id]);
+    userId = Number(user.id);
+    accountId = Number(account.id);
+  }, 60000);
+
+  afterAll(async () => {
+    await database?.onApplicationShutdown();
+    await serverDatabase?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const replace = (ledger: SqlTradeLedger, contents: AccountLedger) => database.inTransaction(() => ledger.replaceAccount(userId, accountId, contents));
+
+  it('says which months changed: all the first time, none for the same contents, and only the month that differs', async () => {
+    const ledger = new SqlTradeLedger(database, new ReportDataChanges());
+    expect(await replace(ledger, ledgerOf())).toEqual({ monthsChanged: ['2025-01', '2025-02', '2025-03'] });
+    expect(await replace(ledger, ledgerOf())).toEqual({ monthsChanged: [] });
+
+    // The same trades in another order (their order is bookkeeping), and new positions and names: nothing the months show.
+    const [first, second, third] = ledgerOf().trades;
+    const reordered = ledgerOf({ trades: [third, second, first], positions: [], companyNames: new Map() });
+    expect(await replace(ledger, reordered)).toEqual({ monthsChanged: [] });
+
+    // One cent more on one trade; one cent more on the dividend; a month's only trade gone.
+    expect(await replace(ledger, ledgerOf({ trades: [first, { ...second, totalProfitLoss: d('-3.24') }, third] }))).toEqual({ monthsChanged: ['2025-01'] });
+    expect(await replace(ledger, ledgerOf({ dividends: [aDividend('KO', '2025-03-14', '4.11')] }))).toEqual({ monthsChanged: ['2025-01', '2025-03'] });
+    expect(await replace(ledger, ledgerOf({ dividends: [aDividend('KO', '2025-03-14', '4.11')], trades: [first, second] }))).toEqual({
+      monthsChanged: ['2025-02'],
+    });
+
+    const [stored] = await database.manager.query(
+      `SELECT count(*)::int AS trades, sum(profit_loss)::text AS total FROM closed_trades WHERE account_id = $1`,
+      [accountId],
+    );
+    expect(stored).toEqual({ trades: 2, total: expect.stringMatching(/^9\.25(0*)$/) });
+  });
+
+  it('raises the report version only after the commit, so no reader sees the new version before the new data', async () => {
+    const changes = new ReportDataChanges();
+    const versions = new InProcessReportVersions(changes);
+    const ledger = new SqlTradeLedger(database, changes);
+    const countOutside = async () => {
+      // The pool's connection, not the transaction's (on a server a different connection; the embedded engine is one session).
+      if (database.kind === 'embedded') return null;
+      const [row] = await database.dataSource.manager.query(`SELECT count(*)::int AS n FROM closed_trades WHERE account_id = $1`, [accountId]);
+      return row.n as number;
+    };
+    await replace(ledger, ledgerOf());
+    const committed = await versions.current(userId);
+    expect(committed).toBeGreaterThan(0);
+
+    await database.inTransaction(async () => {
+      await ledger.replaceAccount(userId, accountId, ledgerOf({ trades: [] }));
+      // Written, not committed: the version still names the data every other connection sees.
+      expect(await versions.current(userId)).toBe(committed);
+      if (database.kind === 'server') expect(await countOutside()).toBe(3);
+    });
+    const next = await versions.current(userId);
+    expect(next).toBeGreaterThan(committed);
+    if (database.kind === 'server') expect(await countOutside()).toBe(0);
+
+    // A rolled-back write announces nothing.
+    await expect(
+      database.inTransaction(async () => {
+        await ledger.replaceAccount(userId, accountId, ledgerOf());
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await versions.current(userId)).toBe(next);
+    versions.onModuleDestroy();
+  });
+});
