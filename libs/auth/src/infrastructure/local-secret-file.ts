@@ -1,21 +1,28 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { link, readFile, unlink, writeFile } from 'node:fs/promises';
 
 /**
  * Reads a secret kept in a file of the data directory, creating it (mode 0600) on first use. Two
- * processes starting at once agree on one value: the file is created exclusively, and the loser reads it.
+ * processes starting at once agree on one value: the value is written whole to a file of its own,
+ * then linked into place, which fails if the file exists already; the loser reads the winner's. (A
+ * file created in place could be read by the loser while still empty.)
  */
 export async function readOrCreateSecretFile(path: string, create: () => Promise<string> | string): Promise<string> {
   const existing = await readIfPresent(path);
   if (existing !== undefined) return existing;
   const value = await create();
+  const draft = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(draft, value, { mode: 0o600, flag: 'wx' });
   try {
-    await writeFile(path, value, { mode: 0o600, flag: 'wx' });
+    await link(draft, path);
     return value;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const written = await readIfPresent(path);
     if (written === undefined) throw error;
     return written;
+  } finally {
+    await unlink(draft).catch(() => undefined);
   }
 }
 
