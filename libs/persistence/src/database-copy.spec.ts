@@ -67,6 +67,31 @@ describe('Database.copyRows (real database)', () => {
     expect(await count('copy_tags')).toBe(before.tags + 1);
   }, 60000);
 
+  it('a copy the work did not wait for lands before the commit, and its failure rolls the unit of work back', async () => {
+    const before = { notes: await count('copy_notes'), tags: await count('copy_tags') };
+    const ids = Array.from({ length: 20_000 }, (_, index) => 2_000_000 + index);
+    await database.inTransaction(async () => {
+      void database.copyRows({ target: NOTES, rows: rowsOf(ids, (id) => [id, null, '1']) }).catch(() => undefined);
+    });
+    expect(await count('copy_notes')).toBe(before.notes + ids.length);
+
+    const failing = database.inTransaction(async () => {
+      await database.manager.query(`INSERT INTO copy_tags (note_id, tag) VALUES (0, 'written before the copy')`);
+      void database.copyRows({ target: NOTES, rows: rowsOf([3_000_000, ids[0]], (id) => [id, 'again', '1']) }).catch(() => undefined);
+    });
+    await expect(failing).rejects.toThrow(/duplicate key value violates unique constraint/);
+    expect({ notes: await count('copy_notes'), tags: await count('copy_tags') }).toEqual({ notes: before.notes + ids.length, tags: before.tags });
+
+    // A failure of the work itself waits for its copies first: the next unit of work starts clean.
+    const thrown = database.inTransaction(async () => {
+      void database.copyRows({ target: NOTES, rows: rowsOf([3_000_001], (id) => [id, null, '1']) }).catch(() => undefined);
+      throw new Error('the work failed');
+    });
+    await expect(thrown).rejects.toThrow('the work failed');
+    await database.inTransaction(() => database.copyRows({ target: TAGS, rows: [[2, 'next unit of work']] }));
+    expect({ notes: await count('copy_notes'), tags: await count('copy_tags') }).toEqual({ notes: before.notes + ids.length, tags: before.tags + 1 });
+  }, 60000);
+
   it('is refused outside a unit of work', async () => {
     await expect(database.copyRows({ target: TAGS, rows: [[1, 'loose']] })).rejects.toThrow('copyRows runs inside a unit of work');
   });

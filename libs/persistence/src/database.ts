@@ -41,10 +41,20 @@ const MIGRATION_LOCK_KEY = 7_284_196_530_112;
  * (live, not ready) and keeps trying in the background. The pool reconnects by itself when a
  * server that went away comes back.
  */
-/** The transaction a unit of work runs in, and what to announce once it has committed. */
+/** The transaction a unit of work runs in, the copies it has started, and what to announce once it has committed. */
 interface TransactionScope {
   readonly manager: EntityManager;
   readonly committed: (() => void)[];
+  readonly copies: Promise<CopyOutcome>[];
+}
+
+type CopyOutcome = { ok: true } | { ok: false; error: unknown };
+
+/** Waits for every copy, including those started while waiting. */
+async function settled(copies: Promise<CopyOutcome>[]): Promise<CopyOutcome[]> {
+  let outcomes: CopyOutcome[] = [];
+  while (outcomes.length < copies.length) outcomes = await Promise.all(copies.slice());
+  return outcomes;
 }
 
 @Injectable()
@@ -97,7 +107,23 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     const current = this.transactions.getStore();
     if (current !== undefined) return work();
     const committed: (() => void)[] = [];
-    const result = await this.dataSource.transaction((manager) => this.transactions.run({ manager, committed }, work));
+    const copies: Promise<CopyOutcome>[] = [];
+    const result = await this.dataSource.transaction((manager) =>
+      this.transactions.run({ manager, committed, copies }, async () => {
+        let value: T;
+        try {
+          value = await work();
+        } catch (error) {
+          await settled(copies); // nothing of this transaction may reach the connection after its rollback
+          throw error;
+        }
+        // A copy the work did not wait for still belongs to it: it lands before the commit, or its
+        // failure rolls the transaction back.
+        const failure = (await settled(copies)).find((outcome) => !outcome.ok);
+        if (failure !== undefined) throw failure.error;
+        return value;
+      }),
+    );
     for (const announce of committed) {
       try {
         announce();
@@ -126,9 +152,22 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
    * database they go straight to the engine, which is one session, the one that holds this
    * transaction, and which takes in each chunk in its own process while the next is being built.
    */
-  async copyRows(...jobs: CopyJob[]): Promise<number[]> {
-    const manager = this.transactions.getStore()?.manager;
-    if (manager?.queryRunner === undefined) throw new Error('copyRows runs inside a unit of work');
+  copyRows(...jobs: CopyJob[]): Promise<number[]> {
+    const scope = this.transactions.getStore();
+    if (scope?.manager.queryRunner === undefined) return Promise.reject(new Error('copyRows runs inside a unit of work'));
+    const done = this.copyInto(scope.manager, jobs);
+    // The transaction waits for it before it commits or rolls back, whether or not the caller does.
+    scope.copies.push(
+      done.then(
+        () => ({ ok: true }),
+        (error: unknown) => ({ ok: false, error }),
+      ),
+    );
+    return done;
+  }
+
+  private async copyInto(manager: EntityManager, jobs: CopyJob[]): Promise<number[]> {
+    if (manager.queryRunner === undefined) throw new Error('copyRows runs inside a unit of work');
     const embedded = this.embedded;
     if (embedded !== undefined) {
       // Each chunk is handed over as soon as it is built; the engine writes them in order.
