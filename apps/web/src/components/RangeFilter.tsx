@@ -1,8 +1,9 @@
 import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import type { SymbolListItem } from '../api/types';
+import { EmptyState } from './common';
 import { isDay, localToday } from '../lib/dates';
 import { formatDate } from '../lib/format';
-import { updateSearch, useLocation } from '../lib/router';
+import { Link, updateSearch, useLocation } from '../lib/router';
 import { PRESETS, presetRange, type PresetId, type Range } from '../lib/timeframe-presets';
 import { useApi } from '../lib/use-api';
 
@@ -32,8 +33,21 @@ export function useRangeSelection(): RangeSelection {
   return { preset, range, symbols };
 }
 
-export function rangeLabel(range: Range): string {
-  return range.all ? 'all time' : `${formatDate(range.start)} – ${formatDate(range.end)}`;
+/** What a selection covers, for a page's subtitle: "all time, NVDA only". */
+export function selectionLabel({ range, symbols }: Pick<RangeSelection, 'range' | 'symbols'>): string {
+  const span = range.all ? 'all time' : `${formatDate(range.start)} – ${formatDate(range.end)}`;
+  return symbols.length > 0 ? `${span}, ${symbols.join(', ')} only` : span;
+}
+
+/** What a list of a selection's trades says when it is empty. */
+export function NoTradesInSelection() {
+  return (
+    <EmptyState title="No trades in this selection" importLink={false}>
+      <p>
+        Try another range or fewer filters, or <Link to="/import">import more trades</Link>.
+      </p>
+    </EmptyState>
+  );
 }
 
 /** Choosing a preset, another range or other symbols starts over (`reset` names what else to clear, a page's cursor). */

@@ -1,8 +1,8 @@
 import type { BreakdownRow, EquityCurveResponse, StatisticsResponse, TradeStatistics } from '../api/types';
 import { Chart } from '../components/Chart';
-import { EmptyState, ErrorMessage, Loading, PageHeader, Pnl, Section, Stat, Stats } from '../components/common';
+import { ErrorMessage, Loading, PageHeader, Pnl, Section, Stat, Stats } from '../components/common';
 import { DataTable, type Column } from '../components/DataTable';
-import { rangeLabel, RangeFilter, SearchSelect, useRangeSelection } from '../components/RangeFilter';
+import { NoTradesInSelection, RangeFilter, selectionLabel, SearchSelect, useRangeSelection } from '../components/RangeFilter';
 import { ACCENT } from '../components/chart-types';
 import { EquityCurveChart } from '../components/EquityCurveChart';
 import { formatCompactMoney, formatCount, formatDate, formatMoney, formatPercent, formatSignedMoney } from '../lib/format';
@@ -122,7 +122,7 @@ export function StatisticsPage() {
 
   return (
     <>
-      <PageHeader title="Statistics" subtitle={`Trades closed ${rangeLabel(range)}${symbols.length > 0 ? `, ${symbols.join(', ')} only` : ''}${sideLabel}`}>
+      <PageHeader title="Statistics" subtitle={`Trades closed ${selectionLabel(selection)}${sideLabel}`}>
         <Link to={`/trades?${search.toString()}`} className="button-secondary">
           List these trades
         </Link>
@@ -135,11 +135,7 @@ export function StatisticsPage() {
       {report.status === 'error' && <ErrorMessage error={report.error} retry={report.reload} />}
       {stats &&
         (stats.total_trades === 0 ? (
-          <EmptyState title="No trades in this selection" importLink={false}>
-            <p>
-              Try another range or fewer filters, or <Link to="/import">import more trades</Link>.
-            </p>
-          </EmptyState>
+          <NoTradesInSelection />
         ) : (
           <>
             <Figures stats={stats} />

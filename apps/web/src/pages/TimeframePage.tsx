@@ -3,7 +3,7 @@ import type { MonthPeriod, PeriodMetrics, TimeframeResponse, WeekPeriod } from '
 import { Chart } from '../components/Chart';
 import { EmptyState, ErrorMessage, Loading, PageHeader, Pnl, Section, Stat, Stats } from '../components/common';
 import { DataTable, type Column } from '../components/DataTable';
-import { rangeLabel, RangeFilter, useRangeSelection } from '../components/RangeFilter';
+import { RangeFilter, selectionLabel, useRangeSelection } from '../components/RangeFilter';
 import { formatCompactMoney, formatCount, formatDate, formatMonth, formatPercent, formatShares, formatShortDate, formatShortMonth, formatSignedMoney } from '../lib/format';
 import { Link, updateSearch } from '../lib/router';
 import { timeframeQuery, type PresetId } from '../lib/timeframe-presets';
@@ -46,7 +46,7 @@ export function TimeframePage() {
 
   return (
     <>
-      <PageHeader title="Timeframe" subtitle={`Results for ${rangeLabel(range)}${symbols.length > 0 ? `, ${symbols.join(', ')} only` : ''}`} />
+      <PageHeader title="Timeframe" subtitle={`Results for ${selectionLabel(selection)}`} />
       <RangeFilter selection={selection} />
 
       {report.status === 'loading' && <Loading />}

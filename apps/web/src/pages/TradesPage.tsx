@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { downloadFile } from '../api/client';
 import type { ListedTrade, TradeListResponse } from '../api/types';
-import { EmptyState, ErrorMessage, Loading, PageHeader, Pnl, Section, SourceBadge, Stat, Stats } from '../components/common';
+import { ErrorMessage, Loading, PageHeader, Pnl, Section, SourceBadge, Stat, Stats } from '../components/common';
 import { DataTable, type Column } from '../components/DataTable';
-import { rangeLabel, RangeFilter, SearchSelect, useRangeSelection } from '../components/RangeFilter';
+import { NoTradesInSelection, RangeFilter, selectionLabel, SearchSelect, useRangeSelection } from '../components/RangeFilter';
 import { formatCount, formatDate, formatPercent, formatShares, formatSignedPercent, tone } from '../lib/format';
 import { Link, updateSearch, useLocation } from '../lib/router';
 import { timeframeQuery } from '../lib/timeframe-presets';
@@ -122,7 +122,7 @@ export function TradesPage() {
 
   return (
     <>
-      <PageHeader title="Trades" subtitle={`Trades closed ${rangeLabel(range)}${symbols.length > 0 ? `, ${symbols.join(', ')} only` : ''}`}>
+      <PageHeader title="Trades" subtitle={`Trades closed ${selectionLabel(selection)}`}>
         <Link to={`/statistics?${new URLSearchParams([...search].filter(([name]) => !['sort', 'order', 'cursor', 'result', 'source'].includes(name))).toString()}`} className="button-secondary">
           Statistics of these trades
         </Link>
@@ -145,11 +145,7 @@ export function TradesPage() {
       {list.status === 'error' && <ErrorMessage error={list.error} retry={list.reload} />}
       {data &&
         (data.total_count === 0 ? (
-          <EmptyState title="No trades in this selection" importLink={false}>
-            <p>
-              Try another range or fewer filters, or <Link to="/import">import more trades</Link>.
-            </p>
-          </EmptyState>
+          <NoTradesInSelection />
         ) : (
           <>
             <Section title="Summary">
