@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { PoolClient } from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
-import { DataSource, EntityManager, MixedList, type EntitySchema } from 'typeorm';
+import { DataSource, EntityManager, MixedList, type EntitySchema, type QueryRunner } from 'typeorm';
 import { AppConfig, DatabaseUnavailableError } from '@app/shared';
 import { copyChunks, copyStatement, type CopyJob } from './bulk-copy.js';
 import { EmbeddedPostgres } from './embedded-postgres.js';
@@ -35,12 +35,6 @@ const EMBEDDED_COPY_ROWS = 10_000;
 /** Serialises migrations when several instances start at once against one server. */
 const MIGRATION_LOCK_KEY = 7_284_196_530_112;
 
-/**
- * Owns the TypeORM data source: the embedded PostgreSQL when `DATABASE_URL` is unset, that server
- * otherwise. Migrations run at start-up; when the server is unreachable the service still starts
- * (live, not ready) and keeps trying in the background. The pool reconnects by itself when a
- * server that went away comes back.
- */
 /** The transaction a unit of work runs in, the copies it has started, and what to announce once it has committed. */
 interface TransactionScope {
   readonly manager: EntityManager;
@@ -57,6 +51,12 @@ async function settled(copies: Promise<CopyOutcome>[]): Promise<CopyOutcome[]> {
   return outcomes;
 }
 
+/**
+ * Owns the TypeORM data source: the embedded PostgreSQL when `DATABASE_URL` is unset, that server
+ * otherwise. Migrations run at start-up; when the server is unreachable the service still starts
+ * (live, not ready) and keeps trying in the background. The pool reconnects by itself when a
+ * server that went away comes back.
+ */
 @Injectable()
 export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(Database.name);
@@ -155,7 +155,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   copyRows(...jobs: CopyJob[]): Promise<number[]> {
     const scope = this.transactions.getStore();
     if (scope?.manager.queryRunner === undefined) return Promise.reject(new Error('copyRows runs inside a unit of work'));
-    const done = this.copyInto(scope.manager, jobs);
+    const done = this.copyInto(scope.manager.queryRunner, jobs);
     // The transaction waits for it before it commits or rolls back, whether or not the caller does.
     scope.copies.push(
       done.then(
@@ -166,8 +166,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     return done;
   }
 
-  private async copyInto(manager: EntityManager, jobs: CopyJob[]): Promise<number[]> {
-    if (manager.queryRunner === undefined) throw new Error('copyRows runs inside a unit of work');
+  private async copyInto(queryRunner: QueryRunner, jobs: CopyJob[]): Promise<number[]> {
     const embedded = this.embedded;
     if (embedded !== undefined) {
       // Each chunk is handed over as soon as it is built; the engine writes them in order.
@@ -184,7 +183,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
       }
       return Promise.all(handedOver.map(async (chunks) => (await Promise.all(chunks)).reduce((sum, count) => sum + count, 0)));
     }
-    const client = (await manager.queryRunner.connect()) as PoolClient;
+    const client = (await queryRunner.connect()) as PoolClient;
     const counts: number[] = [];
     for (const { target, rows } of jobs) {
       const stream = client.query(copyFromStdin(copyStatement(target, 'STDIN')));
