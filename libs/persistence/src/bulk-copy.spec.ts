@@ -1,4 +1,5 @@
-import { copyChunks, copyField, copyStatement, rowsOf } from './bulk-copy.js';
+import { Decimal } from '@app/shared/domain';
+import { copyChunks, copyField, copyStatement, rowsOf, textOrNull } from './bulk-copy.js';
 
 describe('COPY text format', () => {
   it('writes null as \\N and escapes what the format gives a meaning to', () => {
@@ -21,5 +22,9 @@ describe('COPY text format', () => {
     expect(copyStatement({ table: 'dividends', columns: ['user_id', 'amount'] }, 'STDIN')).toBe('COPY dividends (user_id, amount) FROM STDIN');
     expect(() => copyStatement({ table: 'dividends; DROP TABLE users', columns: ['x'] }, 'STDIN')).toThrow('not a plain SQL identifier');
     expect(() => copyStatement({ table: 'dividends', columns: ['"x"'] }, 'STDIN')).toThrow('not a plain SQL identifier');
+  });
+
+  it('writes an optional exact number as its text, and a missing one as null', () => {
+    expect([textOrNull(Decimal.parse('-12.345')), textOrNull(null), textOrNull(undefined)]).toEqual(['-12.345', null, null]);
   });
 });

@@ -1,6 +1,11 @@
 /** A value of one column of a row written with `COPY`: numbers and decimals travel as their text. */
 export type CopyValue = string | number | boolean | null;
 
+/** An optional exact number as a column's text (for `COPY` or a query parameter): missing is null. */
+export function textOrNull(value: { toString(): string } | null | undefined): string | null {
+  return value === null || value === undefined ? null : value.toString();
+}
+
 /** One `COPY … FROM` target: a table and the columns each row gives, in that order. */
 export interface CopyTarget {
   table: string;

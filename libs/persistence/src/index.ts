@@ -1,5 +1,5 @@
 export { Database } from './database.js';
-export { rowsOf, type CopyJob, type CopyTarget, type CopyValue } from './bulk-copy.js';
+export { rowsOf, textOrNull, type CopyJob, type CopyTarget, type CopyValue } from './bulk-copy.js';
 export { TypeOrmUnitOfWork, UnitOfWork } from './unit-of-work.js';
 export { PersistenceModule } from './persistence.module.js';
 export { MIGRATIONS } from './migrations/index.js';

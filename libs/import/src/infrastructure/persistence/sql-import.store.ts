@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, rowsOf, type CopyTarget } from '@app/persistence';
+import { Database, rowsOf, textOrNull, type CopyTarget } from '@app/persistence';
 import { ConflictError } from '@app/shared';
 import { Decimal } from '@app/shared/domain';
 import { classifyAction, type BrokerTransaction } from '../../domain/broker-transaction.js';
@@ -65,10 +65,10 @@ export class SqlImportStore extends ImportStore {
         row.action,
         row.symbol,
         row.description,
-        text(row.quantity),
-        text(row.price),
-        text(row.fees),
-        text(row.amount),
+        textOrNull(row.quantity),
+        textOrNull(row.price),
+        textOrNull(row.fees),
+        textOrNull(row.amount),
         JSON.stringify(row.cells),
       ]),
     });
@@ -88,15 +88,15 @@ export class SqlImportStore extends ImportStore {
         lot.closedDate,
         lot.openedDate,
         lot.quantity.toString(),
-        text(lot.proceedsPerShare),
-        text(lot.costPerShare),
+        textOrNull(lot.proceedsPerShare),
+        textOrNull(lot.costPerShare),
         lot.proceeds.toString(),
         lot.costBasis.toString(),
         lot.gainLoss.toString(),
-        text(lot.gainLossPercent),
+        textOrNull(lot.gainLossPercent),
         lot.term,
         lot.washSale,
-        text(lot.disallowedLoss),
+        textOrNull(lot.disallowedLoss),
         JSON.stringify(lot.cells),
       ]),
     });
@@ -115,10 +115,6 @@ const REALIZED_LOTS: CopyTarget = {
     'cost_per_share', 'proceeds', 'cost_basis', 'gain_loss', 'gain_loss_percent', 'term', 'wash_sale', 'disallowed_loss', 'cells',
   ],
 };
-function text(value: Decimal | null | undefined): string | null {
-  return value === null || value === undefined ? null : value.toString();
-}
-
 function required(fingerprint: string | undefined): string {
   if (fingerprint === undefined) throw new Error('row without a fingerprint');
   return fingerprint;

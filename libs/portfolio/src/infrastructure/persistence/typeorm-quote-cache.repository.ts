@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { Database } from '@app/persistence';
+import { Database, textOrNull } from '@app/persistence';
 import { QuoteCache } from '../../application/quote-cache.port.js';
-import type { Decimal } from '../../domain/decimal.js';
 import type { Quote, SymbolPrice } from '../../domain/quote.js';
 import { MarketQuoteOrmEntity } from './market-quote.orm-entity.js';
 import { toSymbolPrice } from './portfolio.mappers.js';
@@ -33,12 +32,12 @@ export class TypeOrmQuoteCache extends QuoteCache {
       [
         quote.symbol,
         quote.currentPrice.toString(),
-        text(quote.change),
-        text(quote.percentChange),
-        text(quote.high),
-        text(quote.low),
-        text(quote.open),
-        text(quote.previousClose),
+        textOrNull(quote.change),
+        textOrNull(quote.percentChange),
+        textOrNull(quote.high),
+        textOrNull(quote.low),
+        textOrNull(quote.open),
+        textOrNull(quote.previousClose),
         quote.quotedAt,
         fetchedAt,
       ],
@@ -57,8 +56,4 @@ export class TypeOrmQuoteCache extends QuoteCache {
   async saveCompanyName(symbol: string, name: string): Promise<void> {
     await this.database.manager.query('UPDATE market_quotes SET company_name = $2 WHERE symbol = $1', [symbol, name]);
   }
-}
-
-function text(value: Decimal | null): string | null {
-  return value === null ? null : value.toString();
 }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, rowsOf, type CopyTarget } from '@app/persistence';
-import type { Decimal } from '@app/shared/domain';
+import { Database, rowsOf, textOrNull, type CopyTarget } from '@app/persistence';
 import { TradeLedger, type AccountLedger, type LedgerChange } from '../../application/trade-ledger.port.js';
 import { ReportDataChanges } from './report-data-changes.js';
 import { refreshTradeReports } from './report-rollups.js';
@@ -50,10 +49,10 @@ export class SqlTradeLedger extends TradeLedger {
           t.holdingDays,
           t.tradeResult,
           t.washSale,
-          text(t.disallowedLoss),
+          textOrNull(t.disallowedLoss),
           t.term,
-          text(t.buyTxPrice),
-          text(t.sellTxPrice),
+          textOrNull(t.buyTxPrice),
+          textOrNull(t.sellTxPrice),
           seq,
         ]),
       },
@@ -110,7 +109,3 @@ const CLOSED_TRADES: CopyTarget = {
 };
 const DIVIDENDS: CopyTarget = { table: 'dividends', columns: ['user_id', 'account_id', 'transaction_date', 'symbol', 'action', 'amount', 'seq'] };
 const POSITION_HISTORY: CopyTarget = { table: 'position_history', columns: ['user_id', 'account_id', 'symbol', 'as_of', 'shares'] };
-
-function text(value: Decimal | null | undefined): string | null {
-  return value === null || value === undefined ? null : value.toString();
-}
