@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { PayloadTooLargeError, ServiceBusyError, TooManyRequestsError } from '../errors/domain.errors.js';
-import { UploadBudget } from './multipart-upload.js';
+import { PayloadTooLargeError, ServiceBusyError, TooManyRequestsError, ValidationError } from '../errors/domain.errors.js';
+import { readUploadedFiles, UploadBudget } from './multipart-upload.js';
 
 const MB = 1024 * 1024;
 const declaring = (bytes?: number) => ({ headers: bytes === undefined ? {} : { 'content-length': String(bytes) } }) as unknown as FastifyRequest;
@@ -35,5 +35,31 @@ describe('UploadBudget', () => {
     releases.forEach((release) => release());
     // The first upload is never refused by the budget, however large (its own limit is checked above).
     budget.reserve(3, declaring(), 4)();
+  });
+});
+
+describe('readUploadedFiles', () => {
+  const RULES = { fields: ['report'], maxBytes: 50 * MB, notMultipart: 'Send a file' };
+  const failingWith = (error: Error) =>
+    ({
+      isMultipart: () => true,
+      // eslint-disable-next-line require-yield
+      parts: async function* () {
+        throw error;
+      },
+    }) as unknown as FastifyRequest;
+
+  // The multipart plugin reports a file over the limit from the file's read or, when the request has
+  // ended first, from the next step of the parts' iteration: either way it is the 413 that names the file.
+  it('names the file that is too large, whichever step reports it', async () => {
+    const tooLarge = Object.assign(new Error('request file too large'), { code: 'FST_REQ_FILE_TOO_LARGE', statusCode: 413, part: { filename: 'C:\\fakepath\\huge.csv' } });
+    await expect(readUploadedFiles(failingWith(tooLarge), RULES)).rejects.toThrow(new PayloadTooLargeError('huge.csv is larger than the limit of 50 MB per file'));
+  });
+
+  it('refuses a body that is not multipart, and one whose framing is broken, as bad requests', async () => {
+    await expect(readUploadedFiles({ isMultipart: () => false } as unknown as FastifyRequest, RULES)).rejects.toThrow(new ValidationError('Send a file'));
+    await expect(readUploadedFiles(failingWith(new Error('Unexpected end of form')), RULES)).rejects.toThrow(
+      new ValidationError('The upload is not a complete multipart/form-data body (Unexpected end of form)'),
+    );
   });
 });

@@ -84,26 +84,25 @@ export async function readUploadedFiles(request: FastifyRequest, rules: UploadRu
         throw new ValidationError(`Unexpected part '${printable(part.fieldname)}': this upload takes ${describeFields(rules.fields)}`);
       }
       if (files.has(part.fieldname)) throw new ValidationError(`Send one file in ${part.fieldname}, not several`);
-      const name = displayName(part.filename);
-      try {
-        files.set(part.fieldname, { field: part.fieldname, name, content: await part.toBuffer() });
-      } catch (error) {
-        if (codeOf(error) === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new PayloadTooLargeError(`${name} is larger than the limit of ${formatLimit(rules.maxBytes)} per file`);
-        }
-        throw error;
-      }
+      files.set(part.fieldname, { field: part.fieldname, name: displayName(part.filename), content: await part.toBuffer() });
     }
   } catch (error) {
-    throw refusal(error, rules.fields);
+    throw refusal(error, rules);
   }
   return files;
 }
 
 /** The multipart plugin's and the form parser's errors, as the refusal a person can act on. */
-function refusal(error: unknown, fields: readonly string[]): unknown {
+function refusal(error: unknown, { fields, maxBytes }: UploadRules): unknown {
   if (error instanceof ValidationError || error instanceof PayloadTooLargeError) return error;
   const code = codeOf(error);
+  if (code === 'FST_REQ_FILE_TOO_LARGE') {
+    // Reported by the file's own read or, when the request ends first, by the parts' iteration;
+    // either way the error names its part.
+    const part = (error as { part?: { filename?: string } }).part;
+    const name = part === undefined ? 'A file' : displayName(part.filename);
+    return new PayloadTooLargeError(`${name} is larger than the limit of ${formatLimit(maxBytes)} per file`);
+  }
   if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') {
     return new ValidationError(`Too many parts: this upload takes ${describeFields(fields)}`);
   }
