@@ -77,4 +77,25 @@ describe('EmbeddedPostgres (engine process)', () => {
     await expect(engine.copyFrom({ table: 'kept', columns: ['note'] }, 'y\n')).rejects.toThrow('the embedded database stopped (SIGKILL)');
     await engine.stop();
   }, 60000);
+
+  it('ignores a terminal\'s signals (the service decides when it stops) and stops when asked', async () => {
+    const engine = await EmbeddedPostgres.start(dataDir);
+    const pid = engine.pid as number;
+    process.kill(pid, 'SIGTERM');
+    process.kill(pid, 'SIGINT');
+    expect(await query(engine.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    await engine.stop();
+    expect(isRunning(pid)).toBe(false);
+  }, 60000);
+
+  it('says why it could not start', async () => {
+    const blocked = await mkdtemp(join(tmpdir(), 'sta-engine-blocked-'));
+    try {
+      await mkdir(join(blocked, 'pg'));
+      await writeFile(join(blocked, 'pg', 'PG_VERSION'), '9\n'); // files of a PostgreSQL the engine cannot open
+      await expect(EmbeddedPostgres.start(blocked)).rejects.toThrow(/^the embedded database did not start/);
+    } finally {
+      await rm(blocked, { recursive: true, force: true });
+    }
+  });
 });

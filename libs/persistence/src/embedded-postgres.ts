@@ -1,11 +1,12 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { access, mkdir, rm } from 'node:fs/promises';
+import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import { Logger } from '@nestjs/common';
 import { copyStatement, type CopyTarget } from './bulk-copy.js';
+import { ENGINE_ARGUMENT, type EngineReply, type EngineRequest } from './embedded-engine.js';
 
 /**
  * The embedded PostgreSQL: PGlite (PostgreSQL compiled to WebAssembly) with its files under
@@ -45,21 +46,13 @@ export class EmbeddedPostgres {
     const spool = join(dataDir, 'pg-copy');
     await rm(spool, { recursive: true, force: true }); // what a stopped engine left unread
     await mkdir(spool, { recursive: true });
-    if (!(await exists(join(directory, 'PG_VERSION')))) await initialiseInChildProcess(directory);
+    const program = await engineProgram(dataDir);
     const require = createRequire(import.meta.url);
-    const engine = spawn(process.execPath, ['-e', ENGINE_SOURCE], {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      serialization: 'advanced',
-    });
-    const started = { pglite: require.resolve('@electric-sql/pglite'), socket: require.resolve('@electric-sql/pglite-socket'), directory, settings: SETTINGS };
-    engine.send({ type: 'start', ...started });
-    const url = await new Promise<string>((resolve, reject) => {
-      engine.once('message', (message: EngineReply) =>
-        message.type === 'ready' ? resolve(message.url) : reject(new Error(`the embedded database did not start: ${message.type === 'failed' ? message.message : ''}`)),
-      );
-      engine.once('error', reject);
-      engine.once('exit', (code) => reject(new Error(`the embedded database did not start (exit code ${code})`)));
-    });
+    const pglite = require.resolve('@electric-sql/pglite');
+    if (!(await exists(join(directory, 'PG_VERSION')))) await create(program, pglite, directory);
+    const engine = spawnEngine(program);
+    const socket = require.resolve('@electric-sql/pglite-socket');
+    const { url } = await firstReply(engine, { type: 'start', pglite, socket, directory, settings: SETTINGS }, 'ready');
     return new EmbeddedPostgres(engine, url, spool);
   }
 
@@ -83,7 +76,7 @@ export class EmbeddedPostgres {
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
-    return this.send(id, { type: 'copy', statement: copyStatement(target, "'/dev/blob'"), file });
+    return this.send({ type: 'copy', id, statement: copyStatement(target, "'/dev/blob'"), file });
   }
 
   /**
@@ -93,12 +86,12 @@ export class EmbeddedPostgres {
    */
   ping(): Promise<void> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
-    return this.send(this.nextId++, { type: 'ping' }).then(() => undefined);
+    return this.send({ type: 'ping', id: this.nextId++ }).then(() => undefined);
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
-    if (this.failure === undefined) await this.send(this.nextId++, { type: 'stop' }).catch(() => undefined);
+    if (this.failure === undefined) await this.send({ type: 'stop', id: this.nextId++ }).catch(() => undefined);
     if (this.engine.exitCode === null && this.engine.signalCode === null) {
       const exited = new Promise((resolve) => this.engine.once('exit', resolve));
       this.engine.disconnect();
@@ -107,10 +100,10 @@ export class EmbeddedPostgres {
   }
 
   /** Callers check `failure` first. */
-  private send(id: number, request: { type: 'copy'; statement: string; file: string } | { type: 'stop' } | { type: 'ping' }): Promise<number> {
+  private send(request: Extract<EngineRequest, { id: number }>): Promise<number> {
     return new Promise<number>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.engine.send({ ...request, id });
+      this.pending.set(request.id, { resolve, reject });
+      this.engine.send(request);
     });
   }
 
@@ -132,70 +125,6 @@ export class EmbeddedPostgres {
   }
 }
 
-type EngineReply =
-  | { type: 'ready'; url: string }
-  | { type: 'failed'; message: string }
-  | { type: 'done'; id: number; rows: number; error?: { message: string; code?: string; detail?: string } };
-
-/**
- * The engine process: PGlite and its socket server, and the direct statements (one at a time, in
- * order). Plain CommonJS run with `node -e`, so it is the same code under the compiled service and
- * under the tests, which load the TypeScript sources.
- */
-const ENGINE_SOURCE = `
-const { openAsBlob, rmSync } = require('node:fs');
-process.once('message', async (start) => {
-  try {
-    const { PGlite } = require(start.pglite);
-    const { PGLiteSocketServer } = require(start.socket);
-    const db = await PGlite.create({ dataDir: start.directory, startParams: [...PGlite.defaultStartParams, ...start.settings] });
-    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0 });
-    await server.start();
-    let queue = Promise.resolve();
-    let closed = false;
-    const close = async () => {
-      if (closed) return;
-      closed = true;
-      await server.stop();
-      await db.close();
-    };
-    process.on('message', (request) => {
-      if (request.type === 'ping') {
-        process.send({ type: 'done', id: request.id, rows: 0 });
-        return;
-      }
-      queue = queue.then(async () => {
-        try {
-          if (request.type === 'stop') {
-            await close();
-            process.send({ type: 'done', id: request.id, rows: 0 });
-            return;
-          }
-          let result;
-          try {
-            result = await db.query(request.statement, [], { blob: await openAsBlob(request.file) });
-          } finally {
-            rmSync(request.file, { force: true });
-          }
-          process.send({ type: 'done', id: request.id, rows: result.affectedRows ?? 0 });
-        } catch (error) {
-          process.send({ type: 'done', id: request.id, error: { message: String(error && error.message), code: error && error.code, detail: error && error.detail } });
-        }
-      });
-    });
-    // The service decides when the engine stops (a terminal's Ctrl+C reaches both): when it asks, or
-    // when its channel closes because it has gone, the engine closes its files and exits.
-    process.on('SIGINT', () => undefined);
-    process.on('SIGTERM', () => undefined);
-    process.on('disconnect', () => queue.then(close).finally(() => process.exit(0)));
-    process.send({ type: 'ready', url: 'postgres://postgres@' + server.getServerConn() + '/postgres' });
-  } catch (error) {
-    process.send({ type: 'failed', message: String((error && error.stack) || error) });
-    process.exit(1);
-  }
-});
-`;
-
 /**
  * Engine settings. The shared buffer pool is a fixed part of the process's memory (PGlite runs in
  * it); 32 MB instead of PostgreSQL's 128 MB keeps the service's resident memory lower, at no
@@ -211,12 +140,53 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /**
+ * The engine's program: the compiled `embedded-engine.js` next to this module, or, when the service
+ * runs from its TypeScript sources (the tests do), that source transpiled into `DATA_DIR`.
+ */
+async function engineProgram(dataDir: string): Promise<string> {
+  const compiled = fileURLToPath(new URL('./embedded-engine.js', import.meta.url));
+  if (await exists(compiled)) return compiled;
+  const source = fileURLToPath(new URL('./embedded-engine.ts', import.meta.url));
+  const { default: ts } = await import('typescript');
+  const { outputText } = ts.transpileModule(await readFile(source, 'utf8'), {
+    fileName: source,
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  });
+  const program = join(dataDir, 'embedded-engine.mjs');
+  await writeFile(program, outputText);
+  return program;
+}
+
+function spawnEngine(program: string): ChildProcess {
+  return spawn(process.execPath, [program, ENGINE_ARGUMENT], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+}
+
+/** The engine's first answer: what it was asked to do is done, or why not. */
+function firstReply<T extends 'created' | 'ready'>(engine: ChildProcess, request: EngineRequest, expected: T): Promise<Extract<EngineReply, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    engine.once('message', (message: EngineReply) =>
+      message.type === expected ? resolve(message as Extract<EngineReply, { type: T }>) : reject(new Error(`the embedded database did not start: ${message.type === 'failed' ? message.message : message.type}`)),
+    );
+    engine.once('error', reject);
+    engine.once('exit', (code, signal) => reject(new Error(`the embedded database did not start (${signal ?? `exit code ${code}`})`)));
+    engine.send(request);
+  });
+}
+
+/**
  * Creating a new database (initdb) takes about 850 MB that PGlite never gives back, against 300 MB
- * for opening an existing one. A short-lived child process does the creation, and its memory goes
+ * for opening an existing one. A short-lived engine process does the creation, and its memory goes
  * with it; the service then opens the result.
  */
-async function initialiseInChildProcess(directory: string): Promise<void> {
-  const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  const script = `require(process.argv[1]).PGlite.create({ dataDir: process.argv[2] }).then((db) => db.close())`;
-  await promisify(execFile)(process.execPath, ['-e', script, pglite, directory], { timeout: 120_000 });
+async function create(program: string, pglite: string, directory: string): Promise<void> {
+  const engine = spawnEngine(program);
+  const exited = new Promise((resolve) => engine.once('exit', resolve));
+  const timer = setTimeout(() => engine.kill('SIGKILL'), 120_000);
+  try {
+    await firstReply(engine, { type: 'create', pglite, directory }, 'created');
+  } finally {
+    clearTimeout(timer);
+    if (engine.connected) engine.disconnect();
+    await exited;
+  }
 }

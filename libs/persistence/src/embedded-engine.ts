@@ -1,0 +1,144 @@
+import { openAsBlob, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+/**
+ * The embedded engine's process: PGlite (PostgreSQL compiled to WebAssembly) and its socket server,
+ * plus the statements the service hands over directly (COPY from a file; one at a time, in order).
+ * `EmbeddedPostgres` starts it with `node <this file> --embedded-engine` and an IPC channel.
+ *
+ * It imports only Node's own modules: the PGlite packages are loaded from the paths the service
+ * resolved, so the same file runs from `dist/` and, transpiled, from the sources under the tests.
+ */
+
+/** The argument that makes the file run as the engine (importing it, as the service does for its types, does nothing). */
+export const ENGINE_ARGUMENT = '--embedded-engine';
+
+/** What the service asks of the engine process. */
+export type EngineRequest =
+  | { type: 'create'; pglite: string; directory: string }
+  | { type: 'start'; pglite: string; socket: string; directory: string; settings: readonly string[] }
+  | { type: 'copy'; id: number; statement: string; file: string }
+  | { type: 'ping'; id: number }
+  | { type: 'stop'; id: number };
+
+/** What it answers. */
+export type EngineReply =
+  | { type: 'created' }
+  | { type: 'ready'; url: string }
+  | { type: 'failed'; message: string }
+  | { type: 'done'; id: number; rows: number; error?: EngineError };
+
+export interface EngineError {
+  message: string;
+  code?: string;
+  detail?: string;
+}
+
+/** The few members of PGlite this process uses. */
+interface PGliteDatabase {
+  query(statement: string, parameters: unknown[], options: { blob: Blob }): Promise<{ affectedRows?: number }>;
+  close(): Promise<void>;
+}
+interface PGliteModule {
+  PGlite: {
+    create(options: { dataDir: string; startParams?: string[] }): Promise<PGliteDatabase>;
+    defaultStartParams: string[];
+  };
+}
+interface SocketServer {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  getServerConn(): string;
+}
+interface SocketModule {
+  PGLiteSocketServer: new (options: { db: PGliteDatabase; host: string; port: number }) => SocketServer;
+}
+
+const load = createRequire(import.meta.url);
+
+function reply(message: EngineReply, then?: () => void): void {
+  process.send?.(message, undefined, {}, () => then?.());
+}
+
+/** An error as it crosses the channel: PostgreSQL's code and detail kept for the service's error mapping. */
+export function engineError(error: unknown): EngineError {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const { code, detail } = error as { code?: unknown; detail?: unknown };
+  return {
+    message: error.message,
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(typeof detail === 'string' ? { detail } : {}),
+  };
+}
+
+/**
+ * Creates a new database (initdb) and exits. It takes about 850 MB that PGlite never gives back,
+ * against 300 MB for opening an existing one, so it runs in a process of its own that then ends.
+ */
+async function create(request: Extract<EngineRequest, { type: 'create' }>): Promise<void> {
+  const { PGlite } = load(request.pglite) as PGliteModule;
+  const db = await PGlite.create({ dataDir: request.directory });
+  await db.close();
+  reply({ type: 'created' }, () => process.disconnect());
+}
+
+async function serve(request: Extract<EngineRequest, { type: 'start' }>): Promise<void> {
+  const { PGlite } = load(request.pglite) as PGliteModule;
+  const { PGLiteSocketServer } = load(request.socket) as SocketModule;
+  const db = await PGlite.create({ dataDir: request.directory, startParams: [...PGlite.defaultStartParams, ...request.settings] });
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0 });
+  await server.start();
+
+  let queue = Promise.resolve();
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    await server.stop();
+    await db.close();
+  };
+  const copy = async (statement: string, file: string): Promise<number> => {
+    try {
+      return (await db.query(statement, [], { blob: await openAsBlob(file) })).affectedRows ?? 0;
+    } finally {
+      rmSync(file, { force: true });
+    }
+  };
+
+  process.on('message', (message: EngineRequest) => {
+    if (message.type === 'ping') {
+      // Answered at once, not behind the queue: a long import must not make a live engine look down.
+      reply({ type: 'done', id: message.id, rows: 0 });
+      return;
+    }
+    if (message.type !== 'copy' && message.type !== 'stop') return;
+    queue = queue.then(async () => {
+      try {
+        const rows = message.type === 'copy' ? await copy(message.statement, message.file) : await close().then(() => 0);
+        reply({ type: 'done', id: message.id, rows });
+      } catch (error) {
+        reply({ type: 'done', id: message.id, rows: 0, error: engineError(error) });
+      }
+    });
+  });
+  // The service decides when the engine stops (a terminal's Ctrl+C reaches both): when it asks, or
+  // when its channel closes because it has gone, the engine closes its files and exits.
+  process.on('SIGINT', () => undefined);
+  process.on('SIGTERM', () => undefined);
+  process.on('disconnect', () => {
+    void queue
+      .then(close)
+      .catch(() => undefined)
+      .finally(() => process.exit(0));
+  });
+  reply({ type: 'ready', url: `postgres://postgres@${server.getServerConn()}/postgres` });
+}
+
+if (process.argv[2] === ENGINE_ARGUMENT && process.send !== undefined) {
+  process.once('message', (request: EngineRequest) => {
+    const started = request.type === 'create' ? create(request) : request.type === 'start' ? serve(request) : Promise.reject(new Error(`not a first request: ${request.type}`));
+    started.catch((error: unknown) => {
+      reply({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) }, () => process.exit(1));
+    });
+  });
+}
