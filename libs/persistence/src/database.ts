@@ -1,12 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import type { PoolClient } from 'pg';
-import { from as copyFromStdin } from 'pg-copy-streams';
-import { DataSource, EntityManager, MixedList, type EntitySchema, type QueryRunner } from 'typeorm';
+import { DataSource, EntityManager, MixedList, type EntitySchema } from 'typeorm';
 import { AppConfig, DatabaseUnavailableError } from '@app/shared';
-import { copyChunks, copyStatement, type CopyJob } from './bulk-copy.js';
+import type { CopyJob } from './bulk-copy.js';
+import { EngineBulkWriter, StreamingBulkWriter, type BulkWriter } from './bulk-writers.js';
 import { EmbeddedPostgres } from './embedded-postgres.js';
 
 export interface PersistenceOptions {
@@ -25,13 +22,6 @@ const CONNECT_TIMEOUT_MS = 5000;
  * import holds it (seconds for a large one), which is a queue, not an outage.
  */
 const EMBEDDED_CONNECTION_WAIT_MS = 120_000;
-/**
- * Rows per COPY chunk sent to a server: small enough that a chunk's intermediate strings die young
- * instead of growing the heap; the server takes one in while the next is being built.
- */
-const SERVER_COPY_ROWS = 2_000;
-/** Rows per COPY statement on the embedded database, where each statement has a cost of its own. */
-const EMBEDDED_COPY_ROWS = 10_000;
 /** Serialises migrations when several instances start at once against one server. */
 const MIGRATION_LOCK_KEY = 7_284_196_530_112;
 
@@ -63,6 +53,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly transactions = new AsyncLocalStorage<TransactionScope>();
   private source: DataSource | undefined;
   private embedded: EmbeddedPostgres | undefined;
+  private bulkWriter: BulkWriter = new StreamingBulkWriter();
   private retryTimer: NodeJS.Timeout | undefined;
   private migrated = false;
   private stopping = false;
@@ -76,6 +67,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.databaseUrl === undefined) {
       this.embedded = await EmbeddedPostgres.start(this.config.dataDir);
+      this.bulkWriter = new EngineBulkWriter(this.embedded);
       await this.connect(this.embedded.url, 1, EMBEDDED_CONNECTION_WAIT_MS);
       return;
     }
@@ -147,16 +139,16 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
 
   /**
    * Writes rows with `COPY … FROM`, the fastest way into PostgreSQL, inside the current unit of work
-   * (so they land with the rest of it, or not at all), one job after the other. Returns how many rows
-   * each job wrote. On a server the rows stream over the transaction's connection; on the embedded
-   * database they go straight to the engine, which is one session, the one that holds this
-   * transaction, and which takes in each chunk in its own process while the next is being built.
+   * (so they land with the rest of it, or not at all), one job after the other; resolves with how
+   * many rows each job wrote. The unit of work waits for the copy before it commits or rolls back, and
+   * its failure rolls it back: the caller may go on with other work (CPU work while the database
+   * writes) and await the promise later, or not at all if that work fails first.
    */
   copyRows(...jobs: CopyJob[]): Promise<number[]> {
     const scope = this.transactions.getStore();
     if (scope?.manager.queryRunner === undefined) return Promise.reject(new Error('copyRows runs inside a unit of work'));
-    const done = this.copyInto(scope.manager.queryRunner, jobs);
-    // The transaction waits for it before it commits or rolls back, whether or not the caller does.
+    const done = this.bulkWriter.write(scope.manager.queryRunner, jobs);
+    // The handler here also keeps a promise the caller leaves behind from counting as unhandled.
     scope.copies.push(
       done.then(
         () => ({ ok: true }),
@@ -164,33 +156,6 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
       ),
     );
     return done;
-  }
-
-  private async copyInto(queryRunner: QueryRunner, jobs: CopyJob[]): Promise<number[]> {
-    const embedded = this.embedded;
-    if (embedded !== undefined) {
-      // Each chunk is handed over as soon as it is built; the engine writes them in order.
-      const handedOver: Promise<number>[][] = [];
-      try {
-        for (const { target, rows } of jobs) {
-          const chunks: Promise<number>[] = [];
-          handedOver.push(chunks);
-          for (const text of copyChunks(rows, EMBEDDED_COPY_ROWS)) chunks.push(embedded.copyFrom(target, text));
-        }
-      } catch (error) {
-        await Promise.allSettled(handedOver.flat()); // a row that could not be built: let the rest end first
-        throw error;
-      }
-      return Promise.all(handedOver.map(async (chunks) => (await Promise.all(chunks)).reduce((sum, count) => sum + count, 0)));
-    }
-    const client = (await queryRunner.connect()) as PoolClient;
-    const counts: number[] = [];
-    for (const { target, rows } of jobs) {
-      const stream = client.query(copyFromStdin(copyStatement(target, 'STDIN')));
-      await pipeline(Readable.from(copyChunks(rows, SERVER_COPY_ROWS)), stream);
-      counts.push(stream.rowCount);
-    }
-    return counts;
   }
 
   /**

@@ -156,34 +156,16 @@ export class ImportBrokerageFiles {
    * trades of everything it holds then. The new rows are written while the trades are matched:
    * matching needs no database, and the database (a server, or the embedded engine's process) works
    * on another core meanwhile; matching in slices gives the event loop a turn now and then to feed it.
+   * A failed write fails the unit of work, which waits for the write before it ends.
    */
   private async storeAndMatch(accountId: number, uploadId: number, take: () => Rows, counts: { transactionsInserted: number }): Promise<MatchResult> {
     const stored = await this.store.loadRows(accountId);
     const incoming = take();
     const added: Rows = { transactions: notStoredYet(incoming.transactions, stored.transactions), lots: notStoredYet(incoming.lots, stored.lots) };
-    const written = this.write(accountId, uploadId, added);
-    // The writes may fail (a dropped connection) while matching still runs: their failure is handled
-    // when they are awaited below, not left unhandled meanwhile.
-    const writeFailure = written.then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    let current: MatchResult;
-    try {
-      current = await matchTrades([...stored.transactions, ...added.transactions], [...stored.lots, ...added.lots], { pause: () => nextTurn() });
-    } catch (error) {
-      await writeFailure; // the connection is left alone until the writes have ended
-      throw error;
-    }
-    counts.transactionsInserted = await written;
+    const written = this.store.addRows(accountId, uploadId, added);
+    const current = await matchTrades([...stored.transactions, ...added.transactions], [...stored.lots, ...added.lots], { pause: () => nextTurn() });
+    [counts.transactionsInserted] = await written;
     return current;
-  }
-
-  /** Stores the new rows and lots; resolves with how many rows were new. */
-  private async write(accountId: number, uploadId: number, added: Rows): Promise<number> {
-    const inserted = await this.store.addTransactions(accountId, uploadId, added.transactions);
-    await this.store.addLots(accountId, uploadId, added.lots);
-    return inserted;
   }
 
   private describe(request: ImportRequest) {

@@ -16,8 +16,9 @@ export abstract class ImportStore {
   abstract loadRows(accountId: number): Promise<StoredRows>;
   /**
    * Stores rows the account does not hold yet (the caller leaves out stored fingerprints, under the
-   * account lock; a duplicate fails the import); returns how many were written.
+   * account lock; a duplicate fails the import); resolves with how many transactions and lots were
+   * written. The write goes on while the caller does other work: the unit of work waits for it before
+   * it ends and fails with it, so the promise may be left behind if that other work fails first.
    */
-  abstract addTransactions(accountId: number, uploadId: number, transactions: readonly BrokerTransaction[]): Promise<number>;
-  abstract addLots(accountId: number, uploadId: number, lots: readonly RealizedLot[]): Promise<number>;
+  abstract addRows(accountId: number, uploadId: number, rows: StoredRows): Promise<number[]>;
 }

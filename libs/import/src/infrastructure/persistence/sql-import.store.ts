@@ -50,57 +50,54 @@ export class SqlImportStore extends ImportStore {
     return { transactions: transactions.map(toTransaction), lots: lots.map(toLot) };
   }
 
-  async addTransactions(accountId: number, uploadId: number, rows: readonly BrokerTransaction[]): Promise<number> {
+  addRows(accountId: number, uploadId: number, { transactions, lots }: StoredRows): Promise<number[]> {
     // The caller passes only rows the account does not hold (under the account lock), so a plain
     // COPY is enough; the natural-key constraint still refuses a duplicate, failing the import.
-    const [written] = await this.database.copyRows({
-      target: BROKER_TRANSACTIONS,
-      rows: rowsOf(rows, (row) => [
-        accountId,
-        uploadId,
-        row.line,
-        required(row.fingerprint),
-        row.date,
-        row.asOfDate,
-        row.action,
-        row.symbol,
-        row.description,
-        textOrNull(row.quantity),
-        textOrNull(row.price),
-        textOrNull(row.fees),
-        textOrNull(row.amount),
-        JSON.stringify(row.cells),
-      ]),
-    });
-    return written;
-  }
-
-  async addLots(accountId: number, uploadId: number, lots: readonly RealizedLot[]): Promise<number> {
-    const [written] = await this.database.copyRows({
-      target: REALIZED_LOTS,
-      rows: rowsOf(lots, (lot) => [
-        accountId,
-        uploadId,
-        lot.line,
-        required(lot.fingerprint),
-        lot.symbol,
-        lot.name,
-        lot.closedDate,
-        lot.openedDate,
-        lot.quantity.toString(),
-        textOrNull(lot.proceedsPerShare),
-        textOrNull(lot.costPerShare),
-        lot.proceeds.toString(),
-        lot.costBasis.toString(),
-        lot.gainLoss.toString(),
-        textOrNull(lot.gainLossPercent),
-        lot.term,
-        lot.washSale,
-        textOrNull(lot.disallowedLoss),
-        JSON.stringify(lot.cells),
-      ]),
-    });
-    return written;
+    return this.database.copyRows(
+      {
+        target: BROKER_TRANSACTIONS,
+        rows: rowsOf(transactions, (row) => [
+          accountId,
+          uploadId,
+          row.line,
+          required(row.fingerprint),
+          row.date,
+          row.asOfDate,
+          row.action,
+          row.symbol,
+          row.description,
+          textOrNull(row.quantity),
+          textOrNull(row.price),
+          textOrNull(row.fees),
+          textOrNull(row.amount),
+          JSON.stringify(row.cells),
+        ]),
+      },
+      {
+        target: REALIZED_LOTS,
+        rows: rowsOf(lots, (lot) => [
+          accountId,
+          uploadId,
+          lot.line,
+          required(lot.fingerprint),
+          lot.symbol,
+          lot.name,
+          lot.closedDate,
+          lot.openedDate,
+          lot.quantity.toString(),
+          textOrNull(lot.proceedsPerShare),
+          textOrNull(lot.costPerShare),
+          lot.proceeds.toString(),
+          lot.costBasis.toString(),
+          lot.gainLoss.toString(),
+          textOrNull(lot.gainLossPercent),
+          lot.term,
+          lot.washSale,
+          textOrNull(lot.disallowedLoss),
+          JSON.stringify(lot.cells),
+        ]),
+      },
+    );
   }
 }
 

@@ -1,0 +1,62 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { PoolClient } from 'pg';
+import { from as copyFromStdin } from 'pg-copy-streams';
+import type { QueryRunner } from 'typeorm';
+import { copyChunks, copyStatement, type CopyJob } from './bulk-copy.js';
+import type { EmbeddedPostgres } from './embedded-postgres.js';
+
+/**
+ * Writes rows with `COPY … FROM`, the fastest way into PostgreSQL, in the transaction of the given
+ * query runner, one job after the other; resolves with how many rows each job wrote. One per kind of
+ * database: `Database` picks it and keeps track of what it has started.
+ */
+export interface BulkWriter {
+  write(queryRunner: QueryRunner, jobs: readonly CopyJob[]): Promise<number[]>;
+}
+
+/**
+ * Rows per COPY chunk sent to a server: small enough that a chunk's intermediate strings die young
+ * instead of growing the heap; the server takes one in while the next is being built.
+ */
+const SERVER_COPY_ROWS = 2_000;
+/** Rows per COPY statement on the embedded database, where each statement has a cost of its own. */
+const EMBEDDED_COPY_ROWS = 10_000;
+
+/** A server: the rows stream over the transaction's own connection. */
+export class StreamingBulkWriter implements BulkWriter {
+  async write(queryRunner: QueryRunner, jobs: readonly CopyJob[]): Promise<number[]> {
+    const client = (await queryRunner.connect()) as PoolClient;
+    const counts: number[] = [];
+    for (const { target, rows } of jobs) {
+      const stream = client.query(copyFromStdin(copyStatement(target, 'STDIN')));
+      await pipeline(Readable.from(copyChunks(rows, SERVER_COPY_ROWS)), stream);
+      counts.push(stream.rowCount);
+    }
+    return counts;
+  }
+}
+
+/**
+ * The embedded database: the rows go straight to the engine (not through its socket), which is one
+ * session, the one that holds the caller's transaction. Each chunk is handed over as soon as it is
+ * built and the engine writes them in order, in its own process, while the next is being built.
+ */
+export class EngineBulkWriter implements BulkWriter {
+  constructor(private readonly engine: EmbeddedPostgres) {}
+
+  async write(_queryRunner: QueryRunner, jobs: readonly CopyJob[]): Promise<number[]> {
+    const handedOver: Promise<number>[][] = [];
+    try {
+      for (const { target, rows } of jobs) {
+        const chunks: Promise<number>[] = [];
+        handedOver.push(chunks);
+        for (const text of copyChunks(rows, EMBEDDED_COPY_ROWS)) chunks.push(this.engine.copyFrom(target, text));
+      }
+    } catch (error) {
+      await Promise.allSettled(handedOver.flat()); // a row that could not be built: let the rest end first
+      throw error;
+    }
+    return Promise.all(handedOver.map(async (chunks) => (await Promise.all(chunks)).reduce((sum, count) => sum + count, 0)));
+  }
+}
