@@ -1,15 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { Database, rowsOf, textOrNull, type CopyTarget } from '@app/persistence';
+import { Database, decimalFrom, decimalOrNullFrom, rowsOf, textOrNull, textOrNullFrom, type CopyTarget, type SqlRow } from '@app/persistence';
 import { ConflictError } from '@app/shared';
-import { Decimal } from '@app/shared/domain';
 import { classifyAction, type BrokerTransaction } from '../../domain/broker-transaction.js';
 import type { RealizedLot } from '../../domain/realized-lot.js';
 import { ImportStore, type StoredRows } from '../../application/import-store.port.js';
 
 /** Advisory-lock namespace for imports (the second key is the account id). */
 const IMPORT_LOCK_NAMESPACE = 4711;
-
-type Row = Record<string, string | number | boolean | null>;
 
 /**
  * PostgreSQL adapter of the import store: the account's raw rows (`broker_transactions`,
@@ -34,13 +31,13 @@ export class SqlImportStore extends ImportStore {
 
   async loadRows(accountId: number): Promise<StoredRows> {
     const manager = this.database.manager;
-    const transactions: Row[] = await manager.query(
+    const transactions: SqlRow[] = await manager.query(
       `SELECT line, to_char(trade_date, 'YYYY-MM-DD') AS date, to_char(as_of_date, 'YYYY-MM-DD') AS as_of_date, action, symbol,
               description, quantity::text, price::text, fees::text, amount::text, cells, translate(fingerprint::text, '-', '') AS fingerprint
          FROM broker_transactions WHERE account_id = $1 ORDER BY trade_date, upload_id, line DESC`,
       [accountId],
     );
-    const lots: Row[] = await manager.query(
+    const lots: SqlRow[] = await manager.query(
       `SELECT line, symbol, name, to_char(closed_date, 'YYYY-MM-DD') AS closed_date, to_char(opened_date, 'YYYY-MM-DD') AS opened_date,
               quantity::text, proceeds_per_share::text, cost_per_share::text, proceeds::text, cost_basis::text, gain_loss::text,
               gain_loss_percent::text, term, wash_sale, disallowed_loss::text, cells, translate(fingerprint::text, '-', '') AS fingerprint
@@ -117,46 +114,42 @@ function required(fingerprint: string | undefined): string {
   return fingerprint;
 }
 
-function decimal(value: string | number | boolean | null): Decimal | null {
-  return value === null ? null : Decimal.parse(String(value));
-}
-
-function toTransaction(row: Row): BrokerTransaction {
+function toTransaction(row: SqlRow): BrokerTransaction {
   const action = String(row.action);
   return {
     line: Number(row.line),
     date: String(row.date),
-    asOfDate: row.as_of_date === null ? null : String(row.as_of_date),
+    asOfDate: textOrNullFrom(row.as_of_date),
     action,
     kind: classifyAction(action),
     symbol: String(row.symbol),
     description: String(row.description),
-    quantity: decimal(row.quantity),
-    price: decimal(row.price),
-    fees: decimal(row.fees),
-    amount: decimal(row.amount),
+    quantity: decimalOrNullFrom(row.quantity),
+    price: decimalOrNullFrom(row.price),
+    fees: decimalOrNullFrom(row.fees),
+    amount: decimalOrNullFrom(row.amount),
     cells: row.cells as unknown as string[],
     fingerprint: String(row.fingerprint),
   };
 }
 
-function toLot(row: Row): RealizedLot {
+function toLot(row: SqlRow): RealizedLot {
   return {
     line: Number(row.line),
     symbol: String(row.symbol),
     name: String(row.name),
     closedDate: String(row.closed_date),
     openedDate: String(row.opened_date),
-    quantity: Decimal.parse(String(row.quantity)),
-    proceedsPerShare: decimal(row.proceeds_per_share),
-    costPerShare: decimal(row.cost_per_share),
-    proceeds: Decimal.parse(String(row.proceeds)),
-    costBasis: Decimal.parse(String(row.cost_basis)),
-    gainLoss: Decimal.parse(String(row.gain_loss)),
-    gainLossPercent: decimal(row.gain_loss_percent),
-    term: row.term === null ? null : String(row.term),
+    quantity: decimalFrom(row.quantity),
+    proceedsPerShare: decimalOrNullFrom(row.proceeds_per_share),
+    costPerShare: decimalOrNullFrom(row.cost_per_share),
+    proceeds: decimalFrom(row.proceeds),
+    costBasis: decimalFrom(row.cost_basis),
+    gainLoss: decimalFrom(row.gain_loss),
+    gainLossPercent: decimalOrNullFrom(row.gain_loss_percent),
+    term: textOrNullFrom(row.term),
     washSale: Boolean(row.wash_sale),
-    disallowedLoss: decimal(row.disallowed_loss),
+    disallowedLoss: decimalOrNullFrom(row.disallowed_loss),
     cells: row.cells as unknown as string[],
     fingerprint: String(row.fingerprint),
   };
