@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pipeline } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
@@ -40,7 +41,8 @@ export class StreamingBulkWriter implements BulkWriter {
 /**
  * The embedded database: the rows go straight to the engine (not through its socket), which is one
  * session, the one that holds the caller's transaction. Each chunk is handed over as soon as it is
- * built and the engine writes them in order, in its own process, while the next is being built.
+ * built and the engine writes them in order, in its own process, while the next is being built. The
+ * event loop gets a turn after each chunk, so other requests are answered while a large write is built.
  */
 export class EngineBulkWriter implements BulkWriter {
   constructor(private readonly engine: EmbeddedPostgres) {}
@@ -51,7 +53,12 @@ export class EngineBulkWriter implements BulkWriter {
       for (const { target, rows } of jobs) {
         const chunks: Promise<number>[] = [];
         handedOver.push(chunks);
-        for (const text of copyChunks(rows, EMBEDDED_COPY_ROWS)) chunks.push(this.engine.copyFrom(target, text));
+        for (const text of copyChunks(rows, EMBEDDED_COPY_ROWS)) {
+          const copied = this.engine.copyFrom(target, text);
+          copied.catch(() => undefined); // its failure is judged with the others below, not left unhandled meanwhile
+          chunks.push(copied);
+          await nextTurn();
+        }
       }
     } catch (error) {
       await Promise.allSettled(handedOver.flat()); // a row that could not be built: let the rest end first

@@ -7,6 +7,7 @@ import { matchTrades, type MatchResult } from '../domain/hybrid-matcher.js';
 import { ImportFileError } from '../domain/import.errors.js';
 import { decodeCsvText } from '../domain/parsers/csv-text.js';
 import { parseRealizedLotsFile, parseTransactionsFile } from '../domain/parsers/format-registry.js';
+import type { Turns } from '../domain/turns.js';
 import { unknownActionWarnings } from '../domain/unknown-actions.js';
 import { ImportStore, type StoredRows as Rows } from './import-store.port.js';
 import { UploadHistory } from './upload-history.port.js';
@@ -133,21 +134,21 @@ export class ImportBrokerageFiles {
 
   /**
    * Step 1: the two files as rows with their natural keys, and the warnings about the file itself.
-   * Each step is CPU work on the event loop; a turn between them lets other users' requests (and the
-   * health probes) through while a large file is read.
+   * This is CPU work on the event loop: it gives the loop a turn every few thousand rows, so other
+   * users' requests (and the health probes) are answered while a large file is read.
    */
   private async readFiles(request: ImportRequest, counts: { transactionsProcessed: number; realizedGainsLots: number }, progress: ProgressListener) {
-    const parsed = parseTransactionsFile(request.transactions.name, request.transactions.content).transactions;
+    const parsed = (await parseTransactionsFile(request.transactions.name, request.transactions.content, undefined, TURNS)).transactions;
     const fileWarnings = unknownActionWarnings(request.transactions.name, parsed);
-    await nextTurn();
-    const lots = parseRealizedLotsFile(request.gains.name, request.gains.content).lots;
+    const lots = (await parseRealizedLotsFile(request.gains.name, request.gains.content, undefined, TURNS)).lots;
     counts.transactionsProcessed = parsed.length;
     counts.realizedGainsLots = lots.length;
     await progress(IMPORT_STEPS[1]);
     const accountKey = String(request.account.accountId);
-    const transactions = withTransactionFingerprints(accountKey, parsed);
-    await nextTurn();
-    const incoming: Rows = { transactions, lots: withLotFingerprints(accountKey, lots) };
+    const incoming: Rows = {
+      transactions: await withTransactionFingerprints(accountKey, parsed, TURNS),
+      lots: await withLotFingerprints(accountKey, lots, TURNS),
+    };
     return { incoming, fileWarnings };
   }
 
@@ -163,7 +164,7 @@ export class ImportBrokerageFiles {
     const incoming = take();
     const added: Rows = { transactions: notStoredYet(incoming.transactions, stored.transactions), lots: notStoredYet(incoming.lots, stored.lots) };
     const written = this.store.addRows(accountId, uploadId, added);
-    const current = await matchTrades([...stored.transactions, ...added.transactions], [...stored.lots, ...added.lots], { pause: () => nextTurn() });
+    const current = await matchTrades([...stored.transactions, ...added.transactions], [...stored.lots, ...added.lots], TURNS);
     [counts.transactionsInserted] = await written;
     return current;
   }
@@ -178,6 +179,9 @@ export class ImportBrokerageFiles {
     };
   }
 }
+
+/** Where the import's CPU work stops for a turn of the event loop. */
+const TURNS: Turns = { pause: () => nextTurn() };
 
 /** The rows whose natural key is not among the stored ones. */
 function notStoredYet<T extends { fingerprint?: string }>(rows: readonly T[], stored: readonly T[]): T[] {

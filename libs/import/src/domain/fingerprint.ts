@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import type { Decimal } from '@app/shared/domain';
 import type { BrokerTransaction } from './broker-transaction.js';
 import type { RealizedLot } from './realized-lot.js';
+import { ROWS_PER_TURN, runSteps, runStepsMaybeWithTurns, type Steps, type Turns } from './turns.js';
 
 /**
  * Natural keys for stored rows (decisions.md §3, idempotency): the account, the row's content and
@@ -48,17 +49,25 @@ function lotContent(lot: RealizedLot): string[] {
   ];
 }
 
-function fingerprintAll<T>(kind: string, account: string, rows: readonly T[], contentOf: (row: T) => string[]): string[] {
+function* fingerprintAll<T>(kind: string, account: string, rows: readonly T[], contentOf: (row: T) => string[]): Steps<string[]> {
   const occurrences = new Map<string, number>();
   const accountKey = canonicalText(account).toUpperCase();
-  return rows.map((row) => {
+  const keys: string[] = [];
+  for (const [index, row] of rows.entries()) {
+    if (index > 0 && index % ROWS_PER_TURN === 0) yield;
     // Unit and record separators cannot occur in CSV text cells, so the join is unambiguous.
     const contentKey = hash('sha256', `${kind}\u001e${accountKey}\u001e${contentOf(row).join('\u001f')}`, 'hex');
     const occurrence = (occurrences.get(contentKey) ?? 0) + 1;
     occurrences.set(contentKey, occurrence);
     // The first occurrence is keyed by its content alone; a second identical fill of the day gets #2 …
-    return key128(occurrence === 1 ? contentKey : hash('sha256', `${contentKey}#${occurrence}`, 'hex'));
-  });
+    keys.push(key128(occurrence === 1 ? contentKey : hash('sha256', `${contentKey}#${occurrence}`, 'hex')));
+  }
+  return keys;
+}
+
+function* withKeys<T extends { fingerprint?: string }>(rows: readonly T[], keying: Steps<string[]>): Steps<T[]> {
+  const keys = yield* keying;
+  return rows.map((row, index) => ({ ...row, fingerprint: keys[index] }));
 }
 
 /**
@@ -72,21 +81,27 @@ function key128(hexDigest: string): string {
 
 /** One key per transaction, same order. `transactions` must be one file's rows in file order. */
 export function fingerprintTransactions(account: string, transactions: readonly BrokerTransaction[]): string[] {
-  return fingerprintAll('transaction', account, transactions, transactionContent);
+  return runSteps(fingerprintAll('transaction', account, transactions, transactionContent));
 }
 
 /** One key per lot row, same order. `lots` must be one file's rows in file order. */
 export function fingerprintLots(account: string, lots: readonly RealizedLot[]): string[] {
-  return fingerprintAll('realized-lot', account, lots, lotContent);
+  return runSteps(fingerprintAll('realized-lot', account, lots, lotContent));
 }
 
-/** The same rows with their `fingerprint` set. */
-export function withTransactionFingerprints(account: string, transactions: readonly BrokerTransaction[]): BrokerTransaction[] {
-  const keys = fingerprintTransactions(account, transactions);
-  return transactions.map((tx, index) => ({ ...tx, fingerprint: keys[index] }));
+/** The same rows with their `fingerprint` set; given turns, a promise, with a turn every few thousand rows. */
+export function withTransactionFingerprints(account: string, transactions: readonly BrokerTransaction[]): BrokerTransaction[];
+export function withTransactionFingerprints(account: string, transactions: readonly BrokerTransaction[], turns: Turns): Promise<BrokerTransaction[]>;
+export function withTransactionFingerprints(
+  account: string,
+  transactions: readonly BrokerTransaction[],
+  turns?: Turns,
+): BrokerTransaction[] | Promise<BrokerTransaction[]> {
+  return runStepsMaybeWithTurns(withKeys(transactions, fingerprintAll('transaction', account, transactions, transactionContent)), turns);
 }
 
-export function withLotFingerprints(account: string, lots: readonly RealizedLot[]): RealizedLot[] {
-  const keys = fingerprintLots(account, lots);
-  return lots.map((lot, index) => ({ ...lot, fingerprint: keys[index] }));
+export function withLotFingerprints(account: string, lots: readonly RealizedLot[]): RealizedLot[];
+export function withLotFingerprints(account: string, lots: readonly RealizedLot[], turns: Turns): Promise<RealizedLot[]>;
+export function withLotFingerprints(account: string, lots: readonly RealizedLot[], turns?: Turns): RealizedLot[] | Promise<RealizedLot[]> {
+  return runStepsMaybeWithTurns(withKeys(lots, fingerprintAll('realized-lot', account, lots, lotContent)), turns);
 }

@@ -13,6 +13,7 @@ import { SymbolBook, type LotPiece, type OpenLot, type OpenLotQueue } from './op
 import { PositionHistory } from './position-history.js';
 import type { RealizedLot } from './realized-lot.js';
 import { groupBy } from './group-by.js';
+import type { Turns } from './turns.js';
 
 export type MatchWarningCode =
   | 'LOTS_DO_NOT_ADD_UP'
@@ -63,8 +64,7 @@ export interface MatchOptions {
 }
 
 /** Matching that gives the caller a turn every `sliceSize` transactions (`pause` resolves when it may go on). */
-export interface SlicedMatchOptions extends MatchOptions {
-  readonly pause: () => Promise<void>;
+export interface SlicedMatchOptions extends MatchOptions, Turns {
   readonly sliceSize?: number;
 }
 

@@ -1,6 +1,7 @@
 import type { BrokerTransaction } from '../broker-transaction.js';
 import type { RealizedLot } from '../realized-lot.js';
 import type { CsvRow } from './csv-text.js';
+import type { Steps } from '../turns.js';
 
 export interface FormatInfo {
   readonly id: string;
@@ -44,6 +45,9 @@ export interface BrokerageFormat {
   /** False for a layout recognised only to be refused with advice (listed nowhere as understood). */
   readonly accepted: boolean;
   recognises(headerCells: readonly string[]): boolean;
-  /** Throws ImportFileError naming the file, line and reason for the first bad row. */
-  parse(input: FormatInput): ParsedBrokerageFile;
+  /**
+   * Throws ImportFileError naming the file, line and reason for the first bad row. A generator of
+   * steps (turns.ts): it yields every `ROWS_PER_TURN` rows, where a caller may take a turn.
+   */
+  parse(input: FormatInput): Steps<ParsedBrokerageFile>;
 }

@@ -1,4 +1,5 @@
 import { ImportFileError } from '../import.errors.js';
+import { runSteps, runStepsMaybeWithTurns, type Steps, type Turns } from '../turns.js';
 import type {
   BrokerageFormat,
   ParsedBrokerageFile,
@@ -36,13 +37,20 @@ export class FormatRegistry {
 
   /** Decodes, splits and parses one uploaded file. Throws ImportFileError. */
   parse(fileName: string, content: Uint8Array | string): ParsedBrokerageFile {
+    return runSteps(this.parsing(fileName, content));
+  }
+
+  /** `parse` as steps (turns.ts): decoding, splitting, then every few thousand rows read. */
+  *parsing(fileName: string, content: Uint8Array | string): Steps<ParsedBrokerageFile> {
     const text = decodeCsvText(fileName, content);
+    yield;
     const rows = readCsvRows(fileName, text, this.sniffDelimiter(fileName, text));
+    yield;
     let titleLines = 0;
     for (const [index, row] of rows.entries()) {
       const format = this.detect(row.cells);
       if (format) {
-        return format.parse({ fileName, header: row, rows: rows.slice(index + 1) });
+        return yield* format.parse({ fileName, header: row, rows: rows.slice(index + 1) });
       }
       if (NOT_A_TITLE(row) || ++titleLines > MAX_TITLE_LINES) {
         throw this.notRecognised(fileName, row.line);
@@ -91,30 +99,40 @@ export function parseBrokerageFile(
   return registry.parse(fileName, content);
 }
 
-/** The upload's `transaction_history_file`: must be a transactions layout. */
+/** The upload's `transaction_history_file`: must be a transactions layout. Given turns, a promise (see `parsing`). */
+export function parseTransactionsFile(fileName: string, content: Uint8Array | string, registry?: FormatRegistry): ParsedTransactionsFile;
+export function parseTransactionsFile(fileName: string, content: Uint8Array | string, registry: FormatRegistry | undefined, turns: Turns): Promise<ParsedTransactionsFile>;
 export function parseTransactionsFile(
   fileName: string,
   content: Uint8Array | string,
   registry: FormatRegistry = brokerageFormats,
-): ParsedTransactionsFile {
-  const parsed = registry.parse(fileName, content);
-  if (parsed.kind !== 'transactions') {
-    throw wrongKind(parsed, 'a transaction history');
-  }
-  return parsed;
+  turns?: Turns,
+): ParsedTransactionsFile | Promise<ParsedTransactionsFile> {
+  return runStepsMaybeWithTurns(ofKind(registry.parsing(fileName, content), 'transactions', 'a transaction history'), turns);
 }
 
-/** The upload's `realized_gains_file`: must be a realized-lots layout. */
+/** The upload's `realized_gains_file`: must be a realized-lots layout. Given turns, a promise (see `parsing`). */
+export function parseRealizedLotsFile(fileName: string, content: Uint8Array | string, registry?: FormatRegistry): ParsedRealizedLotsFile;
+export function parseRealizedLotsFile(fileName: string, content: Uint8Array | string, registry: FormatRegistry | undefined, turns: Turns): Promise<ParsedRealizedLotsFile>;
 export function parseRealizedLotsFile(
   fileName: string,
   content: Uint8Array | string,
   registry: FormatRegistry = brokerageFormats,
-): ParsedRealizedLotsFile {
-  const parsed = registry.parse(fileName, content);
-  if (parsed.kind !== 'realized-lots') {
-    throw wrongKind(parsed, 'a Realized Gain/Loss - Lot Details export');
+  turns?: Turns,
+): ParsedRealizedLotsFile | Promise<ParsedRealizedLotsFile> {
+  return runStepsMaybeWithTurns(ofKind(registry.parsing(fileName, content), 'realized-lots', 'a Realized Gain/Loss - Lot Details export'), turns);
+}
+
+function* ofKind<K extends ParsedBrokerageFile['kind']>(
+  parsing: Steps<ParsedBrokerageFile>,
+  kind: K,
+  expected: string,
+): Steps<Extract<ParsedBrokerageFile, { kind: K }>> {
+  const parsed = yield* parsing;
+  if (parsed.kind !== kind) {
+    throw wrongKind(parsed, expected);
   }
-  return parsed;
+  return parsed as Extract<ParsedBrokerageFile, { kind: K }>;
 }
 
 function wrongKind(parsed: ParsedBrokerageFile, expected: string): ImportFileError {

@@ -1,4 +1,5 @@
 import { ImportFileError } from '../import.errors.js';
+import { ROWS_PER_TURN, type Steps } from '../turns.js';
 import type { RealizedLot } from '../realized-lot.js';
 import type { BrokerageFormat, FormatInput, ParsedRealizedLotsFile } from './brokerage-format.js';
 import { column, ColumnLayout, FIGURE_LIMITS, RowReader } from './csv-columns.js';
@@ -38,13 +39,14 @@ export const schwabLotDetailsFormat: BrokerageFormat = {
     return ColumnLayout.of(COLUMNS, headerCells) !== undefined;
   },
 
-  parse({ fileName, header, rows }: FormatInput): ParsedRealizedLotsFile {
+  *parse({ fileName, header, rows }: FormatInput): Steps<ParsedRealizedLotsFile> {
     const layout = ColumnLayout.of(COLUMNS, header.cells);
     if (!layout) {
       throw new ImportFileError('IMPORT_HEADER_NOT_RECOGNISED', fileName, header.line, 'not a Schwab Lot Details header');
     }
     const lots: RealizedLot[] = [];
-    for (const row of rows) {
+    for (const [index, row] of rows.entries()) {
+      if (index > 0 && index % ROWS_PER_TURN === 0) yield;
       if (layout.isHeaderAgain(row.cells)) {
         throw new ImportFileError(
           'IMPORT_MALFORMED_CSV',

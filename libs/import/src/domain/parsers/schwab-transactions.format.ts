@@ -4,6 +4,7 @@ import {
   type BrokerTransaction,
 } from '../broker-transaction.js';
 import { ImportFileError } from '../import.errors.js';
+import { ROWS_PER_TURN, type Steps } from '../turns.js';
 import type { BrokerageFormat, FormatInput, ParsedTransactionsFile } from './brokerage-format.js';
 import { column, ColumnLayout, FIGURE_LIMITS, RowReader } from './csv-columns.js';
 
@@ -35,13 +36,14 @@ export const schwabTransactionsFormat: BrokerageFormat = {
     return ColumnLayout.of(COLUMNS, headerCells) !== undefined;
   },
 
-  parse({ fileName, header, rows }: FormatInput): ParsedTransactionsFile {
+  *parse({ fileName, header, rows }: FormatInput): Steps<ParsedTransactionsFile> {
     const layout = ColumnLayout.of(COLUMNS, header.cells);
     if (!layout) {
       throw new ImportFileError('IMPORT_HEADER_NOT_RECOGNISED', fileName, header.line, 'not a Schwab Transactions header');
     }
     const transactions: BrokerTransaction[] = [];
-    for (const row of rows) {
+    for (const [index, row] of rows.entries()) {
+      if (index > 0 && index % ROWS_PER_TURN === 0) yield;
       if (FOOTER.test(row.cells[0]?.trim() ?? '')) {
         continue;
       }
