@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '@app/persistence';
+import { Database, decimalFrom, decimalOrNullFrom, textOrNullFrom, type SqlRow } from '@app/persistence';
 import { Decimal, type IsoDate } from '@app/shared/domain';
 import { TradeReports, type DayRange } from '../../application/trade-reports.port.js';
 import type { DayTotals } from '../../domain/period-totals.js';
@@ -8,8 +8,6 @@ import type { SymbolAccountTotals } from '../../domain/symbol-summary.js';
 import type { MonthTotals } from '../../domain/timeframe.js';
 import { aggregatesFromGroups, PROFIT_LOSS_EDGES, type HoldingPeriod, type TradeAggregates, type TradeGroupTotals } from '../../domain/trade-statistics.js';
 import { dateRangeOf, tradeId, type TradeFilters, type TradeListPage, type TradeListQuery, type TradeSort } from '../../domain/trade-list.js';
-
-type Row = Record<string, string | number | boolean | null>;
 
 // Numbers leave PostgreSQL as exact decimal text (`::text`), dates as `YYYY-MM-DD` (`to_char`): no
 // floats and no time zones between the database and the domain.
@@ -130,7 +128,7 @@ export class TypeOrmTradeReports extends TradeReports {
       next: more && last !== undefined ? { sortValue: last.sortValue, accountId: last.accountId, seq: last.seq } : null,
       totalCount: Number(totals.total_count),
       winningTrades: Number(totals.winning_trades),
-      netProfitLoss: decimal(totals.net_profit_loss),
+      netProfitLoss: decimalFrom(totals.net_profit_loss),
     };
   }
 
@@ -162,12 +160,12 @@ export class TypeOrmTradeReports extends TradeReports {
         GROUP BY GROUPING SETS ((day, side, period), (symbol), (bucket))`,
       params,
     );
-    const totalsOf = (row: Row): TradeGroupTotals => ({
+    const totalsOf = (row: SqlRow): TradeGroupTotals => ({
       totalTrades: Number(row.total_trades),
       winningTrades: Number(row.winning_trades),
       losingTrades: Number(row.losing_trades),
-      grossProfit: decimal(row.gross_profit),
-      grossLoss: decimal(row.gross_loss),
+      grossProfit: decimalFrom(row.gross_profit),
+      grossLoss: decimalFrom(row.gross_loss),
       winnersHoldingDays: Number(row.winners_holding_days),
       losersHoldingDays: Number(row.losers_holding_days),
     });
@@ -176,8 +174,8 @@ export class TypeOrmTradeReports extends TradeReports {
     const bySymbol = new Map(groups.filter((row) => Number(row.grouping) === 2).map((row) => [String(row.symbol), totalsOf(row)]));
     const byBucket = new Map(groups.filter((row) => Number(row.grouping) === 1).map((row) => [Number(row.bucket), Number(row.total_trades)]));
     // The extreme trades: their P&L is known, so one more scan finds the rows by equality.
-    const highest = byDay.map((row) => decimal(row.max_profit_loss)).reduce((a, b) => Decimal.max(a, b), Decimal.ZERO);
-    const lowest = byDay.map((row) => decimal(row.min_profit_loss)).reduce((a, b) => Decimal.min(a, b), Decimal.ZERO);
+    const highest = byDay.map((row) => decimalFrom(row.max_profit_loss)).reduce((a, b) => Decimal.max(a, b), Decimal.ZERO);
+    const lowest = byDay.map((row) => decimalFrom(row.min_profit_loss)).reduce((a, b) => Decimal.min(a, b), Decimal.ZERO);
     const candidates =
       highest.isPositive() || lowest.isNegative()
         ? (
@@ -266,8 +264,8 @@ export class TypeOrmTradeReports extends TradeReports {
     return rows.map((row) => ({ symbol: String(row.symbol), shares: Decimal.parse(String(row.shares)) }));
   }
 
-  private async query(sql: string, params: unknown[]): Promise<Row[]> {
-    return (await this.database.manager.query(sql, params)) as Row[];
+  private async query(sql: string, params: unknown[]): Promise<SqlRow[]> {
+    return (await this.database.manager.query(sql, params)) as SqlRow[];
   }
 }
 
@@ -284,29 +282,17 @@ function filterClause(filters: TradeFilters, params: unknown[]): string {
   return conditions.join(' AND ');
 }
 
-function decimal(value: Row[string]): Decimal {
-  return Decimal.parse(String(value));
-}
-
-function optionalDecimal(value: Row[string]): Decimal | null {
-  return value === null ? null : Decimal.parse(String(value));
-}
-
-function optionalText(value: Row[string]): string | null {
-  return value === null ? null : String(value);
-}
-
-function toTotals(row: Row) {
+function toTotals(row: SqlRow) {
   return {
     tradeCount: Number(row.trade_count),
     winningTrades: Number(row.winning_trades),
-    tradingProfitLoss: decimal(row.trading_pnl),
+    tradingProfitLoss: decimalFrom(row.trading_pnl),
     dividendCount: Number(row.dividend_count),
-    dividends: decimal(row.dividends),
+    dividends: decimalFrom(row.dividends),
   };
 }
 
-function toTrade(row: Row): ClosedTrade {
+function toTrade(row: SqlRow): ClosedTrade {
   return {
     symbol: String(row.symbol),
     side: row.side as TradeSide,
@@ -315,50 +301,50 @@ function toTrade(row: Row): ClosedTrade {
     sellDate: String(row.sell_date),
     closeDate: String(row.close_date),
     openDate: String(row.open_date),
-    volume: decimal(row.volume),
-    buyPrice: decimal(row.buy_price),
-    sellPrice: decimal(row.sell_price),
-    costBasis: decimal(row.cost_basis),
-    proceeds: decimal(row.proceeds),
-    totalProfitLoss: decimal(row.profit_loss),
-    profitPerShare: decimal(row.profit_per_share),
-    returnPercentage: decimal(row.return_pct),
+    volume: decimalFrom(row.volume),
+    buyPrice: decimalFrom(row.buy_price),
+    sellPrice: decimalFrom(row.sell_price),
+    costBasis: decimalFrom(row.cost_basis),
+    proceeds: decimalFrom(row.proceeds),
+    totalProfitLoss: decimalFrom(row.profit_loss),
+    profitPerShare: decimalFrom(row.profit_per_share),
+    returnPercentage: decimalFrom(row.return_pct),
     holdingDays: Number(row.holding_days),
     tradeResult: row.trade_result as TradeResult,
     washSale: row.wash_sale === null ? null : Boolean(row.wash_sale),
-    disallowedLoss: optionalDecimal(row.disallowed_loss),
-    term: optionalText(row.term),
-    buyTxPrice: optionalDecimal(row.buy_tx_price),
-    sellTxPrice: optionalDecimal(row.sell_tx_price),
+    disallowedLoss: decimalOrNullFrom(row.disallowed_loss),
+    term: textOrNullFrom(row.term),
+    buyTxPrice: decimalOrNullFrom(row.buy_tx_price),
+    sellTxPrice: decimalOrNullFrom(row.sell_tx_price),
   };
 }
 
-function toDividend(row: Row): DividendPayment {
-  return { transactionDate: String(row.transaction_date), symbol: String(row.symbol), action: String(row.action), amount: decimal(row.amount) };
+function toDividend(row: SqlRow): DividendPayment {
+  return { transactionDate: String(row.transaction_date), symbol: String(row.symbol), action: String(row.action), amount: decimalFrom(row.amount) };
 }
 
-function toSymbolTotals(row: Row): SymbolAccountTotals {
+function toSymbolTotals(row: SqlRow): SymbolAccountTotals {
   return {
     symbol: String(row.symbol),
-    companyName: optionalText(row.company_name),
+    companyName: textOrNullFrom(row.company_name),
     tradeCount: Number(row.trade_count),
     winningTrades: Number(row.winning_trades),
-    tradingProfitLoss: decimal(row.trading_pnl),
-    minProfitLoss: optionalDecimal(row.min_pnl),
-    maxProfitLoss: optionalDecimal(row.max_pnl),
-    sumReturnPercentage: decimal(row.sum_return_pct),
-    minReturnPercentage: optionalDecimal(row.min_return_pct),
-    maxReturnPercentage: optionalDecimal(row.max_return_pct),
+    tradingProfitLoss: decimalFrom(row.trading_pnl),
+    minProfitLoss: decimalOrNullFrom(row.min_pnl),
+    maxProfitLoss: decimalOrNullFrom(row.max_pnl),
+    sumReturnPercentage: decimalFrom(row.sum_return_pct),
+    minReturnPercentage: decimalOrNullFrom(row.min_return_pct),
+    maxReturnPercentage: decimalOrNullFrom(row.max_return_pct),
     sumHoldingDays: Number(row.sum_holding_days),
-    totalVolume: decimal(row.total_volume),
-    totalCostBasis: decimal(row.total_cost_basis),
-    firstTradeDate: optionalText(row.first_trade_date),
-    lastTradeDate: optionalText(row.last_trade_date),
-    firstOpenDate: optionalText(row.first_open_date),
+    totalVolume: decimalFrom(row.total_volume),
+    totalCostBasis: decimalFrom(row.total_cost_basis),
+    firstTradeDate: textOrNullFrom(row.first_trade_date),
+    lastTradeDate: textOrNullFrom(row.last_trade_date),
+    firstOpenDate: textOrNullFrom(row.first_open_date),
     dividendCount: Number(row.dividend_count),
-    dividends: decimal(row.dividends),
-    firstDividendDate: optionalText(row.first_dividend_date),
-    lastDividendDate: optionalText(row.last_dividend_date),
-    currentShares: decimal(row.current_shares),
+    dividends: decimalFrom(row.dividends),
+    firstDividendDate: textOrNullFrom(row.first_dividend_date),
+    lastDividendDate: textOrNullFrom(row.last_dividend_date),
+    currentShares: decimalFrom(row.current_shares),
   };
 }
