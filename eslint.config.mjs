@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'apps/web/**'] },
+  { ignores: ['dist/**', '.builds/**', 'node_modules/**', 'coverage/**', 'data/**', 'apps/web/**'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -98,4 +98,42 @@ describe('EmbeddedPostgres (engine process)', () => {
       await rm(blocked, { recursive: true, force: true });
     }
   });
+
+  it('makes a new database by copying a pristine one, made once and kept', async () => {
+    const scratch = await mkdtemp(join(tmpdir(), 'sta-engine-template-'));
+    const templates = join(scratch, 'templates');
+    try {
+      const first = await EmbeddedPostgres.start(join(scratch, 'first'), { templates });
+      await first.stop();
+      const [template] = await readdir(templates);
+      expect(template).toMatch(/^pristine-pglite-\d+\.\d+\.\d+$/);
+      // A file only the template has shows that the next database is a copy of it, not a new initdb.
+      await writeFile(join(templates, template, 'made-from-template'), '');
+      const second = await EmbeddedPostgres.start(join(scratch, 'second'), { templates });
+      try {
+        expect(await readdir(join(scratch, 'second', 'pg'))).toContain('made-from-template');
+        expect(await query(second.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
+      } finally {
+        await second.stop();
+      }
+      expect(await readdir(templates)).toEqual([template]); // nothing left over from making it
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }, 60000);
+
+  it('creates the database in place when no template can be kept', async () => {
+    const scratch = await mkdtemp(join(tmpdir(), 'sta-engine-no-template-'));
+    try {
+      await writeFile(join(scratch, 'not-a-folder'), '');
+      const engine = await EmbeddedPostgres.start(join(scratch, 'data'), { templates: join(scratch, 'not-a-folder') });
+      try {
+        expect(await query(engine.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
+      } finally {
+        await engine.stop();
+      }
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }, 60000);
 });

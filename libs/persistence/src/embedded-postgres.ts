@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { access, cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Logger } from '@nestjs/common';
 import { copyStatement, type CopyTarget } from './bulk-copy.js';
@@ -40,7 +41,11 @@ export class EmbeddedPostgres {
     return this.engine.pid;
   }
 
-  static async start(dataDir: string): Promise<EmbeddedPostgres> {
+  /**
+   * Opens (or first creates) the database under `dataDir/pg`. A new database is a copy of a pristine
+   * one kept under `templates` (by default `node_modules/.cache/stocks-trading-analysis`).
+   */
+  static async start(dataDir: string, options: { templates?: string } = {}): Promise<EmbeddedPostgres> {
     const directory = join(dataDir, 'pg');
     await mkdir(directory, { recursive: true });
     const spool = join(dataDir, 'pg-copy');
@@ -49,7 +54,7 @@ export class EmbeddedPostgres {
     const program = await engineProgram(dataDir);
     const require = createRequire(import.meta.url);
     const pglite = require.resolve('@electric-sql/pglite');
-    if (!(await exists(join(directory, 'PG_VERSION')))) await create(program, pglite, directory);
+    if (!(await exists(join(directory, 'PG_VERSION')))) await createDatabase(program, pglite, directory, options.templates);
     const engine = spawnEngine(program);
     const socket = require.resolve('@electric-sql/pglite-socket');
     const { url } = await firstReply(engine, { type: 'start', pglite, socket, directory, settings: SETTINGS }, 'ready');
@@ -189,4 +194,48 @@ async function create(program: string, pglite: string, directory: string): Promi
     if (engine.connected) engine.disconnect();
     await exited;
   }
+}
+
+/**
+ * A new database: a copy of a pristine one (initdb takes seconds; copying its 40 MB result, a
+ * fraction of one), made once per PGlite version by whichever process needs it first and kept in a
+ * cache folder, so every first start and every test's fresh data directory skip initdb. Where that
+ * folder cannot be written (a read-only install), the database is created in place instead.
+ */
+async function createDatabase(program: string, pglite: string, directory: string, templates: string | undefined): Promise<void> {
+  const template = await pristineTemplate(program, pglite, templates ?? defaultTemplates(pglite)).catch(() => undefined);
+  if (template === undefined) return create(program, pglite, directory);
+  await cp(template, directory, { recursive: true });
+}
+
+/** `node_modules/.cache/stocks-trading-analysis` of the install the engine is loaded from. */
+function defaultTemplates(pglite: string): string {
+  const marker = `${sep}node_modules${sep}`;
+  return join(pglite.slice(0, pglite.lastIndexOf(marker) + marker.length), '.cache', 'stocks-trading-analysis');
+}
+
+async function pristineTemplate(program: string, pglite: string, templates: string): Promise<string> {
+  const { version } = JSON.parse(await readFile(join(packageRoot(pglite), 'package.json'), 'utf8')) as { version: string };
+  const template = join(templates, `pristine-pglite-${version}`);
+  if (await exists(join(template, 'PG_VERSION'))) return template;
+  // Made aside and renamed into place, so a process that finds the template finds all of it; when two
+  // make one at once, the rename of the second fails and it uses the first's.
+  const building = `${template}.${randomUUID()}`;
+  await mkdir(building, { recursive: true });
+  try {
+    await create(program, pglite, building);
+    await rename(building, template);
+  } catch (error) {
+    await rm(building, { recursive: true, force: true });
+    if (!(await exists(join(template, 'PG_VERSION')))) throw error;
+  }
+  return template;
+}
+
+/** The package folder of a resolved entry point (`…/node_modules/@electric-sql/pglite/dist/index.js`). */
+function packageRoot(entry: string): string {
+  const marker = `${sep}node_modules${sep}`;
+  const rest = entry.slice(entry.lastIndexOf(marker) + marker.length).split(sep);
+  const name = rest[0].startsWith('@') ? rest.slice(0, 2) : rest.slice(0, 1);
+  return join(entry.slice(0, entry.lastIndexOf(marker) + marker.length), ...name);
 }
