@@ -79,7 +79,7 @@ describe('sign-in with an external identity provider', () => {
     const secrets = [tokens.access_token as string, tokens.id_token as string, code];
     // Give the service a moment to flush its log lines.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(service.output()).toContain('incoming request');
+    expect(service.output()).toContain('request completed');
     for (const secret of secrets) {
       expect(secret.length).toBeGreaterThan(20);
       for (const text of [...seenByClient, service.output()]) expect(text).not.toContain(secret);

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { MIGRATIONS } from '@app/persistence';
 import { runUntilExit, startService } from './support/service.js';
+import { signIn } from './support/sign-in.js';
 import { withClient } from './support/test-database.js';
+import { exampleFiles, ndjson, uploadForm } from './support/uploads.js';
 
 describe('start-up', () => {
   it.each([
@@ -54,5 +56,43 @@ describe('start-up', () => {
     const service = await startService({ env: { LOG_LEVEL: 'info' } });
     expect(await service.stop('SIGTERM')).toBe(0);
     expect(service.output()).toContain('database closed');
+  });
+
+  it('logs a short start-up ending with how to sign in, one line per request and one per import', async () => {
+    const service = await startService({ env: { LOG_LEVEL: 'info', NODE_ENV: 'development' } });
+    try {
+      const startUp = service.output().trim().split('\n');
+      expect(startUp.length).toBeLessThanOrEqual(10);
+      expect(startUp.at(-2)).toMatch(/Server listening at http:\/\/127\.0\.0\.1:\d+/);
+      expect(startUp.at(-1)).toMatch(/sign in at http:\/\/localhost:\d+\/ with the built-in development provider \(no password\) as demo@example\.com$/);
+      expect(service.output()).not.toMatch(/WARNING|InstanceLoader|RouterExplorer/);
+
+      const trader = await signIn(service);
+      const account = await trader.fetch('/auth/profile', {
+        method: 'PUT',
+        headers: { origin: service.url, 'content-type': 'application/json' },
+        body: JSON.stringify({ brokerage_account: 'XXXX-1111' }),
+      });
+      expect(account.status).toBe(200);
+      const before = service.output().length;
+      expect((await trader.fetch('/api/months?probe=1')).status).toBe(200);
+      const imported = await trader.fetch('/api/upload-csv', { method: 'POST', headers: { origin: service.url }, body: uploadForm(exampleFiles()) });
+      expect(ndjson(await imported.text()).pop()).toMatchObject({ type: 'success' });
+      await fetch(`${service.url}/health/live`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+
+      const lines = service.output().slice(before).trim().split('\n');
+      const months = lines.filter((line) => line.includes('/api/months'));
+      expect(months).toHaveLength(1);
+      expect(months[0]).toMatch(/request completed .*"method":"GET","path":"\/api\/months\?probe=1","status":200,"ms":\d+,"user":\d+/);
+      expect(lines.filter((line) => line.includes('import succeeded'))).toEqual([
+        expect.stringMatching(/"user":\d+,"account":\d+,"rows":\d+,"newTransactions":75,"ms":\d+,"trades":\d+/),
+      ]);
+      // Probes that succeed are left to the debug level; nothing carries the session cookie.
+      expect(lines.some((line) => line.includes('/health/live'))).toBe(false);
+      expect(service.output()).not.toContain(trader.cookie.split('=')[1]);
+    } finally {
+      await service.stop();
+    }
   });
 });

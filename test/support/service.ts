@@ -12,6 +12,8 @@ export interface ServiceOptions {
   env?: Record<string, string | undefined>;
   /** Reuse a data directory (e.g. to start twice on the same embedded database). */
   dataDir?: string;
+  /** Listen on this port (to restart on the same address) instead of a free one. */
+  port?: number;
   /** Wait for /health/ready (default) or only for /health/live. */
   waitFor?: 'ready' | 'live';
 }
@@ -31,7 +33,7 @@ export interface RunningService {
  * directory and, when DATABASE_URL is set, a fresh database on that server.
  */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const ownDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'sta-data-')));
   const adminUrl = 'DATABASE_URL' in (options.env ?? {}) ? undefined : serverDatabaseUrl();

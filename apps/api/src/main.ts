@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { mkdir } from 'node:fs/promises';
+import { signInHint } from '@app/auth';
 import { ConfigError, loadConfig, loadDotEnv, type AppConfig } from '@app/shared';
 import { createApp } from './app.factory.js';
+import { createLogger } from './logging.js';
 
 async function main(): Promise<void> {
   loadDotEnv();
@@ -17,16 +19,16 @@ async function main(): Promise<void> {
   }
   await mkdir(config.dataDir, { recursive: true });
 
-  const app = await createApp(config);
+  const logger = createLogger(config);
+  const app = await createApp(config, logger);
   // A promise nobody awaited failed (a stream's late error, say): the request it belonged to has
   // already answered or failed on its own, so log it and keep serving everyone else.
   process.on('unhandledRejection', (reason: unknown) => {
-    app.getHttpAdapter().getInstance().log.error({ err: reason }, 'unhandled promise rejection');
+    logger.error({ err: reason }, 'unhandled promise rejection');
   });
   await app.listen({ port: config.port, host: config.host });
-  const address = app.getHttpServer().address();
-  const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  app.getHttpAdapter().getInstance().log.info({ port }, `listening on http://${config.host}:${port}`);
+  // Fastify has logged the address it listens on; the last start-up line says how to sign in.
+  logger.info(signInHint(config));
 
   // Graceful shutdown: readiness turns 503, in-flight requests finish, then the database closes.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

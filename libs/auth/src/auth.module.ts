@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { CalendarModule } from '@app/calendar';
-import { DatabaseNotifications } from '@app/persistence';
+import { Database, DatabaseNotifications } from '@app/persistence';
 import { AppConfig } from '@app/shared';
 import { AuthSettings } from './application/auth-settings.js';
 import { BrokerageAccounts } from './application/brokerage-accounts.port.js';
@@ -48,10 +48,10 @@ import { SignInController } from './http/sign-in.controller.js';
     },
     {
       provide: BUILT_IN_PROVIDER,
-      inject: [AppConfig, AuthSettings],
-      useFactory: (config: AppConfig, settings: AuthSettings) =>
+      inject: [AppConfig, AuthSettings, Database],
+      useFactory: (config: AppConfig, settings: AuthSettings, database: Database) =>
         // Constructed here, started (key file, provider set-up) by configureAuthHttp before the server listens.
-        settings.builtInProvider ? new DevelopmentIdentityProvider(config, settings.allowList) : null,
+        settings.builtInProvider ? new DevelopmentIdentityProvider(config, settings.allowList, database) : null,
     },
     {
       provide: OidcClientSettings,

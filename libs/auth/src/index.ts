@@ -8,3 +8,4 @@ export type { BrokerageAccount } from './domain/user.js';
 export { DEMO_USER_EMAIL } from './domain/allow-list.js';
 export { SESSION_COOKIE } from './http/session-cookie.js';
 export { IdentityProviderUnavailableError, SignInRejectedError, SignInStateError } from './domain/auth.errors.js';
+export { signInHint } from './http/sign-in-hint.js';

@@ -37,4 +37,10 @@ describe('readOrCreateSecretFile', () => {
     await writeFile(path, 'operator-value\n');
     expect(await readOrCreateSecretFile(path, () => 'generated')).toBe('operator-value');
   });
+
+  it('answers a created value exactly as every later read will (a PEM ends with a newline)', async () => {
+    const path = join(dir, 'key.pem');
+    const created = await readOrCreateSecretFile(path, () => '-----BEGIN KEY-----\nabc\n-----END KEY-----\n');
+    expect(await readOrCreateSecretFile(path, () => 'other')).toBe(created);
+  });
 });

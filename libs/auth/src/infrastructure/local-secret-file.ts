@@ -10,7 +10,8 @@ import { link, readFile, unlink, writeFile } from 'node:fs/promises';
 export async function readOrCreateSecretFile(path: string, create: () => Promise<string> | string): Promise<string> {
   const existing = await readIfPresent(path);
   if (existing !== undefined) return existing;
-  const value = await create();
+  // What a later read gives back (it trims): the same value on the first start as on every other.
+  const value = (await create()).trim();
   const draft = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   await writeFile(draft, value, { mode: 0o600, flag: 'wx' });
   try {

@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Injectable, Logger } from '@nestjs/common';
 import { UnitOfWork } from '@app/persistence';
+import { DomainError } from '@app/shared/domain';
 import { TradeLedger } from '@app/trades';
 import { withLotFingerprints, withTransactionFingerprints } from '../domain/fingerprint.js';
 import { matchTrades, type MatchResult } from '../domain/hybrid-matcher.js';
@@ -87,6 +88,8 @@ export class ImportBrokerageFiles {
 
   async run(request: ImportRequest, progress: ProgressListener): Promise<ImportOutcome> {
     const counts = { transactionsProcessed: 0, transactionsInserted: 0, realizedGainsLots: 0, brokerVerifiedTrades: 0, monthsUpdated: 0 };
+    const started = Date.now();
+    let trades = 0;
     let uploadId: number | undefined;
     try {
       await progress(IMPORT_STEPS[0]);
@@ -112,11 +115,13 @@ export class ImportBrokerageFiles {
           companyNames: current.companyNames,
         });
         counts.brokerVerifiedTrades = current.stats.brokerVerifiedTrades;
+        trades = current.trades.length;
         counts.monthsUpdated = monthsChanged.length;
         warnings = [...read.fileWarnings, ...current.warnings.map((warning) => warning.message)];
         await progress(IMPORT_STEPS[3]);
         await this.history.record({ ...this.describe(request), ...counts, id: uploadId, status: 'success' });
       });
+      this.logger.log({ msg: 'import succeeded', ...this.outcome(request, counts, started), trades });
       const stats = {
         transactions_inserted: counts.transactionsInserted,
         realized_gains_lots: counts.realizedGainsLots,
@@ -125,6 +130,10 @@ export class ImportBrokerageFiles {
       return { stats, warnings };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      // A file the import refuses is the trader's to fix (info); anything else is the operator's (error).
+      const failed = { msg: 'import failed', ...this.outcome(request, counts, started), error: message };
+      if (error instanceof DomainError) this.logger.log(failed);
+      else this.logger.error(failed);
       await this.history
         .record({ ...this.describe(request), ...counts, transactionsInserted: 0, monthsUpdated: 0, id: uploadId, status: 'failed', error: message })
         .catch((recordError: unknown) => this.logger.warn(`could not record the failed upload: ${String(recordError)}`));
@@ -167,6 +176,17 @@ export class ImportBrokerageFiles {
     const current = await matchTrades([...stored.transactions, ...added.transactions], [...stored.lots, ...added.lots], TURNS);
     [counts.transactionsInserted] = await written;
     return current;
+  }
+
+  /** What the log says about an import: whose, how large, how long; no file content. */
+  private outcome(request: ImportRequest, counts: { transactionsProcessed: number; realizedGainsLots: number; transactionsInserted: number }, started: number) {
+    return {
+      user: request.userId,
+      account: request.account.accountId,
+      rows: counts.transactionsProcessed + counts.realizedGainsLots,
+      newTransactions: counts.transactionsInserted,
+      ms: Date.now() - started,
+    };
   }
 
   private describe(request: ImportRequest) {

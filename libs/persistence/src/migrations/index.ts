@@ -7,6 +7,7 @@ import { BulkTablesCleanedByStatement1763770000000 } from './1763770000000-bulk-
 import { NotifySharedRowChanges1763780000000 } from './1763780000000-notify-shared-row-changes.js';
 import { CompactRawRowKeys1763790000000 } from './1763790000000-compact-raw-row-keys.js';
 import { BulkTablesWithoutSurrogateKeys1763800000000 } from './1763800000000-bulk-tables-without-surrogate-keys.js';
+import { IdentityProviderState1763810000000 } from './1763810000000-identity-provider-state.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   NotifySharedRowChanges1763780000000,
   CompactRawRowKeys1763790000000,
   BulkTablesWithoutSurrogateKeys1763800000000,
+  IdentityProviderState1763810000000,
 ];

@@ -2,10 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { default as Provider, Configuration, KoaContextWithOIDC } from 'oidc-provider';
+import type { Database } from '@app/persistence';
 import type { AppConfig } from '@app/shared';
 import { DEMO_USER_EMAIL, type AllowList } from '../../domain/allow-list.js';
 import { expiredInteractionPage, loginFormPage } from './dev-idp.pages.js';
 import { loadSigningKey } from './signing-key.js';
+import { sqlProviderState } from './sql-provider-state.js';
 
 export const DEV_IDP_PATH = '/dev-idp';
 const CLIENT_ID = 'stocks-trading-analysis';
@@ -17,8 +19,8 @@ export type InteractionResponse = { status: number; html: string } | { written: 
 /**
  * The built-in development identity provider: a real OpenID Provider (oidc-provider, a koa app)
  * served by this process under /dev-idp, with the service registered as its one client. Its login
- * screen asks only for an e-mail address. State (sessions, codes, grants) is in memory, which suits
- * its single-instance, development-only use; the signing key is kept in DATA_DIR.
+ * screen asks only for an e-mail address. Its state (sessions, codes, grants) is in the service's
+ * database, so a sign-in survives a restart; the signing key is kept in DATA_DIR.
  */
 export class DevelopmentIdentityProvider {
   readonly issuer: string;
@@ -37,6 +39,7 @@ export class DevelopmentIdentityProvider {
   constructor(
     private readonly config: AppConfig,
     allowList: AllowList,
+    private readonly database: Database,
   ) {
     if (config.isProduction) {
       throw new Error('The built-in development identity provider is refused in production: configure OIDC_ISSUER');
@@ -49,7 +52,7 @@ export class DevelopmentIdentityProvider {
   async start(): Promise<void> {
     if (this.running !== undefined) return;
     // Loaded only here: production never loads oidc-provider at all.
-    const { default: ProviderClass } = await import('oidc-provider');
+    const { default: ProviderClass } = await this.quietly(() => import('oidc-provider'));
     const { pem, jwk } = await loadSigningKey(this.config.dataDir);
     const cookieKey = createHash('sha256').update('dev-idp cookies').update(pem).digest('base64url');
     const configuration: Configuration = {
@@ -63,6 +66,7 @@ export class DevelopmentIdentityProvider {
           token_endpoint_auth_method: 'client_secret_post',
         },
       ],
+      adapter: sqlProviderState(this.database),
       jwks: { keys: [jwk as never] },
       cookies: { keys: [cookieKey] },
       claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
@@ -81,6 +85,20 @@ export class DevelopmentIdentityProvider {
     const provider = new ProviderClass(this.issuer, configuration);
     provider.on('server_error', (_ctx: unknown, error: Error) => this.logger.error(`provider error: ${error.message}`));
     this.running = { provider, callback: provider.callback() as unknown as (req: IncomingMessage, res: ServerResponse) => Promise<void> };
+  }
+
+  /**
+   * oidc-provider warns on the console when it is loaded on Node.js 20 (its own support starts at 22;
+   * the service runs on 20 and its tests cover this provider there): that goes to the debug log.
+   */
+  private async quietly<T>(load: () => Promise<T>): Promise<T> {
+    const warn = console.warn;
+    console.warn = (...parts: unknown[]) => this.logger.debug(parts.map(String).join(' '));
+    try {
+      return await load();
+    } finally {
+      console.warn = warn;
+    }
   }
 
   private get started(): NonNullable<DevelopmentIdentityProvider['running']> {
