@@ -16,7 +16,8 @@ export default {
   },
   roots: ['<rootDir>/apps/api/src', ...contexts.map((c) => `<rootDir>/libs/${c}/src`), '<rootDir>/test'],
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
-  testTimeout: 60000,
+  // A ceiling for a loaded machine (hooks that start services wait up to 3 minutes for one), not a speed goal.
+  testTimeout: 240_000,
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.mjs'],
 };

@@ -58,7 +58,7 @@ describe('portfolio persistence (real PostgreSQL)', () => {
     database = await open();
     // The embedded database is one process's: the second "instance" shares it; a server gets a second pool.
     second = server ? await open() : database;
-  }, 60_000);
+  });
 
   afterAll(async () => {
     if (second !== database) await second?.onApplicationShutdown();
@@ -168,5 +168,5 @@ describe('portfolio persistence (real PostgreSQL)', () => {
       [users[1], '2025-11-21', '22.34'],
     ]);
     expect((runs[0]?.created ?? 0) + (runs[1]?.created ?? 0)).toBeGreaterThanOrEqual(2);
-  }, 30_000);
+  });
 });

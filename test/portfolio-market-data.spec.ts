@@ -133,17 +133,14 @@ describe('Finnhub adapter against a local Finnhub', () => {
       const symbols = Array.from({ length: 150 }, (_, i) => `S${i}`);
       symbols.forEach((s, i) => finnhub.setQuote(s, { c: 10 + i }));
       const { provider } = adapter({}, budget);
-      const started = Date.now();
       const quotes = await Promise.all(symbols.map((s) => provider.getQuote(s, 'background')));
-      const elapsed = Date.now() - started;
 
       expect(quotes.every((q) => q !== null)).toBe(true);
       expect(finnhub.requests.every((r) => r.status === 200)).toBe(true);
       expect(finnhub.maxInAnyWindow(budget.windowMs)).toBeLessThanOrEqual(budget.requests);
-      // Not trivially slow: 150 calls at ~17/1.1 s (burst 3, then the drip) take about 9–10 s.
+      // Not needlessly slow: some window was used to most of the budget (load can only lower the rate).
       expect(finnhub.maxInAnyWindow(budget.windowMs)).toBeGreaterThanOrEqual(12);
-      expect(elapsed).toBeLessThan(15_000);
-    }, 30_000);
+    });
 
     it('interactive calls overtake queued background ones', async () => {
       const symbols = Array.from({ length: 30 }, (_, i) => `B${i}`);
@@ -151,11 +148,16 @@ describe('Finnhub adapter against a local Finnhub', () => {
       const { provider } = adapter({}, budget);
       const background = Promise.all(symbols.map((s) => provider.getQuote(s, 'background')));
       await new Promise((resolve) => setTimeout(resolve, 50));
+      // However long a loaded machine took to get here, the interactive call comes before every
+      // background call still queued: at most the ones already let through (a burst) reach the
+      // provider first.
+      const reachedBefore = finnhub.requests.length;
       await provider.getQuote('AAPL', 'interactive');
       const position = finnhub.requests.findIndex((r) => r.symbol === 'AAPL');
       await background;
-      expect(position).toBeLessThan(10);
-    }, 30_000);
+      expect(position).toBeLessThanOrEqual(reachedBefore + (bucketSettings(budget).reservoir as number));
+      expect(position).toBeLessThan(symbols.length);
+    });
 
     it('two instances sharing one Redis stay within one budget together', async () => {
       const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
@@ -179,7 +181,7 @@ describe('Finnhub adapter against a local Finnhub', () => {
       expect(finnhub.requests.filter((r) => r.path === '/quote')).toHaveLength(60);
       expect(finnhub.requests.every((r) => r.status === 200)).toBe(true);
       expect(finnhub.maxInAnyWindow(budget.windowMs)).toBeLessThanOrEqual(budget.requests);
-    }, 60_000);
+    });
   });
 
   describe('with the quote cache and the holdings list', () => {

@@ -47,7 +47,7 @@ describe('portfolio (holdings, prices, CSV import, snapshots) over HTTP', () => 
     });
     demo = await signIn(service, 'demo@example.com');
     other = await signIn(service, 'other@example.com');
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await service?.stop();
@@ -338,7 +338,7 @@ describe('portfolio (holdings, prices, CSV import, snapshots) over HTTP', () => 
     beforeAll(async () => {
       bare = await startService({ env: { AUTHORIZED_USERS: 'demo@example.com', FINNHUB_API_KEY: undefined } });
       user = await signIn(bare, 'demo@example.com');
-    }, 120_000);
+    });
     afterAll(async () => {
       await bare?.stop();
     });

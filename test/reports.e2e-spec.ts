@@ -86,7 +86,7 @@ describe('trading reports', () => {
     other = await withAccount(OTHER, 'YYYY-5678');
     nobody = await signIn(service, NOBODY);
     await upload(trader, exampleFiles());
-  }, 120000);
+  });
 
   afterAll(async () => {
     await service?.stop();

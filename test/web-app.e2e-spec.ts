@@ -44,7 +44,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     base = service.url.replace('127.0.0.1', 'localhost');
     browser = await launchChromium();
     page = browser.page;
-  }, 120000);
+  });
   afterAll(async () => {
     await browser?.close();
     await service?.stop();

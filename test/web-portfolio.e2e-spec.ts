@@ -31,7 +31,7 @@ describeInChromium('web app: the portfolio page (Chromium)', () => {
     browser = await launchChromium();
     page = browser.page;
     await signInThroughBrowser(page, base, EMAIL);
-  }, 120000);
+  });
   afterAll(async () => {
     await browser?.close();
     await service?.stop();

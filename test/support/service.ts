@@ -6,6 +6,12 @@ import { freePort } from './free-port.js';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from './test-database.js';
 
 export const MAIN = resolve(process.cwd(), 'dist/apps/api/src/main.js');
+/**
+ * How long a service may take to become ready: a ceiling, not an expectation (it takes 2–4 s). A
+ * loaded two-core machine running several suites at once can take many times that, and a start that
+ * fails says so at once (the process exits, and the wait ends with its output).
+ */
+const START_CEILING_MS = 180_000;
 
 export interface ServiceOptions {
   /** Extra environment; `DATABASE_URL: undefined` forces the embedded database. */
@@ -73,7 +79,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   };
 
   try {
-    await waitUntil(() => probe(`${url}/health/${options.waitFor ?? 'ready'}`), 60000, child, () => output);
+    await waitUntil(() => probe(`${url}/health/${options.waitFor ?? 'ready'}`), START_CEILING_MS, child, () => output);
   } catch (error) {
     await service.stop('SIGKILL');
     throw error;
