@@ -56,7 +56,9 @@ import { SignInController } from './http/sign-in.controller.js';
     {
       provide: OidcClientSettings,
       inject: [AppConfig, BUILT_IN_PROVIDER],
-      useFactory: (config: AppConfig, builtIn: DevelopmentIdentityProvider | null) => {
+      useFactory: async (config: AppConfig, builtIn: DevelopmentIdentityProvider | null) => {
+        // The built-in provider's client secret comes from its signing key, loaded when it starts.
+        await builtIn?.start();
         const callbackUrl = `${config.publicUrl}/auth/callback`;
         if (config.oidc !== undefined) {
           const { issuer, clientId, clientSecret } = config.oidc;

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { default as Provider, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { Database } from '@app/persistence';
@@ -25,11 +25,20 @@ export type InteractionResponse = { status: number; html: string } | { written: 
 export class DevelopmentIdentityProvider {
   readonly issuer: string;
   readonly clientId = CLIENT_ID;
-  // The client lives in this process only: a fresh secret per start is enough.
-  readonly clientSecret = randomBytes(32).toString('base64url');
+  private secret: string | undefined;
   private readonly logger = new Logger('DevelopmentIdentityProvider');
   private readonly demoEmail: string | undefined;
   private running: { provider: Provider; callback: (req: IncomingMessage, res: ServerResponse) => Promise<void> } | undefined;
+
+  /**
+   * The service's client secret at this provider, derived from the signing key: every instance that
+   * shares the key (one DATA_DIR) agrees on it, whichever of them the balancer sends the code
+   * exchange to. Known once `start` has run.
+   */
+  get clientSecret(): string {
+    if (this.secret === undefined) throw new Error('the development identity provider has not been started');
+    return this.secret;
+  }
 
   /** Whether the configuration calls for the built-in provider: no OIDC_ISSUER, and not production. */
   static isWanted(config: AppConfig): boolean {
@@ -55,6 +64,7 @@ export class DevelopmentIdentityProvider {
     const { default: ProviderClass } = await this.quietly(() => import('oidc-provider'));
     const { pem, jwk } = await loadSigningKey(this.config.dataDir);
     const cookieKey = createHash('sha256').update('dev-idp cookies').update(pem).digest('base64url');
+    this.secret = createHash('sha256').update('dev-idp client secret').update(pem).digest('base64url');
     const configuration: Configuration = {
       clients: [
         {
