@@ -58,24 +58,33 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   private migrated = false;
   private stopping = false;
 
+  /** The embedded engine, started as soon as the service knows it needs one (see the constructor). */
+  private readonly engineStarting: Promise<EmbeddedPostgres> | undefined;
+
   constructor(
     private readonly config: AppConfig,
     @Inject(PERSISTENCE_OPTIONS) private readonly options: PersistenceOptions,
-  ) {}
+  ) {
+    // The engine's process starts while the rest of the application is being put together (a second
+    // or so saved at every start); a failure is reported where it is awaited, at bootstrap.
+    this.engineStarting = config.databaseUrl === undefined ? EmbeddedPostgres.start(config.dataDir) : undefined;
+    this.engineStarting?.catch(() => undefined);
+  }
 
   /** Connects and migrates before the server listens; a server that is down is retried in the background. */
   async onApplicationBootstrap(): Promise<void> {
-    if (this.config.databaseUrl === undefined) {
-      this.embedded = await EmbeddedPostgres.start(this.config.dataDir);
+    const serverUrl = this.config.databaseUrl;
+    if (serverUrl === undefined) {
+      this.embedded = await (this.engineStarting as Promise<EmbeddedPostgres>);
       this.bulkWriter = new EngineBulkWriter(this.embedded);
       await this.connect(this.embedded.url, 1, EMBEDDED_CONNECTION_WAIT_MS);
       return;
     }
     try {
-      await this.connect(this.config.databaseUrl, 10);
+      await this.connect(serverUrl, 10);
     } catch (error) {
       this.logger.error(`database not reachable (${describe(error)}); retrying every ${RETRY_DELAY_MS / 1000}s`);
-      this.scheduleRetry(this.config.databaseUrl);
+      this.scheduleRetry(serverUrl);
     }
   }
 
