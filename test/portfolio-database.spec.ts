@@ -14,9 +14,9 @@ import { Decimal } from '../libs/portfolio/src/domain/decimal.js';
 import type { HoldingDraft } from '../libs/portfolio/src/domain/holding.js';
 import { DuplicateHoldingError } from '../libs/portfolio/src/domain/portfolio.errors.js';
 import { portfolioTotals } from '../libs/portfolio/src/domain/portfolio-totals.js';
-import { TypeOrmHoldingRepository } from '../libs/portfolio/src/infrastructure/persistence/typeorm-holding.repository.js';
+import { TypeOrmHoldings } from '../libs/portfolio/src/infrastructure/persistence/typeorm-holdings.repository.js';
 import { TypeOrmQuoteCache } from '../libs/portfolio/src/infrastructure/persistence/typeorm-quote-cache.repository.js';
-import { TypeOrmSnapshotRepository } from '../libs/portfolio/src/infrastructure/persistence/typeorm-snapshot.repository.js';
+import { TypeOrmSnapshots } from '../libs/portfolio/src/infrastructure/persistence/typeorm-snapshots.repository.js';
 import { InMemoryMarketDataProvider } from '../libs/portfolio/src/testing/in-memory-market-data.provider.js';
 import { ManualClock } from '../libs/portfolio/src/testing/manual-clock.js';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from './support/test-database.js';
@@ -68,7 +68,7 @@ describe('portfolio persistence (real PostgreSQL)', () => {
   });
 
   it('stores holdings exactly, one per symbol per user, and keeps users apart', async () => {
-    const holdings = new TypeOrmHoldingRepository(database);
+    const holdings = new TypeOrmHoldings(database);
     const alice = await newUser('alice@example.com');
     const bob = await newUser('bob@example.com');
     const created = await holdings.create(alice, { ...draft('AAPL', '0.123456', '333.3333333333'), purchaseDate: '2024-02-29', notes: 'ira' });
@@ -117,7 +117,7 @@ describe('portfolio persistence (real PostgreSQL)', () => {
 
   it('two concurrent end-of-day writes for one user and trading day leave one snapshot', async () => {
     const user = await newUser('carol@example.com');
-    const snapshots = [new TypeOrmSnapshotRepository(database), new TypeOrmSnapshotRepository(second)];
+    const snapshots = [new TypeOrmSnapshots(database), new TypeOrmSnapshots(second)];
     const eod = (takenAt: string) => ({
       userId: user,
       type: 'EOD' as const,
@@ -144,8 +144,8 @@ describe('portfolio persistence (real PostgreSQL)', () => {
     const clock = new ManualClock('2025-11-21T21:15:00Z'); // Friday 16:15 EST
     const provider = new InMemoryMarketDataProvider().setPrice('EODA', '12.34').setPrice('EODB', '5');
     const instance = (db: Database) => {
-      const holdingRepository = new TypeOrmHoldingRepository(db);
-      const snapshots = new TypeOrmSnapshotRepository(db);
+      const holdingRepository = new TypeOrmHoldings(db);
+      const snapshots = new TypeOrmSnapshots(db);
       const prices = new MarketPrices(provider, new TypeOrmQuoteCache(db), clock, settings);
       const holdings = new HoldingsService(holdingRepository, prices, clock, settings);
       return { job: new EndOfDaySnapshots(new TradingCalendar(), clock, holdingRepository, holdings, snapshots, prices, settings), holdingRepository, snapshots };

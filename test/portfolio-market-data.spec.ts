@@ -8,7 +8,7 @@ import { Decimal } from '../libs/portfolio/src/domain/decimal.js';
 import { MarketDataNotConfiguredError, MarketDataUnavailableError } from '../libs/portfolio/src/domain/portfolio.errors.js';
 import { FinnhubMarketDataProvider } from '../libs/portfolio/src/infrastructure/finnhub/finnhub-market-data.adapter.js';
 import { bucketSettings, MarketDataRateLimiter, type RateBudget } from '../libs/portfolio/src/infrastructure/rate-limit/market-data-rate-limiter.js';
-import { InMemoryHoldingRepository } from '../libs/portfolio/src/testing/in-memory-holding.repository.js';
+import { InMemoryHoldings } from '../libs/portfolio/src/testing/in-memory-holdings.js';
 import { InMemoryQuoteCache } from '../libs/portfolio/src/testing/in-memory-quote-cache.js';
 import { ManualClock } from '../libs/portfolio/src/testing/manual-clock.js';
 import { startFakeFinnhub, type FakeFinnhub } from './support/fake-finnhub.js';
@@ -212,7 +212,7 @@ describe('Finnhub adapter against a local Finnhub', () => {
       const { provider } = adapter({ requestTimeoutMs: 3000 });
       const settings = new PortfolioSettings({ finnhubBaseUrl: finnhub.url, listRepricingWaitMs: 200, priceStaleMs: 15 * 60_000 });
       const cache = new InMemoryQuoteCache();
-      const holdingsRepo = new InMemoryHoldingRepository();
+      const holdingsRepo = new InMemoryHoldings();
       const holdings = new HoldingsService(holdingsRepo, new MarketPrices(provider, cache, clock, settings), clock, settings);
       await holdingsRepo.create(1, { symbol: 'AAPL', holdingType: 'stock', shares: Decimal.of('2'), averageCost: Decimal.of('100'), notes: '', purchaseDate: null });
 

@@ -1,21 +1,21 @@
 import { Module } from '@nestjs/common';
 import { CalendarModule } from '@app/calendar';
 import { EndOfDaySnapshots } from './application/end-of-day-snapshots.service.js';
-import { HoldingRepository } from './application/holding-repository.port.js';
+import { Holdings } from './application/holdings.port.js';
 import { HoldingsImportService } from './application/holdings-import.service.js';
 import { HoldingsService } from './application/holdings.service.js';
 import { MarketPrices } from './application/market-prices.service.js';
 import { QuoteCache } from './application/quote-cache.port.js';
-import { SnapshotRepository } from './application/snapshot-repository.port.js';
+import { Snapshots } from './application/snapshots.port.js';
 import { SnapshotsService } from './application/snapshots.service.js';
 import { HoldingsUploadController } from './http/holdings-upload.controller.js';
 import { PortfolioHoldingsController } from './http/portfolio-holdings.controller.js';
 import { PortfolioPricesController } from './http/portfolio-prices.controller.js';
 import { PortfolioSnapshotsController } from './http/portfolio-snapshots.controller.js';
 import { MarketDataModule } from './infrastructure/finnhub/market-data.module.js';
-import { TypeOrmHoldingRepository } from './infrastructure/persistence/typeorm-holding.repository.js';
+import { TypeOrmHoldings } from './infrastructure/persistence/typeorm-holdings.repository.js';
 import { TypeOrmQuoteCache } from './infrastructure/persistence/typeorm-quote-cache.repository.js';
-import { TypeOrmSnapshotRepository } from './infrastructure/persistence/typeorm-snapshot.repository.js';
+import { TypeOrmSnapshots } from './infrastructure/persistence/typeorm-snapshots.repository.js';
 import { EndOfDayScheduler } from './infrastructure/scheduling/end-of-day.scheduler.js';
 
 /**
@@ -26,9 +26,9 @@ import { EndOfDayScheduler } from './infrastructure/scheduling/end-of-day.schedu
   imports: [CalendarModule, MarketDataModule],
   controllers: [PortfolioHoldingsController, PortfolioPricesController, PortfolioSnapshotsController, HoldingsUploadController],
   providers: [
-    { provide: HoldingRepository, useClass: TypeOrmHoldingRepository },
+    { provide: Holdings, useClass: TypeOrmHoldings },
     { provide: QuoteCache, useClass: TypeOrmQuoteCache },
-    { provide: SnapshotRepository, useClass: TypeOrmSnapshotRepository },
+    { provide: Snapshots, useClass: TypeOrmSnapshots },
     MarketPrices,
     HoldingsService,
     HoldingsImportService,

@@ -19,7 +19,7 @@ import { ReportDataChanges } from './infrastructure/persistence/report-data-chan
 import { DatabaseReportVersions, InProcessReportVersions, NotifiedReportVersions } from './infrastructure/persistence/report-versions.adapters.js';
 import { SqlTradeLedger } from './infrastructure/persistence/sql-trade-ledger.js';
 import { TradeLedger } from './application/trade-ledger.port.js';
-import { TypeOrmTradeReports } from './infrastructure/persistence/typeorm-trade-reports.js';
+import { SqlTradeReports } from './infrastructure/persistence/sql-trade-reports.js';
 
 /**
  * The trading reports: months, trades, symbols, timeframes, statistics, the trade list (and, for the calendar context's
@@ -29,7 +29,7 @@ import { TypeOrmTradeReports } from './infrastructure/persistence/typeorm-trade-
 @Module({
   controllers: [MonthsController, TimeframeController, SymbolsController, StatisticsController, TradeListController],
   providers: [
-    { provide: TradeReports, useClass: TypeOrmTradeReports },
+    { provide: TradeReports, useClass: SqlTradeReports },
     {
       // The embedded database belongs to this process alone: its changes are counted in memory.
       // A server may be shared by several instances: the version is read from it, and kept until it notifies a change.

@@ -2,11 +2,11 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Clock, TradingCalendar } from '@app/calendar';
 import { eodTradingDateDue } from '../domain/eod-schedule.js';
 import { portfolioTotals } from '../domain/portfolio-totals.js';
-import { HoldingRepository } from './holding-repository.port.js';
+import { Holdings } from './holdings.port.js';
 import { HoldingsService } from './holdings.service.js';
 import { MarketPrices } from './market-prices.service.js';
 import { PortfolioSettings } from './portfolio-settings.js';
-import { SnapshotRepository } from './snapshot-repository.port.js';
+import { Snapshots } from './snapshots.port.js';
 
 export interface EndOfDayRun {
   readonly tradingDate: string;
@@ -26,9 +26,9 @@ export class EndOfDaySnapshots {
   constructor(
     private readonly calendar: TradingCalendar,
     private readonly clock: Clock,
-    private readonly holdingRepository: HoldingRepository,
+    private readonly storedHoldings: Holdings,
     private readonly holdings: HoldingsService,
-    private readonly snapshots: SnapshotRepository,
+    private readonly snapshots: Snapshots,
     private readonly prices: MarketPrices,
     private readonly settings: PortfolioSettings,
   ) {}
@@ -39,7 +39,7 @@ export class EndOfDaySnapshots {
     const tradingDate = eodTradingDateDue(now, this.calendar, this.settings.endOfDayGraceMs);
     if (tradingDate === null || tradingDate === this.completedDate) return null;
 
-    const pending = await this.snapshots.usersWithoutEndOfDay(await this.holdingRepository.usersWithHoldings(), tradingDate);
+    const pending = await this.snapshots.usersWithoutEndOfDay(await this.storedHoldings.usersWithHoldings(), tradingDate);
     if (pending.length > 0) await this.refreshClosingPrices(tradingDate, now);
 
     let created = 0;
@@ -66,7 +66,7 @@ export class EndOfDaySnapshots {
     const session = this.calendar.sessionOn(tradingDate);
     if (session === null || !this.prices.isConfigured) return;
     const sinceClose = Math.max(0, now.getTime() - session.closesAt.getTime());
-    const outcomes = await this.prices.refresh(await this.holdingRepository.allSymbols(), { maxAgeMs: sinceClose, urgency: 'background' });
+    const outcomes = await this.prices.refresh(await this.storedHoldings.allSymbols(), { maxAgeMs: sinceClose, urgency: 'background' });
     const failed = outcomes.filter((o) => o.status === 'failed');
     if (failed.length > 0) this.logger.warn(`end-of-day prices: ${failed.length} symbols kept their last known price`);
   }

@@ -1,7 +1,7 @@
 import { UnitOfWork } from '@app/persistence';
 import { Decimal } from '../domain/decimal.js';
 import { HoldingsFileError } from '../domain/portfolio.errors.js';
-import { InMemoryHoldingRepository } from '../testing/in-memory-holding.repository.js';
+import { InMemoryHoldings } from '../testing/in-memory-holdings.js';
 import { HoldingsImportService } from './holdings-import.service.js';
 
 class ImmediateUnitOfWork extends UnitOfWork {
@@ -17,12 +17,12 @@ class ImmediateUnitOfWork extends UnitOfWork {
 }
 
 describe('HoldingsImportService', () => {
-  let repository: InMemoryHoldingRepository;
+  let repository: InMemoryHoldings;
   let unitOfWork: ImmediateUnitOfWork;
   let service: HoldingsImportService;
 
   beforeEach(() => {
-    repository = new InMemoryHoldingRepository();
+    repository = new InMemoryHoldings();
     unitOfWork = new ImmediateUnitOfWork();
     service = new HoldingsImportService(repository, unitOfWork);
   });

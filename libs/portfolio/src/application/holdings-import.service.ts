@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '@app/persistence';
 import { HoldingsCsvFormatError, parseHoldingsCsv } from '../domain/holdings-csv.js';
 import { HoldingsFileError } from '../domain/portfolio.errors.js';
-import { HoldingRepository } from './holding-repository.port.js';
+import { Holdings } from './holdings.port.js';
 
 export interface HoldingsImportResult {
   readonly imported: number;
@@ -19,7 +19,7 @@ export interface HoldingsImportResult {
 @Injectable()
 export class HoldingsImportService {
   constructor(
-    private readonly holdings: HoldingRepository,
+    private readonly holdings: Holdings,
     private readonly unitOfWork: UnitOfWork,
   ) {}
 

@@ -1,7 +1,7 @@
 import { Decimal } from '../domain/decimal.js';
 import type { HoldingDraft } from '../domain/holding.js';
 import { DuplicateHoldingError, HoldingNotFoundError } from '../domain/portfolio.errors.js';
-import { InMemoryHoldingRepository } from '../testing/in-memory-holding.repository.js';
+import { InMemoryHoldings } from '../testing/in-memory-holdings.js';
 import { InMemoryMarketDataProvider } from '../testing/in-memory-market-data.provider.js';
 import { InMemoryQuoteCache } from '../testing/in-memory-quote-cache.js';
 import { ManualClock } from '../testing/manual-clock.js';
@@ -23,14 +23,14 @@ describe('HoldingsService', () => {
   let clock: ManualClock;
   let provider: InMemoryMarketDataProvider;
   let cache: InMemoryQuoteCache;
-  let repository: InMemoryHoldingRepository;
+  let repository: InMemoryHoldings;
   let service: HoldingsService;
 
   beforeEach(() => {
     clock = new ManualClock('2025-11-19T15:00:00Z');
     provider = new InMemoryMarketDataProvider().setPrice('AAPL', '200').setPrice('MSFT', '400');
     cache = new InMemoryQuoteCache();
-    repository = new InMemoryHoldingRepository();
+    repository = new InMemoryHoldings();
     service = new HoldingsService(repository, new MarketPrices(provider, cache, clock, settings), clock, settings);
   });
 

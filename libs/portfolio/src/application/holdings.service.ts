@@ -4,7 +4,7 @@ import type { Decimal } from '../domain/decimal.js';
 import { valueHolding, type Holding, type HoldingChanges, type HoldingDraft, type HoldingValuation } from '../domain/holding.js';
 import { HoldingNotFoundError } from '../domain/portfolio.errors.js';
 import type { SymbolPrice } from '../domain/quote.js';
-import { HoldingRepository } from './holding-repository.port.js';
+import { Holdings } from './holdings.port.js';
 import { MarketPrices } from './market-prices.service.js';
 import { PortfolioSettings } from './portfolio-settings.js';
 
@@ -22,14 +22,14 @@ export interface PricedHolding {
 @Injectable()
 export class HoldingsService {
   constructor(
-    private readonly holdings: HoldingRepository,
+    private readonly holdings: Holdings,
     private readonly prices: MarketPrices,
     private readonly clock: Clock,
     private readonly settings: PortfolioSettings,
   ) {}
 
   /**
-   * The user's holdings, re-pricing the stale ones first (interface.md "Limits": older than 15 minutes).
+   * The user's holdings, re-pricing the stale ones first (../shared/spec/interface.md "Limits": older than 15 minutes).
    * The list waits for that at most `listRepricingWaitMs`: what the rate limiter cannot fit in is served
    * from the cache, marked stale, and keeps being fetched in the background for the next read.
    */

@@ -1,5 +1,5 @@
 /**
- * Tuning of the portfolio context. Built from `AppConfig` (decisions.md §1) by the module; the
+ * Tuning of the portfolio context. Built from `AppConfig` (../shared/spec/decisions.md §1) by the module; the
  * constants here are not configuration the contract names, but tests build their own.
  */
 export class PortfolioSettings {

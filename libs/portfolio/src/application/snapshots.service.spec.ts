@@ -3,10 +3,10 @@ import { TradingCalendar } from '@app/calendar';
 import { Decimal } from '../domain/decimal.js';
 import type { HoldingDraft } from '../domain/holding.js';
 import { SnapshotNotFoundError } from '../domain/portfolio.errors.js';
-import { InMemoryHoldingRepository } from '../testing/in-memory-holding.repository.js';
+import { InMemoryHoldings } from '../testing/in-memory-holdings.js';
 import { InMemoryMarketDataProvider } from '../testing/in-memory-market-data.provider.js';
 import { InMemoryQuoteCache } from '../testing/in-memory-quote-cache.js';
-import { InMemorySnapshotRepository } from '../testing/in-memory-snapshot.repository.js';
+import { InMemorySnapshots } from '../testing/in-memory-snapshots.js';
 import { ManualClock } from '../testing/manual-clock.js';
 import { EndOfDaySnapshots } from './end-of-day-snapshots.service.js';
 import { HoldingsService } from './holdings.service.js';
@@ -28,13 +28,13 @@ describe('snapshots', () => {
   let clock: ManualClock;
   let provider: InMemoryMarketDataProvider;
   let cache: InMemoryQuoteCache;
-  let holdingRepository: InMemoryHoldingRepository;
-  let snapshotRepository: InMemorySnapshotRepository;
+  let storedHoldings: InMemoryHoldings;
+  let storedSnapshots: InMemorySnapshots;
   let prices: MarketPrices;
   let holdings: HoldingsService;
   let snapshots: SnapshotsService;
   const endOfDay = () =>
-    new EndOfDaySnapshots(new TradingCalendar(), clock, holdingRepository, holdings, snapshotRepository, prices, settings);
+    new EndOfDaySnapshots(new TradingCalendar(), clock, storedHoldings, holdings, storedSnapshots, prices, settings);
 
   beforeAll(() => Logger.overrideLogger(false));
 
@@ -42,11 +42,11 @@ describe('snapshots', () => {
     clock = new ManualClock('2025-11-19T15:00:00Z'); // Wednesday 10:00 EST
     provider = new InMemoryMarketDataProvider().setPrice('AAPL', '200').setPrice('MSFT', '400.125');
     cache = new InMemoryQuoteCache();
-    holdingRepository = new InMemoryHoldingRepository();
-    snapshotRepository = new InMemorySnapshotRepository();
+    storedHoldings = new InMemoryHoldings();
+    storedSnapshots = new InMemorySnapshots();
     prices = new MarketPrices(provider, cache, clock, settings);
-    holdings = new HoldingsService(holdingRepository, prices, clock, settings);
-    snapshots = new SnapshotsService(holdings, snapshotRepository, clock);
+    holdings = new HoldingsService(storedHoldings, prices, clock, settings);
+    snapshots = new SnapshotsService(holdings, storedSnapshots, clock);
     await holdings.create(1, draft('AAPL', '10', '150'));
     await holdings.create(1, draft('MSFT', '3', '300'));
     await holdings.create(2, draft('AAPL', '1', '100'));
@@ -89,7 +89,7 @@ describe('snapshots', () => {
     provider.setPrice('AAPL', '201');
     const run = await endOfDay().runDue();
     expect(run).toEqual({ tradingDate: '2025-11-19', created: 2 });
-    const eod = snapshotRepository.rows.filter((s) => s.type === 'EOD');
+    const eod = storedSnapshots.rows.filter((s) => s.type === 'EOD');
     expect(eod.map((s) => [s.userId, s.tradingDate, s.totalValue.toFixed(2)])).toEqual([
       [1, '2025-11-19', '3210.38'], // AAPL re-priced after the close: 2010 + 1200.38
       [2, '2025-11-19', '201.00'],
@@ -103,7 +103,7 @@ describe('snapshots', () => {
     expect(await endOfDay().runDue()).toEqual({ tradingDate: '2025-11-19', created: 0 });
     clock.set('2025-11-20T13:00:00Z'); // next morning before the open: still the 19th, nothing new
     expect(await endOfDay().runDue()).toEqual({ tradingDate: '2025-11-19', created: 0 });
-    expect(snapshotRepository.rows.filter((s) => s.type === 'EOD')).toHaveLength(2);
+    expect(storedSnapshots.rows.filter((s) => s.type === 'EOD')).toHaveLength(2);
   });
 
   it('end of day without a provider key uses the last known prices', async () => {
@@ -111,7 +111,7 @@ describe('snapshots', () => {
     clock.set('2025-11-22T12:00:00Z'); // Saturday: Friday's EOD is due
     expect(await endOfDay().runDue()).toEqual({ tradingDate: '2025-11-21', created: 2 });
     expect(provider.calls).toEqual([]);
-    const eod = snapshotRepository.rows.find((s) => s.userId === 1)!;
+    const eod = storedSnapshots.rows.find((s) => s.userId === 1)!;
     expect(eod.unpricedCount).toBe(2);
     expect(eod.totalValue.toFixed(2)).toBe(eod.totalCost.toFixed(2));
   });

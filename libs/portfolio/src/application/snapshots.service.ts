@@ -4,7 +4,7 @@ import { portfolioTotals } from '../domain/portfolio-totals.js';
 import { SnapshotNotFoundError } from '../domain/portfolio.errors.js';
 import { deletedSnapshotMessage, type Snapshot, type SnapshotType } from '../domain/snapshot.js';
 import { HoldingsService } from './holdings.service.js';
-import { SnapshotRepository } from './snapshot-repository.port.js';
+import { Snapshots } from './snapshots.port.js';
 
 const DAY_MS = 86_400_000;
 
@@ -12,7 +12,7 @@ const DAY_MS = 86_400_000;
 export class SnapshotsService {
   constructor(
     private readonly holdings: HoldingsService,
-    private readonly snapshots: SnapshotRepository,
+    private readonly snapshots: Snapshots,
     private readonly clock: Clock,
   ) {}
 

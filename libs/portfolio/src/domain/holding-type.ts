@@ -1,7 +1,7 @@
 export const HOLDING_TYPES = ['stock', 'etf', 'mutual_fund'] as const;
 export type HoldingType = (typeof HOLDING_TYPES)[number];
 
-/** decisions.md §5: the CSV's `security_type`/`type`/`holding_type` values, case-insensitive. */
+/** ../shared/spec/decisions.md §5: the CSV's `security_type`/`type`/`holding_type` values, case-insensitive. */
 const CSV_TYPE_NAMES: Record<string, HoldingType> = {
   stock: 'stock',
   equity: 'stock',

@@ -2,7 +2,7 @@ import { holdingTypeFromCsv } from './holding-type.js';
 import { HoldingsCsvFormatError, parseCsvDate, parseHoldingsCsv } from './holdings-csv.js';
 
 describe('parseHoldingsCsv', () => {
-  it('reads the contract columns, case-insensitively, with the decisions.md type mapping', () => {
+  it('reads the contract columns, case-insensitively, with the ../shared/spec/decisions.md type mapping', () => {
     const { rows, errors } = parseHoldingsCsv(
       [
         'Symbol,SHARES,Cost_Basis,Security_Type,Purchase_Date,Notes',
@@ -75,7 +75,7 @@ describe('parseHoldingsCsv', () => {
   });
 });
 
-describe('holding type mapping (decisions.md §5)', () => {
+describe('holding type mapping (../shared/spec/decisions.md §5)', () => {
   it.each([
     ['STOCK', 'stock'],
     ['equity', 'stock'],

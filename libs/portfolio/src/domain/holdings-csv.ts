@@ -31,7 +31,7 @@ const MAX_SHARE_DECIMALS = 6;
 const MAX_NOTES = 1000;
 
 /**
- * Reads a holdings CSV (interface.md "Portfolio CSV columns", decisions.md §5): header names are
+ * Reads a holdings CSV (../shared/spec/interface.md "Portfolio CSV columns", ../shared/spec/decisions.md §5): header names are
  * case-insensitive (spaces and hyphens count as underscores), `symbol` and `shares` are required,
  * `cost_basis` is a total (average cost = cost basis ÷ shares), `average_cost` wins when both are given.
  * Bad rows become `Row N: reason` errors; the good rows are returned.

@@ -5,7 +5,7 @@ import { HoldingsImportService } from '../application/holdings-import.service.js
 
 const FIELD = 'csv_file';
 
-/** POST /api/portfolio/upload-csv and /api/portfolio/upload: one operation (interface.md "Portfolio"). */
+/** POST /api/portfolio/upload-csv and /api/portfolio/upload: one operation (../shared/spec/interface.md "Portfolio"). */
 @Controller('api/portfolio')
 export class HoldingsUploadController {
   constructor(

@@ -9,7 +9,7 @@ import { toHoldingResponse } from './portfolio.presenter.js';
 
 const MAX_ID = 2_147_483_647;
 
-/** Holdings CRUD (interface.md "Portfolio", decisions.md §5). Each user sees only their own holdings. */
+/** Holdings CRUD (../shared/spec/interface.md "Portfolio", ../shared/spec/decisions.md §5). Each user sees only their own holdings. */
 @Controller('api/portfolio/holdings')
 export class PortfolioHoldingsController {
   constructor(private readonly holdings: HoldingsService) {}

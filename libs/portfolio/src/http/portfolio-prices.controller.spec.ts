@@ -3,7 +3,7 @@ import { MarketPrices } from '../application/market-prices.service.js';
 import { PortfolioSettings } from '../application/portfolio-settings.js';
 import { Decimal } from '../domain/decimal.js';
 import { MarketDataUnavailableError } from '../domain/portfolio.errors.js';
-import { InMemoryHoldingRepository } from '../testing/in-memory-holding.repository.js';
+import { InMemoryHoldings } from '../testing/in-memory-holdings.js';
 import { InMemoryMarketDataProvider } from '../testing/in-memory-market-data.provider.js';
 import { InMemoryQuoteCache } from '../testing/in-memory-quote-cache.js';
 import { ManualClock } from '../testing/manual-clock.js';
@@ -13,13 +13,13 @@ describe('PortfolioPricesController', () => {
   const user = { id: 1, email: 'demo@example.com', name: null };
   const settings = new PortfolioSettings({ finnhubBaseUrl: 'http://unused' });
   let provider: InMemoryMarketDataProvider;
-  let repository: InMemoryHoldingRepository;
+  let repository: InMemoryHoldings;
   let controller: PortfolioPricesController;
 
   beforeEach(async () => {
     const clock = new ManualClock('2025-11-19T15:00:00Z');
     provider = new InMemoryMarketDataProvider().setPrice('AAPL', '190.5').setPrice('MSFT', '410');
-    repository = new InMemoryHoldingRepository();
+    repository = new InMemoryHoldings();
     const prices = new MarketPrices(provider, new InMemoryQuoteCache(), clock, settings);
     controller = new PortfolioPricesController(prices, new HoldingsService(repository, prices, clock, settings), settings);
     for (const symbol of ['AAPL', 'MSFT']) {

@@ -7,7 +7,7 @@ import { MarketDataUnavailableError } from '../domain/portfolio.errors.js';
 import { normalizeSymbol, SYMBOL_RULE } from '../domain/symbol.js';
 import { toPriceData } from './portfolio.presenter.js';
 
-/** Market prices (interface.md "Portfolio", refresh-price results under "Errors"). */
+/** Market prices (../shared/spec/interface.md "Portfolio", refresh-price results under "Errors"). */
 @Controller('api/portfolio')
 export class PortfolioPricesController {
   constructor(
@@ -43,7 +43,7 @@ export class PortfolioPricesController {
     };
   }
 
-  /** 200 with `valid:true|false`: the provider decides (decisions.md §5). */
+  /** 200 with `valid:true|false`: the provider decides (../shared/spec/decisions.md §5). */
   @Get('validate-symbol/:symbol')
   async validate(@Param('symbol') raw: string) {
     const symbol = normalizeSymbol(raw);

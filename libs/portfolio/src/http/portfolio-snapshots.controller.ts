@@ -9,7 +9,7 @@ import { toSnapshotResponse } from './portfolio.presenter.js';
 const DEFAULT_HISTORY_DAYS = 30;
 const MAX_ID = 2_147_483_647;
 
-/** Portfolio snapshots (interface.md "Portfolio", decisions.md §5). */
+/** Portfolio snapshots (../shared/spec/interface.md "Portfolio", ../shared/spec/decisions.md §5). */
 @Controller('api/portfolio')
 export class PortfolioSnapshotsController {
   constructor(private readonly snapshots: SnapshotsService) {}

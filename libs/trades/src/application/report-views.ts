@@ -4,7 +4,7 @@ import { totalReturn, winRate, type PeriodTotals } from '../domain/period-totals
 import type { OpenPosition, DividendPayment, ClosedTrade } from '../domain/closed-trade.js';
 import type { SymbolSummary } from '../domain/symbol-summary.js';
 
-// The response shapes of the trading reports (interface.md field names, snake_case). Exact values
+// The response shapes of the trading reports (../shared/spec/interface.md field names, snake_case). Exact values
 // are rounded here, once, half away from zero: money and percentages to 2 places, prices to 4,
 // shares to 6.
 

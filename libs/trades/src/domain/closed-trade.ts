@@ -7,7 +7,7 @@ export type TradeResult = 'Win' | 'Loss' | 'Breakeven';
 
 /**
  * A completed trade: one lot, one buy leg and one sell leg. All figures exact; round them only when
- * writing a response or a file. The import computes them (decisions.md §3) and writes them through
+ * writing a response or a file. The import computes them (../shared/spec/decisions.md §3) and writes them through
  * `TradeLedger`; the reports read them. Field names map one to one onto the API's snake_case names.
  */
 export interface ClosedTrade {

@@ -42,7 +42,7 @@ export function sumTotals(periods: Iterable<PeriodTotals>): PeriodTotals {
   return total;
 }
 
-/** Winning ÷ total × 100 (a percent number), 0 without trades (decisions.md §4). */
+/** Winning ÷ total × 100 (a percent number), 0 without trades (../shared/spec/decisions.md §4). */
 export function winRate(winningTrades: number, totalTrades: number): Decimal {
   return totalTrades === 0 ? Decimal.ZERO : Decimal.of(winningTrades).mulDiv(Decimal.HUNDRED, Decimal.of(totalTrades));
 }

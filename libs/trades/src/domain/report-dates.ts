@@ -62,7 +62,7 @@ export interface TimeframeQuery {
 }
 
 /**
- * The timeframe query (decisions.md §4): `all=true` means all time and the dates are ignored;
+ * The timeframe query (../shared/spec/decisions.md §4): `all=true` means all time and the dates are ignored;
  * otherwise both dates are required, real days, start not after end. `symbols` is a comma-separated
  * filter of tickers (any case); empty means no filter.
  */

@@ -30,7 +30,7 @@ export interface SymbolAccountTotals {
   readonly currentShares: Decimal;
 }
 
-/** One symbol's trading and dividend record (interface.md "Symbol summary item" and "Symbol detail summary"). */
+/** One symbol's trading and dividend record (../shared/spec/interface.md "Symbol summary item" and "Symbol detail summary"). */
 export interface SymbolSummary {
   readonly symbol: string;
   readonly companyName: string | null;
@@ -133,7 +133,7 @@ function summarise(totals: SymbolAccountTotals): SymbolSummary {
 }
 
 /**
- * One summary per symbol with trades, dividends or shares held now (decisions.md §3), by symbol,
+ * One summary per symbol with trades, dividends or shares held now (../shared/spec/decisions.md §3), by symbol,
  * combining the symbol's accounts.
  */
 export function summariseSymbols(rows: readonly SymbolAccountTotals[]): SymbolSummary[] {

@@ -3,7 +3,7 @@ import { CurrentUser, dataResponse, type AuthenticatedUser } from '@app/shared';
 import { MonthlyReports } from '../application/monthly-reports.service.js';
 import { ReportCacheInterceptor } from './report-cache.interceptor.js';
 
-/** interface.md "Trading data": the months, a month, a month's trade details. */
+/** ../shared/spec/interface.md "Trading data": the months, a month, a month's trade details. */
 @Controller('api')
 @UseInterceptors(ReportCacheInterceptor)
 export class MonthsController {

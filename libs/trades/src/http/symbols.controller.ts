@@ -3,7 +3,7 @@ import { CurrentUser, dataResponse, type AuthenticatedUser } from '@app/shared';
 import { SymbolReports } from '../application/symbol-reports.service.js';
 import { ReportCacheInterceptor } from './report-cache.interceptor.js';
 
-/** interface.md "Symbols". The segment `summary` is the summary list, never a symbol (static routes win). */
+/** ../shared/spec/interface.md "Symbols". The segment `summary` is the summary list, never a symbol (static routes win). */
 @Controller('api/symbols')
 @UseInterceptors(ReportCacheInterceptor)
 export class SymbolsController {

@@ -5,7 +5,7 @@ import { ReportCacheInterceptor } from './report-cache.interceptor.js';
 
 type QueryParameters = Record<string, unknown>;
 
-/** interface.md "Trading data": totals over a date range or all time, by week and by month. */
+/** ../shared/spec/interface.md "Trading data": totals over a date range or all time, by week and by month. */
 @Controller('api')
 @UseInterceptors(ReportCacheInterceptor)
 export class TimeframeController {
@@ -17,7 +17,7 @@ export class TimeframeController {
     return dataResponse(await this.report.timeframe(user.id, query));
   }
 
-  /** The same operation with `start_date` and `end_date` (decisions.md §4). */
+  /** The same operation with `start_date` and `end_date` (../shared/spec/decisions.md §4). */
   @Get('timeframe')
   async timeframe(@CurrentUser() user: AuthenticatedUser, @Query() query: QueryParameters) {
     const { start_date: start, end_date: end, all, symbols } = query;

@@ -9,7 +9,7 @@ const DECIMALS = 6;
 
 const upperCaseTrimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toUpperCase() : value);
 
-/** POST /api/portfolio/holdings (interface.md): symbol, holding_type, shares, average_cost; notes optional. */
+/** POST /api/portfolio/holdings (../shared/spec/interface.md): symbol, holding_type, shares, average_cost; notes optional. */
 export class CreateHoldingDto {
   @Transform(upperCaseTrimmed)
   @IsString({ message: 'symbol is required and must be a string' })

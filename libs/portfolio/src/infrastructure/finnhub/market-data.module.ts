@@ -5,7 +5,7 @@ import { PortfolioSettings } from '../../application/portfolio-settings.js';
 import { budgetId, MarketDataRateLimiter } from '../rate-limit/market-data-rate-limiter.js';
 import { FinnhubMarketDataProvider } from './finnhub-market-data.adapter.js';
 
-/** Settings of the portfolio context from the validated configuration (decisions.md §1). */
+/** Settings of the portfolio context from the validated configuration (../shared/spec/decisions.md §1). */
 export function portfolioSettingsFrom(config: AppConfig): PortfolioSettings {
   return new PortfolioSettings({
     finnhubApiKey: config.finnhubApiKey,

@@ -6,7 +6,7 @@ export interface SnapshotQuery {
   readonly type?: SnapshotType;
 }
 
-export abstract class SnapshotRepository {
+export abstract class Snapshots {
   abstract create(draft: SnapshotDraft): Promise<Snapshot>;
 
   /**

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { Database } from '@app/persistence';
-import { HoldingRepository } from '../../application/holding-repository.port.js';
+import { Holdings } from '../../application/holdings.port.js';
 import type { Holding, HoldingChanges, HoldingDraft } from '../../domain/holding.js';
 import { DuplicateHoldingError } from '../../domain/portfolio.errors.js';
 import { HoldingOrmEntity } from './holding.orm-entity.js';
 import { toHolding } from './portfolio.mappers.js';
 
 @Injectable()
-export class TypeOrmHoldingRepository extends HoldingRepository {
+export class TypeOrmHoldings extends Holdings {
   constructor(private readonly database: Database) {
     super();
   }

@@ -1,8 +1,8 @@
-import { HoldingRepository } from '../application/holding-repository.port.js';
+import { Holdings } from '../application/holdings.port.js';
 import type { Holding, HoldingChanges, HoldingDraft } from '../domain/holding.js';
 import { DuplicateHoldingError } from '../domain/portfolio.errors.js';
 
-export class InMemoryHoldingRepository extends HoldingRepository {
+export class InMemoryHoldings extends Holdings {
   private readonly rows = new Map<number, Holding>();
   private nextId = 1;
 

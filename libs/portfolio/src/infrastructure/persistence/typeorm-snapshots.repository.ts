@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { In, MoreThanOrEqual, type FindOptionsWhere } from 'typeorm';
 import { Database } from '@app/persistence';
-import { SnapshotRepository, type SnapshotQuery } from '../../application/snapshot-repository.port.js';
+import { Snapshots, type SnapshotQuery } from '../../application/snapshots.port.js';
 import type { Snapshot, SnapshotDraft } from '../../domain/snapshot.js';
 import { PortfolioSnapshotOrmEntity } from './portfolio-snapshot.orm-entity.js';
 import { toSnapshot } from './portfolio.mappers.js';
 
 @Injectable()
-export class TypeOrmSnapshotRepository extends SnapshotRepository {
+export class TypeOrmSnapshots extends Snapshots {
   constructor(private readonly database: Database) {
     super();
   }

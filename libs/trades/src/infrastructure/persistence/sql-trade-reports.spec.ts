@@ -16,7 +16,7 @@ import { ReportDataChanges } from './report-data-changes.js';
 import { refreshTradeReports } from './report-rollups.js';
 import { DatabaseReportVersions, InProcessReportVersions } from './report-versions.adapters.js';
 import { SqlTradeLedger } from './sql-trade-ledger.js';
-import { TypeOrmTradeReports } from './typeorm-trade-reports.js';
+import { SqlTradeReports } from './sql-trade-reports.js';
 
 const d = (text: string) => Decimal.parse(text);
 /** Aggregates with their maps as sorted entries, so a difference shows as itself rather than as an order. */
@@ -27,11 +27,11 @@ const comparable = (aggregates: TradeAggregates) =>
  * The SQL read model and its rollups against a real database (embedded, or the server when
  * DATABASE_URL is set), compared with the in-memory model fed the same rows.
  */
-describe('TypeOrmTradeReports (real database)', () => {
+describe('SqlTradeReports (real database)', () => {
   let dataDir: string;
   let serverDatabase: TestDatabase | undefined;
   let database: Database;
-  let sql: TypeOrmTradeReports;
+  let sql: SqlTradeReports;
   const memory = new InMemoryTradeReports().nameSymbol('AAPL', 'APPLE INC').nameSymbol('KO', 'COCA COLA CO');
   const users: { id: number; accountId: number }[] = [];
 
@@ -60,7 +60,7 @@ describe('TypeOrmTradeReports (real database)', () => {
     serverDatabase = adminUrl ? await createTestDatabase(adminUrl) : undefined;
     database = new Database(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: serverDatabase?.url }), { entities: [], migrations: MIGRATIONS });
     await database.onApplicationBootstrap();
-    sql = new TypeOrmTradeReports(database);
+    sql = new SqlTradeReports(database);
 
     const alice = await addUser('alice@example.com', 'A-1');
     await store(

@@ -1,7 +1,7 @@
-import { SnapshotRepository, type SnapshotQuery } from '../application/snapshot-repository.port.js';
+import { Snapshots, type SnapshotQuery } from '../application/snapshots.port.js';
 import type { Snapshot, SnapshotDraft } from '../domain/snapshot.js';
 
-export class InMemorySnapshotRepository extends SnapshotRepository {
+export class InMemorySnapshots extends Snapshots {
   readonly rows: Snapshot[] = [];
   private nextId = 1;
 

@@ -40,7 +40,7 @@ const SORT_COLUMNS: Record<TradeSort, { column: string; text: string; type: stri
  * `closed_trades` and `dividends` through their (user, date) and (user, symbol, date) indexes.
  */
 @Injectable()
-export class TypeOrmTradeReports extends TradeReports {
+export class SqlTradeReports extends TradeReports {
   constructor(private readonly database: Database) {
     super();
   }

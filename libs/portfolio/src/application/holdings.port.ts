@@ -1,7 +1,7 @@
 import type { Holding, HoldingChanges, HoldingDraft } from '../domain/holding.js';
 
 /** Holdings, always within one user's portfolio: another user's ids are simply not found. */
-export abstract class HoldingRepository {
+export abstract class Holdings {
   abstract findByUser(userId: number): Promise<Holding[]>;
 
   abstract findOne(userId: number, id: number): Promise<Holding | null>;
