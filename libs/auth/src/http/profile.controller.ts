@@ -15,7 +15,7 @@ export interface ProfileResponse {
   };
 }
 
-/** The signed-in user's profile (decisions.md §2). */
+/** The signed-in user's profile (../shared/spec/decisions.md §2). */
 @Controller('auth/profile')
 export class ProfileController {
   constructor(private readonly profiles: ProfileService) {}

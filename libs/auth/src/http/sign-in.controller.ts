@@ -10,7 +10,7 @@ import { loginPage } from './auth.pages.js';
 import { LOGIN_PAGE } from './session.guard.js';
 import { SessionCookie } from './session-cookie.js';
 
-/** Sign-in and sign-out (interface.md "Sign-in and session"; decisions.md §2). */
+/** Sign-in and sign-out (../shared/spec/interface.md "Sign-in and session"; ../shared/spec/decisions.md §2). */
 @Public()
 @Controller()
 export class SignInController {

@@ -9,7 +9,7 @@ import { TradingCalendar } from '../domain/trading-calendar.js';
 const MONTH_NUMBER = /^\d{1,2}$/;
 
 /**
- * The trading calendar views (interface.md "Calendar and exports"): a month's days with their
+ * The trading calendar views (../shared/spec/interface.md "Calendar and exports"): a month's days with their
  * trading and dividend totals, and one day's details. The figures come from the trades context's
  * read model; this controller chooses the month (the current New York month by default).
  */

@@ -19,7 +19,7 @@ export class TradingCalendarController {
     private readonly calendar: TradingCalendar,
   ) {}
 
-  /** Public, no authentication (interface.md). */
+  /** Public, no authentication (../shared/spec/interface.md). */
   @Public()
   @Get('metrics')
   metrics(): { success: true; metrics: TradingCalendarMetrics } {

@@ -62,7 +62,7 @@ export function exportTitle(document: ExportDocument): string {
   return kind === 'day' ? `Trading day ${value}` : `Trading month ${value}`;
 }
 
-/** `trading-<date or month>.<extension>` (decisions.md §4); a trade list `trades-<all or start_end>.<extension>`. */
+/** `trading-<date or month>.<extension>` (../shared/spec/decisions.md §4); a trade list `trades-<all or start_end>.<extension>`. */
 export function exportFileName(period: ExportPeriod, extension: string): string {
   return `${period.kind === 'trades' ? 'trades' : 'trading'}-${period.value}.${extension}`;
 }

@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { Public, timestampWithMicroseconds } from '@app/shared';
 import { HealthChecks, SERVICE_NAME } from '../health-checks.js';
 
-/** Public probes for operators and load balancers (interface.md "Health"). */
+/** Public probes for operators and load balancers (../shared/spec/interface.md "Health"). */
 @Public()
 @Controller('health')
 export class HealthController {

@@ -31,7 +31,7 @@ export interface ImportStats {
   broker_verified_trades: number;
 }
 
-/** The contract's progress steps, in order (interface.md "Events"). */
+/** The contract's progress steps, in order (../shared/spec/interface.md "Events"). */
 export const IMPORT_STEPS = [
   { percentage: 25, message: 'Starting data processing...' },
   { percentage: 40, message: 'Processing transaction history and realized gains...' },
@@ -47,7 +47,7 @@ export interface ImportOutcome {
 
 export type ProgressListener = (step: (typeof IMPORT_STEPS)[number]) => Promise<void>;
 
-/** The two refusals that come before any stream starts (interface.md "Data import"). */
+/** The two refusals that come before any stream starts (../shared/spec/interface.md "Data import"). */
 export const FILES_REQUIRED = 'Both transaction history and realized gains files are required';
 export const FILES_MUST_BE_CSV = 'Both files must be CSV files';
 

@@ -5,7 +5,7 @@ import type { RealizedLot } from './realized-lot.js';
 import { ROWS_PER_TURN, runSteps, runStepsMaybeWithTurns, type Steps, type Turns } from './turns.js';
 
 /**
- * Natural keys for stored rows (decisions.md §3, idempotency): the account, the row's content and
+ * Natural keys for stored rows (../shared/spec/decisions.md §3, idempotency): the account, the row's content and
  * its occurrence number among identical rows of that day in the file. Re-importing the same or an
  * overlapping file gives the same keys (nothing is stored twice), while two identical real fills on
  * one day stay two rows. Content is compared in a canonical form (trimmed text, exact numbers,

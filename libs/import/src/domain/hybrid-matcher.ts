@@ -95,7 +95,7 @@ function weightedPrice(pieces: readonly LotPiece[]): Decimal | null {
 }
 
 /**
- * Hybrid matching (decisions.md §3), the import's one entry point: each closing transaction becomes
+ * Hybrid matching (../shared/spec/decisions.md §3), the import's one entry point: each closing transaction becomes
  * trades from the broker's lots when the lots of its symbol and day add up to its quantity, otherwise
  * FIFO against the open lots; broker lots use up the open lots they name. A pure function of the rows:
  * the import recomputes an account's trades from all its stored rows with it.

@@ -21,7 +21,7 @@ export interface OidcSettings {
 }
 
 /**
- * The validated settings of decisions.md §1. An abstract class so it doubles as the DI token;
+ * The validated settings of ../shared/spec/decisions.md §1. An abstract class so it doubles as the DI token;
  * the composition root provides the instance that `loadConfig` built.
  */
 export abstract class AppConfig {
