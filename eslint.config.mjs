@@ -2,6 +2,12 @@ import eslint from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const ACROSS_CONTEXTS = {
+  group: ['../../*/src/**', '../../../*/src/**', '../../../../*/src/**', '**/libs/*/src/**'],
+  message: "Import another context through '@app/<context>'.",
+};
+const TEST_HELPERS = { group: ['@app/*/testing'], message: 'Test helpers are for specs, not for the service.' };
+
 export default tseslint.config(
   { ignores: ['dist/**', '.builds/**', 'node_modules/**', 'coverage/**', 'data/**', 'apps/web/**'] },
   eslint.configs.recommended,
@@ -19,14 +25,10 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    // Contexts talk to each other only through their public index (`@app/<context>`).
+    // Contexts talk to each other only through their public index (`@app/<context>`), and test
+    // helpers (`@app/<context>/testing`) stay out of the service.
     files: ['libs/**/*.ts', 'apps/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['../../*/src/**', '../../../*/src/**', '../../../../*/src/**', '**/libs/*/src/**'], message: "Import another context through '@app/<context>'." }] },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [ACROSS_CONTEXTS, TEST_HELPERS] }] },
   },
   {
     // The layering rule of docs/architecture.md: domain code is plain TypeScript (this block
@@ -39,12 +41,17 @@ export default tseslint.config(
           patterns: [
             { group: ['@nestjs/*', 'typeorm', 'fastify', '@fastify/*', 'class-validator', 'class-transformer', 'pg'], message: 'Domain code must not depend on the framework or the database.' },
             { group: ['**/infrastructure/**', '**/http/**', '**/application/**'], message: 'Domain code must not import outer layers.' },
-            { group: ['../../*/src/**', '../../../*/src/**', '../../../../*/src/**', '**/libs/*/src/**'], message: "Import another context through '@app/<context>'." },
+            ACROSS_CONTEXTS,
             // The trade ledger's model is the language the import's domain produces and the reports read.
             { regex: '^@app/(?!(shared|trades)/domain$)', message: "Domain code may import only '@app/shared/domain' and '@app/trades/domain' of other contexts." },
           ],
         },
       ],
     },
+  },
+  {
+    // Specs and test helpers may use other contexts' test helpers (last: it replaces the rules above for them).
+    files: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts', 'libs/*/src/testing/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ACROSS_CONTEXTS] }] },
   },
 );

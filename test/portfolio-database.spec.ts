@@ -18,7 +18,7 @@ import { TypeOrmHoldings } from '../libs/portfolio/src/infrastructure/persistenc
 import { TypeOrmQuoteCache } from '../libs/portfolio/src/infrastructure/persistence/typeorm-quote-cache.repository.js';
 import { TypeOrmSnapshots } from '../libs/portfolio/src/infrastructure/persistence/typeorm-snapshots.repository.js';
 import { InMemoryMarketDataProvider } from '../libs/portfolio/src/testing/in-memory-market-data.provider.js';
-import { ManualClock } from '../libs/portfolio/src/testing/manual-clock.js';
+import { FixedClock } from '@app/calendar/testing';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from './support/test-database.js';
 
 /**
@@ -141,7 +141,7 @@ describe('portfolio persistence (real PostgreSQL)', () => {
 
   it('the end-of-day job run by two instances at once writes one snapshot per user', async () => {
     const users = [await newUser('dave@example.com'), await newUser('erin@example.com')];
-    const clock = new ManualClock('2025-11-21T21:15:00Z'); // Friday 16:15 EST
+    const clock = new FixedClock('2025-11-21T21:15:00Z'); // Friday 16:15 EST
     const provider = new InMemoryMarketDataProvider().setPrice('EODA', '12.34').setPrice('EODB', '5');
     const instance = (db: Database) => {
       const holdingRepository = new TypeOrmHoldings(db);

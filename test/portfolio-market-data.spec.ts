@@ -10,7 +10,7 @@ import { FinnhubMarketDataProvider } from '../libs/portfolio/src/infrastructure/
 import { bucketSettings, MarketDataRateLimiter, type RateBudget } from '../libs/portfolio/src/infrastructure/rate-limit/market-data-rate-limiter.js';
 import { InMemoryHoldings } from '../libs/portfolio/src/testing/in-memory-holdings.js';
 import { InMemoryQuoteCache } from '../libs/portfolio/src/testing/in-memory-quote-cache.js';
-import { ManualClock } from '../libs/portfolio/src/testing/manual-clock.js';
+import { FixedClock } from '@app/calendar/testing';
 import { startFakeFinnhub, type FakeFinnhub } from './support/fake-finnhub.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -188,7 +188,7 @@ describe('Finnhub adapter against a local Finnhub', () => {
     it('collapses concurrent requests for one symbol into one provider call, then serves the cache', async () => {
       finnhub.setDelay('AAPL', 150);
       const { provider, settings } = adapter();
-      const prices = new MarketPrices(provider, new InMemoryQuoteCache(), new ManualClock('2025-11-19T15:00:00Z'), settings);
+      const prices = new MarketPrices(provider, new InMemoryQuoteCache(), new FixedClock('2025-11-19T15:00:00Z'), settings);
       const answers = await Promise.all(Array.from({ length: 8 }, () => prices.quote('AAPL', { maxAgeMs: 60_000, urgency: 'interactive' })));
       expect(answers.every((q) => q?.currentPrice.toString() === '190.5')).toBe(true);
       await prices.priceOf('AAPL');
@@ -198,7 +198,7 @@ describe('Finnhub adapter against a local Finnhub', () => {
     it('refresh lists a timed-out symbol among the errors and prices the others', async () => {
       finnhub.setDelay('MSFT', 1500);
       const { provider, settings } = adapter({ requestTimeoutMs: 300 });
-      const prices = new MarketPrices(provider, new InMemoryQuoteCache(), new ManualClock('2025-11-19T15:00:00Z'), settings);
+      const prices = new MarketPrices(provider, new InMemoryQuoteCache(), new FixedClock('2025-11-19T15:00:00Z'), settings);
       const outcomes = await prices.refresh(['AAPL', 'MSFT', 'ZZZZ'], { maxAgeMs: 0, urgency: 'interactive' });
       expect(outcomes.map((o) => [o.symbol, o.status === 'failed' ? o.error : 'updated'])).toEqual([
         ['AAPL', 'updated'],
@@ -208,7 +208,7 @@ describe('Finnhub adapter against a local Finnhub', () => {
     });
 
     it('the holdings list serves the cached price marked stale instead of waiting on a slow provider', async () => {
-      const clock = new ManualClock('2025-11-19T15:00:00Z');
+      const clock = new FixedClock('2025-11-19T15:00:00Z');
       const { provider } = adapter({ requestTimeoutMs: 3000 });
       const settings = new PortfolioSettings({ finnhubBaseUrl: finnhub.url, listRepricingWaitMs: 200, priceStaleMs: 15 * 60_000 });
       const cache = new InMemoryQuoteCache();

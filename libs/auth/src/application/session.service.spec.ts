@@ -3,13 +3,16 @@ import { AllowList } from '../domain/allow-list.js';
 import { SessionPolicy } from '../domain/session-policy.js';
 import { InMemorySessions } from '../testing/in-memory-sessions.js';
 import { InMemoryUsers } from '../testing/in-memory-users.js';
-import { TestClock } from '../testing/test-clock.js';
+import { FixedClock } from '@app/calendar/testing';
 import { AuthSettings } from './auth-settings.js';
 import { hashToken } from './secrets.js';
 import { SessionService } from './session.service.js';
 
+const MINUTE = 60_000;
+const SECOND = 1000;
+
 describe('SessionService', () => {
-  let clock: TestClock;
+  let clock: FixedClock;
   let users: InMemoryUsers;
   let sessions: InMemorySessions;
   let allowed: string[];
@@ -17,7 +20,7 @@ describe('SessionService', () => {
   let userId: number;
 
   beforeEach(async () => {
-    clock = new TestClock();
+    clock = new FixedClock('2026-03-02T09:00:00Z');
     users = new InMemoryUsers();
     sessions = new InMemorySessions(users);
     allowed = ['alice@example.com'];
@@ -52,23 +55,23 @@ describe('SessionService', () => {
 
   it('ends a session idle for the whole window, and deletes it', async () => {
     const token = await service.open(userId);
-    clock.advanceMinutes(29);
+    clock.advance(29 * MINUTE);
     await expect(service.resolve(token)).resolves.toMatchObject({ renewed: true });
-    clock.advanceMinutes(30);
+    clock.advance(30 * MINUTE);
     await expect(service.resolve(token)).rejects.toBeInstanceOf(AuthenticationRequiredError);
     expect(sessions.rows.size).toBe(0);
   });
 
   it('slides the expiry with activity, recording it at most once a minute', async () => {
     const token = await service.open(userId);
-    clock.advanceSeconds(30);
+    clock.advance(30 * SECOND);
     expect((await service.resolve(token)).renewed).toBe(false);
-    clock.advanceSeconds(30);
+    clock.advance(30 * SECOND);
     expect((await service.resolve(token)).renewed).toBe(true);
     expect(sessions.rows.get(hashToken(token))?.expiresAt).toEqual(new Date('2026-03-02T09:31:00Z'));
     // Active every 20 minutes for two hours: never idle for 30.
     for (let step = 0; step < 6; step += 1) {
-      clock.advanceMinutes(20);
+      clock.advance(20 * MINUTE);
       await service.resolve(token);
     }
     await expect(service.resolve(token)).resolves.toBeDefined();
@@ -85,7 +88,7 @@ describe('SessionService', () => {
   it('says 401 rather than 403 for an expired session of a removed user', async () => {
     const token = await service.open(userId);
     allowed = [];
-    clock.advanceMinutes(31);
+    clock.advance(31 * MINUTE);
     await expect(service.resolve(token)).rejects.toBeInstanceOf(AuthenticationRequiredError);
   });
 
@@ -100,7 +103,7 @@ describe('SessionService', () => {
     await service.close(first);
     await expect(service.resolve(first)).rejects.toBeInstanceOf(AuthenticationRequiredError);
     await service.open(userId);
-    clock.advanceMinutes(45);
+    clock.advance(45 * MINUTE);
     await service.open(userId);
     expect(sessions.rows.size).toBe(1);
   });

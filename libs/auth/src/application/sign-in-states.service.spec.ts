@@ -3,19 +3,21 @@ import { AllowList } from '../domain/allow-list.js';
 import { SessionPolicy } from '../domain/session-policy.js';
 import { MemorySignInSlot } from '../testing/fake-identity-provider.js';
 import { InMemorySignInAttempts } from '../testing/in-memory-sign-in-attempts.js';
-import { TestClock } from '../testing/test-clock.js';
+import { FixedClock } from '@app/calendar/testing';
 import { AuthSettings } from './auth-settings.js';
 import { hashToken } from './secrets.js';
 import { SignInStates } from './sign-in-states.service.js';
 
+const MINUTE = 60_000;
+
 describe('SignInStates', () => {
-  let clock: TestClock;
+  let clock: FixedClock;
   let attempts: InMemorySignInAttempts;
   let states: SignInStates;
   let browser: MemorySignInSlot;
 
   beforeEach(() => {
-    clock = new TestClock();
+    clock = new FixedClock('2026-03-02T09:00:00Z');
     attempts = new InMemorySignInAttempts();
     states = new SignInStates(attempts, new AuthSettings(new AllowList([]), new SessionPolicy(120), false), clock);
     browser = new MemorySignInSlot();
@@ -58,10 +60,10 @@ describe('SignInStates', () => {
 
   it('refuses a sign-in that took longer than ten minutes, and sweeps old ones', async () => {
     const state = await states.issue(browser, null, 'v');
-    clock.advanceMinutes(10);
+    clock.advance(10 * MINUTE);
     await expect(states.redeem(state, browser)).rejects.toThrow(/took too long/);
     await states.issue(new MemorySignInSlot(), null, 'a');
-    clock.advanceMinutes(11);
+    clock.advance(11 * MINUTE);
     await states.issue(new MemorySignInSlot(), null, 'b');
     expect(attempts.rows.size).toBe(1);
   });

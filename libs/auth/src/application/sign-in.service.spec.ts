@@ -5,10 +5,12 @@ import { SessionPolicy } from '../domain/session-policy.js';
 import { FakeIdentityProvider, MemorySignInSlot } from '../testing/fake-identity-provider.js';
 import { InMemorySessions } from '../testing/in-memory-sessions.js';
 import { InMemoryUsers } from '../testing/in-memory-users.js';
-import { TestClock } from '../testing/test-clock.js';
+import { FixedClock } from '@app/calendar/testing';
 import { AuthSettings } from './auth-settings.js';
 import { SessionService } from './session.service.js';
 import { SignInService } from './sign-in.service.js';
+
+const MINUTE = 60_000;
 
 describe('SignInService', () => {
   let provider: FakeIdentityProvider;
@@ -16,11 +18,11 @@ describe('SignInService', () => {
   let sessionRows: InMemorySessions;
   let sessions: SessionService;
   let service: SignInService;
-  let clock: TestClock;
+  let clock: FixedClock;
   let browser: MemorySignInSlot;
 
   beforeEach(() => {
-    clock = new TestClock();
+    clock = new FixedClock('2026-03-02T09:00:00Z');
     provider = new FakeIdentityProvider();
     users = new InMemoryUsers();
     sessionRows = new InMemorySessions(users);
@@ -43,7 +45,7 @@ describe('SignInService', () => {
 
   it('gives every sign-in a new token and ends the session the browser held (no fixation)', async () => {
     const first = await signIn();
-    clock.advanceMinutes(5);
+    clock.advance(5 * MINUTE);
     const second = await signIn(first.token);
     expect(second.token).not.toBe(first.token);
     expect(await sessions.peek(first.token)).toBeNull();

@@ -4,7 +4,7 @@ import { DuplicateHoldingError, HoldingNotFoundError } from '../domain/portfolio
 import { InMemoryHoldings } from '../testing/in-memory-holdings.js';
 import { InMemoryMarketDataProvider } from '../testing/in-memory-market-data.provider.js';
 import { InMemoryQuoteCache } from '../testing/in-memory-quote-cache.js';
-import { ManualClock } from '../testing/manual-clock.js';
+import { FixedClock } from '@app/calendar/testing';
 import { HoldingsService } from './holdings.service.js';
 import { MarketPrices } from './market-prices.service.js';
 import { PortfolioSettings } from './portfolio-settings.js';
@@ -20,14 +20,14 @@ const draft = (symbol: string, shares: string, averageCost: string): HoldingDraf
 
 describe('HoldingsService', () => {
   const settings = new PortfolioSettings({ finnhubBaseUrl: 'http://unused', priceStaleMs: 15 * 60_000, listRepricingWaitMs: 100 });
-  let clock: ManualClock;
+  let clock: FixedClock;
   let provider: InMemoryMarketDataProvider;
   let cache: InMemoryQuoteCache;
   let repository: InMemoryHoldings;
   let service: HoldingsService;
 
   beforeEach(() => {
-    clock = new ManualClock('2025-11-19T15:00:00Z');
+    clock = new FixedClock('2025-11-19T15:00:00Z');
     provider = new InMemoryMarketDataProvider().setPrice('AAPL', '200').setPrice('MSFT', '400');
     cache = new InMemoryQuoteCache();
     repository = new InMemoryHoldings();

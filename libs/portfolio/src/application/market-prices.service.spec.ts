@@ -1,4 +1,4 @@
-import { ManualClock } from '../testing/manual-clock.js';
+import { FixedClock } from '@app/calendar/testing';
 import { MarketDataNotConfiguredError, MarketDataUnavailableError, SymbolNotFoundError } from '../domain/portfolio.errors.js';
 import { InMemoryMarketDataProvider } from '../testing/in-memory-market-data.provider.js';
 import { InMemoryQuoteCache } from '../testing/in-memory-quote-cache.js';
@@ -7,13 +7,13 @@ import { PortfolioSettings } from './portfolio-settings.js';
 
 describe('MarketPrices', () => {
   const settings = new PortfolioSettings({ finnhubBaseUrl: 'http://unused', quoteReuseMs: 60_000 });
-  let clock: ManualClock;
+  let clock: FixedClock;
   let provider: InMemoryMarketDataProvider;
   let cache: InMemoryQuoteCache;
   let prices: MarketPrices;
 
   beforeEach(() => {
-    clock = new ManualClock('2025-11-19T15:00:00Z');
+    clock = new FixedClock('2025-11-19T15:00:00Z');
     provider = new InMemoryMarketDataProvider().setPrice('AAPL', '190.5', 'Apple Inc').setPrice('MSFT', '410');
     cache = new InMemoryQuoteCache();
     prices = new MarketPrices(provider, cache, clock, settings);

@@ -7,7 +7,7 @@ import { InMemoryHoldings } from '../testing/in-memory-holdings.js';
 import { InMemoryMarketDataProvider } from '../testing/in-memory-market-data.provider.js';
 import { InMemoryQuoteCache } from '../testing/in-memory-quote-cache.js';
 import { InMemorySnapshots } from '../testing/in-memory-snapshots.js';
-import { ManualClock } from '../testing/manual-clock.js';
+import { FixedClock } from '@app/calendar/testing';
 import { EndOfDaySnapshots } from './end-of-day-snapshots.service.js';
 import { HoldingsService } from './holdings.service.js';
 import { MarketPrices } from './market-prices.service.js';
@@ -25,7 +25,7 @@ const draft = (symbol: string, shares: string, averageCost: string): HoldingDraf
 
 describe('snapshots', () => {
   const settings = new PortfolioSettings({ finnhubBaseUrl: 'http://unused', endOfDayGraceMs: 10 * 60_000 });
-  let clock: ManualClock;
+  let clock: FixedClock;
   let provider: InMemoryMarketDataProvider;
   let cache: InMemoryQuoteCache;
   let storedHoldings: InMemoryHoldings;
@@ -39,7 +39,7 @@ describe('snapshots', () => {
   beforeAll(() => Logger.overrideLogger(false));
 
   beforeEach(async () => {
-    clock = new ManualClock('2025-11-19T15:00:00Z'); // Wednesday 10:00 EST
+    clock = new FixedClock('2025-11-19T15:00:00Z'); // Wednesday 10:00 EST
     provider = new InMemoryMarketDataProvider().setPrice('AAPL', '200').setPrice('MSFT', '400.125');
     cache = new InMemoryQuoteCache();
     storedHoldings = new InMemoryHoldings();

@@ -6,7 +6,7 @@ import { MarketDataUnavailableError } from '../domain/portfolio.errors.js';
 import { InMemoryHoldings } from '../testing/in-memory-holdings.js';
 import { InMemoryMarketDataProvider } from '../testing/in-memory-market-data.provider.js';
 import { InMemoryQuoteCache } from '../testing/in-memory-quote-cache.js';
-import { ManualClock } from '../testing/manual-clock.js';
+import { FixedClock } from '@app/calendar/testing';
 import { PortfolioPricesController } from './portfolio-prices.controller.js';
 
 describe('PortfolioPricesController', () => {
@@ -17,7 +17,7 @@ describe('PortfolioPricesController', () => {
   let controller: PortfolioPricesController;
 
   beforeEach(async () => {
-    const clock = new ManualClock('2025-11-19T15:00:00Z');
+    const clock = new FixedClock('2025-11-19T15:00:00Z');
     provider = new InMemoryMarketDataProvider().setPrice('AAPL', '190.5').setPrice('MSFT', '410');
     repository = new InMemoryHoldings();
     const prices = new MarketPrices(provider, new InMemoryQuoteCache(), clock, settings);
