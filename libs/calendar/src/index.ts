@@ -15,7 +15,6 @@ export {
   type TradingSession,
 } from './domain/market-session.js';
 export type { CalendarEntry, MarketHoliday, EarlyClose } from './domain/nyse-holidays.js';
-export type { IsoDate } from './domain/iso-date.js';
 export {
   InvalidDateError,
   InvalidMonthError,

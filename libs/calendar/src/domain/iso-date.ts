@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { makeIsoDate, type IsoDate } from '@app/shared/domain';
 import {
   InvalidDateError,
   InvalidMonthError,
@@ -7,14 +8,13 @@ import {
   MIN_SUPPORTED_YEAR,
 } from './trading-calendar.errors.js';
 
-/** A day on the calendar written `YYYY-MM-DD`: a date, never an instant. */
-export type IsoDate = string;
-
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const FOUR_DIGIT_YEAR = /^\d{4}$/;
 
-// Date-only arithmetic runs on luxon values pinned to UTC: a civil date has no zone, and UTC has no
-// DST gaps, so neither the server's own TZ nor New York's clock changes can shift a day.
+// The calendar's checks of the years, months and days a request names, and the bridge between
+// `YYYY-MM-DD` dates (@app/shared/domain, which owns date arithmetic) and the luxon values the
+// market's hours are computed with. Those are pinned to UTC: a civil date has no zone, and UTC has
+// no DST gaps, so neither the server's own TZ nor New York's clock changes can shift a day.
 
 export function assertSupportedYear(year: number): void {
   if (!Number.isInteger(year)) throw new InvalidYearError(String(year));
@@ -43,26 +43,9 @@ export function civilDay(date: IsoDate): DateTime {
   return day;
 }
 
-export function makeIsoDate(year: number, month: number, day: number): IsoDate {
-  return `${String(year).padStart(4, '0')}-${pad2(month)}-${pad2(day)}`;
-}
-
 /** The `YYYY-MM-DD` of a luxon value, read in whatever zone that value is set to. */
 export function isoDateOf(value: DateTime): IsoDate {
   return makeIsoDate(value.year, value.month, value.day);
-}
-
-export function addDays(date: IsoDate, days: number): IsoDate {
-  return isoDateOf(civilDay(date).plus({ days }));
-}
-
-/** ISO weekday: Monday 1 … Sunday 7. */
-export function weekdayOf(date: IsoDate): number {
-  return civilDay(date).weekday;
-}
-
-export function isWeekend(date: IsoDate): boolean {
-  return weekdayOf(date) >= 6;
 }
 
 export function pad2(value: number): string {

@@ -1,4 +1,4 @@
-import type { IsoDate } from './iso-date.js';
+import type { IsoDate } from '@app/shared/domain';
 
 // NYSE session times, New York wall-clock time. Every boundary belongs to the period it starts:
 // 09:30:00 is `open`, 16:00:00 is `after-hours`, 20:00:00 is `closed`.

@@ -1,5 +1,5 @@
-import { DateTime } from 'luxon';
-import { addDays, assertSupportedYear, isoDateOf, isWeekend, makeIsoDate, weekdayOf, type IsoDate } from './iso-date.js';
+import { addDays, dayOfWeek, isWeekend, lastDayOfMonth, makeIsoDate, type IsoDate } from '@app/shared/domain';
+import { assertSupportedYear } from './iso-date.js';
 import { EARLY_CLOSE_TIME } from './market-session.js';
 
 // NYSE holidays and 13:00 early closes, by rule (NYSE Rule 7.2 and the exchange's published calendars).
@@ -23,10 +23,11 @@ export interface EarlyClose {
 /** A day the NYSE calendar lists: a full-day holiday or a 13:00 early close. */
 export type CalendarEntry = MarketHoliday | EarlyClose;
 
+// Weekdays as dayOfWeek counts them.
+const SUNDAY = 0;
 const MONDAY = 1;
 const THURSDAY = 4;
 const SATURDAY = 6;
-const SUNDAY = 7;
 
 /** Easter Sunday by the anonymous Gregorian algorithm (Meeus/Jones/Butcher). */
 export function easterSunday(year: number): IsoDate {
@@ -97,7 +98,7 @@ function fixedDateHoliday(
   { observeSaturdayOnFriday = true } = {},
 ): MarketHoliday | null {
   const date = makeIsoDate(year, month, day);
-  switch (weekdayOf(date)) {
+  switch (dayOfWeek(date)) {
     case SATURDAY:
       return observeSaturdayOnFriday ? holiday(addDays(date, -1), `${name} (observed)`) : null;
     case SUNDAY:
@@ -111,17 +112,16 @@ function thanksgiving(year: number): IsoDate {
   return nthWeekday(year, 11, THURSDAY, 4);
 }
 
-/** The n-th given ISO weekday (Monday 1 … Sunday 7) of a month. */
+/** The n-th given weekday (as dayOfWeek counts them) of a month. */
 function nthWeekday(year: number, month: number, weekday: number, n: number): IsoDate {
-  const first = DateTime.utc(year, month, 1);
-  const offset = (weekday - first.weekday + 7) % 7;
-  return isoDateOf(first.plus({ days: offset + 7 * (n - 1) }));
+  const first = makeIsoDate(year, month, 1);
+  const offset = (weekday - dayOfWeek(first) + 7) % 7;
+  return addDays(first, offset + 7 * (n - 1));
 }
 
 function lastWeekday(year: number, month: number, weekday: number): IsoDate {
-  const last = DateTime.utc(year, month, 1).endOf('month').startOf('day');
-  const offset = (last.weekday - weekday + 7) % 7;
-  return isoDateOf(last.minus({ days: offset }));
+  const last = lastDayOfMonth(year, month);
+  return addDays(last, -((dayOfWeek(last) - weekday + 7) % 7));
 }
 
 function byDate(a: { date: IsoDate }, b: { date: IsoDate }): number {

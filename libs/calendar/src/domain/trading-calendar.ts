@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
-import { assertMonth, assertSupportedYear, civilDay, isoDateOf, pad2, type IsoDate } from './iso-date.js';
+import type { IsoDate } from '@app/shared/domain';
+import { assertMonth, assertSupportedYear, civilDay, isoDateOf, pad2 } from './iso-date.js';
 import {
   AFTER_HOURS_CLOSE_TIME,
   EARLY_CLOSE_TIME,

@@ -4,6 +4,9 @@ import {
   dayOfWeek,
   daysBetween,
   isIsoDate,
+  isWeekend,
+  lastDayOfMonth,
+  makeIsoDate,
   monthOf,
   parseBrokerDate,
   parseIsoDate,
@@ -61,5 +64,17 @@ describe('calendar dates', () => {
     expect(weekStart('2024-03-04')).toBe('2024-03-04');
     expect(weekStart('2024-06-28')).toBe('2024-06-24');
     expect([compareDates('2024-01-02', '2024-01-10'), compareDates('2024-01-10', '2024-01-10')]).toEqual([-1, 0]);
+    expect(['2024-03-01', '2024-03-02', '2024-03-03', '2024-03-04'].map(isWeekend)).toEqual([false, true, true, false]);
+  });
+
+  it('builds dates from their parts, and knows the last day of a month', () => {
+    expect(makeIsoDate(2024, 7, 3)).toBe('2024-07-03');
+    expect(makeIsoDate(999, 1, 1)).toBe('0999-01-01');
+    expect([lastDayOfMonth(2024, 2), lastDayOfMonth(2023, 2), lastDayOfMonth(2024, 12), lastDayOfMonth(2024, 4)]).toEqual([
+      '2024-02-29',
+      '2023-02-28',
+      '2024-12-31',
+      '2024-04-30',
+    ]);
   });
 });

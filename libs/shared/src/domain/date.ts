@@ -37,7 +37,8 @@ export function isSupportedDate(date: string): boolean {
   return year >= FIRST_SUPPORTED_YEAR && year <= LAST_SUPPORTED_YEAR;
 }
 
-function format(year: number, month: number, day: number): IsoDate {
+/** The `YYYY-MM-DD` of a year, month (1–12) and day; not checked (see `parseIsoDate`). */
+export function makeIsoDate(year: number, month: number, day: number): IsoDate {
   return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
@@ -52,7 +53,7 @@ export function parseIsoDate(text: string): IsoDate | undefined {
     return undefined;
   }
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  return isValidDay(year, month, day) ? format(year, month, day) : undefined;
+  return isValidDay(year, month, day) ? makeIsoDate(year, month, day) : undefined;
 }
 
 /** `MM/DD/YYYY` (also `M/D/YYYY` and a two-digit year, as a spreadsheet re-save may write it). */
@@ -64,7 +65,7 @@ export function parseUsDate(text: string): IsoDate | undefined {
   const month = Number(match[1]);
   const day = Number(match[2]);
   const year = match[3].length === 2 ? 2000 + Number(match[3]) : Number(match[3]);
-  return isValidDay(year, month, day) ? format(year, month, day) : undefined;
+  return isValidDay(year, month, day) ? makeIsoDate(year, month, day) : undefined;
 }
 
 export interface BrokerDate {
@@ -155,9 +156,19 @@ export function monthOf(date: IsoDate): string {
   return date.slice(0, 7);
 }
 
-/** Sunday 0 … Saturday 6. */
+/** Sunday 0 … Saturday 6 (as JavaScript and the contract's `day_of_week` count). */
 export function dayOfWeek(date: IsoDate): number {
   return (((dayNumber(date) + 4) % 7) + 7) % 7;
+}
+
+export function isWeekend(date: IsoDate): boolean {
+  const day = dayOfWeek(date);
+  return day === 0 || day === 6;
+}
+
+/** The last day of a month (1–12). */
+export function lastDayOfMonth(year: number, month: number): IsoDate {
+  return addDays(month === 12 ? makeIsoDate(year + 1, 1, 1) : makeIsoDate(year, month + 1, 1), -1);
 }
 
 /** The Monday of the Monday–Sunday week containing `date`. */
