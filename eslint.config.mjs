@@ -42,8 +42,12 @@ export default tseslint.config(
             { group: ['@nestjs/*', 'typeorm', 'fastify', '@fastify/*', 'class-validator', 'class-transformer', 'pg'], message: 'Domain code must not depend on the framework or the database.' },
             { group: ['**/infrastructure/**', '**/http/**', '**/application/**'], message: 'Domain code must not import outer layers.' },
             ACROSS_CONTEXTS,
-            // The trade ledger's model is the language the import's domain produces and the reports read.
-            { regex: '^@app/(?!(shared|trades)/domain$)', message: "Domain code may import only '@app/shared/domain' and '@app/trades/domain' of other contexts." },
+            // The trade ledger's model is the language the import's domain produces and the reports read;
+            // the import's figure parser reads the portfolio's holdings CSV too.
+            {
+              regex: '^@app/(?!(shared|trades|import)/domain$)',
+              message: "Domain code may import only '@app/shared/domain', '@app/trades/domain' and '@app/import/domain' of other contexts.",
+            },
           ],
         },
       ],

@@ -7,7 +7,7 @@ export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: {
-    '^@app/(shared|trades)/domain$': '<rootDir>/libs/$1/src/domain/index.ts',
+    '^@app/(shared|trades|import)/domain$': '<rootDir>/libs/$1/src/domain/index.ts',
     '^@app/calendar/testing$': '<rootDir>/libs/calendar/src/testing/index.ts',
     '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',

@@ -10,7 +10,7 @@ import { EndOfDaySnapshots } from '../libs/portfolio/src/application/end-of-day-
 import { HoldingsService } from '../libs/portfolio/src/application/holdings.service.js';
 import { MarketPrices } from '../libs/portfolio/src/application/market-prices.service.js';
 import { PortfolioSettings } from '../libs/portfolio/src/application/portfolio-settings.js';
-import { Decimal } from '../libs/portfolio/src/domain/decimal.js';
+import { Decimal } from '@app/shared/domain';
 import type { HoldingDraft } from '../libs/portfolio/src/domain/holding.js';
 import { DuplicateHoldingError } from '../libs/portfolio/src/domain/portfolio.errors.js';
 import { portfolioTotals } from '../libs/portfolio/src/domain/portfolio-totals.js';

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { HoldingsService } from '../libs/portfolio/src/application/holdings.service.js';
 import { MarketPrices } from '../libs/portfolio/src/application/market-prices.service.js';
 import { PortfolioSettings } from '../libs/portfolio/src/application/portfolio-settings.js';
-import { Decimal } from '../libs/portfolio/src/domain/decimal.js';
+import { Decimal } from '@app/shared/domain';
 import { MarketDataNotConfiguredError, MarketDataUnavailableError } from '../libs/portfolio/src/domain/portfolio.errors.js';
 import { FinnhubMarketDataProvider } from '../libs/portfolio/src/infrastructure/finnhub/finnhub-market-data.adapter.js';
 import { bucketSettings, MarketDataRateLimiter, type RateBudget } from '../libs/portfolio/src/infrastructure/rate-limit/market-data-rate-limiter.js';

@@ -1,5 +1,5 @@
 import { UnitOfWork } from '@app/persistence';
-import { Decimal } from '../domain/decimal.js';
+import { Decimal } from '@app/shared/domain';
 import { HoldingsFileError } from '../domain/portfolio.errors.js';
 import { InMemoryHoldings } from '../testing/in-memory-holdings.js';
 import { HoldingsImportService } from './holdings-import.service.js';

@@ -1,4 +1,4 @@
-import { Decimal } from '../domain/decimal.js';
+import { Decimal } from '@app/shared/domain';
 import type { HoldingDraft } from '../domain/holding.js';
 import { DuplicateHoldingError, HoldingNotFoundError } from '../domain/portfolio.errors.js';
 import { InMemoryHoldings } from '../testing/in-memory-holdings.js';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@app/calendar';
-import type { Decimal } from '../domain/decimal.js';
+import type { Decimal } from '@app/shared/domain';
 import { valueHolding, type Holding, type HoldingChanges, type HoldingDraft, type HoldingValuation } from '../domain/holding.js';
 import { HoldingNotFoundError } from '../domain/portfolio.errors.js';
 import type { SymbolPrice } from '../domain/quote.js';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { TradingCalendar } from '@app/calendar';
-import { Decimal } from '../domain/decimal.js';
+import { Decimal } from '@app/shared/domain';
 import type { HoldingDraft } from '../domain/holding.js';
 import { SnapshotNotFoundError } from '../domain/portfolio.errors.js';
 import { InMemoryHoldings } from '../testing/in-memory-holdings.js';

@@ -1,6 +1,5 @@
-import { Decimal } from './decimal.js';
+import { Decimal, percentage, productInCents } from '@app/shared/domain';
 import { valueHolding } from './holding.js';
-import { parseFigure, percentage, productInCents } from './money.js';
 import { portfolioTotals } from './portfolio-totals.js';
 
 const d = (text: string) => Decimal.of(text);
@@ -63,21 +62,5 @@ describe('holding valuation', () => {
   it('an empty portfolio is all zeros', () => {
     const totals = portfolioTotals([]);
     expect([totals.totalValue, totals.totalCost, totals.totalGainLoss, totals.totalReturnPct].map((x) => x.toFixed(2))).toEqual(['0.00', '0.00', '0.00', '0.00']);
-  });
-});
-
-describe('parseFigure', () => {
-  it.each([
-    ['12.5', '12.5'],
-    ['1,234.5678', '1234.5678'],
-    ['$1,234.56', '1234.56'],
-    [' -3 ', '-3'],
-    ['.5', '0.5'],
-  ])('reads %p as %p', (cell, value) => {
-    expect(parseFigure(cell)?.toString()).toBe(value);
-  });
-
-  it.each(['abc', '', '1,23', '12.3.4', '1e5', '$', '--1'])('refuses %p', (cell) => {
-    expect(parseFigure(cell)).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
-import { Decimal } from './decimal.js';
+import { Decimal } from '@app/shared/domain';
 import type { HoldingType } from './holding-type.js';
-import { percentage, productInCents } from './money.js';
+import { percentage, productInCents } from '@app/shared/domain';
 
 /** A position a user holds: one per symbol per user. Shares and costs are exact. */
 export interface Holding {

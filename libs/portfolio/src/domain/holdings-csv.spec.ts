@@ -52,7 +52,7 @@ describe('parseHoldingsCsv', () => {
       "Row 7: unknown security type 'bond' (use STOCK, EQUITY, ETF, MUTUAL FUND or MF)",
       'Row 9: duplicate symbol AAPL (first on row 2)',
       "Row 10: invalid symbol 'BAD SYMBOL!'",
-      "Row 11: invalid average_cost value '$-3'",
+      "Row 11: average_cost must not be negative (got '$-3')",
     ]);
   });
 

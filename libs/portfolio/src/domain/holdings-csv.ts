@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
-import { Decimal } from './decimal.js';
+import { tryParseAmount } from '@app/import/domain';
+import { Decimal, decimalPlaces } from '@app/shared/domain';
 import { holdingTypeFromCsv, type HoldingType } from './holding-type.js';
-import { decimalPlaces, parseFigure } from './money.js';
 import { normalizeSymbol } from './symbol.js';
 
 /** One valid row of a holdings CSV. Optional fields are absent when the file leaves them empty. */
@@ -91,7 +91,7 @@ function readRow(line: number, cell: (name: string) => string, typeCells: string
 
   const sharesCell = cell('shares');
   if (sharesCell === '') return 'shares is missing';
-  const shares = parseFigure(sharesCell);
+  const shares = tryParseAmount(sharesCell);
   if (shares === undefined) return `invalid shares value '${sharesCell}'`;
   if (!shares.isPositive()) return `shares must be greater than 0 (got '${sharesCell}')`;
   if (decimalPlaces(shares) > MAX_SHARE_DECIMALS) return `shares may have at most ${MAX_SHARE_DECIMALS} decimals (got '${sharesCell}')`;
@@ -100,11 +100,11 @@ function readRow(line: number, cell: (name: string) => string, typeCells: string
   const averageCell = cell('average_cost');
   const basisCell = cell('cost_basis');
   if (averageCell !== '') {
-    averageCost = parseFigure(averageCell);
+    averageCost = tryParseAmount(averageCell);
     if (averageCost === undefined) return `invalid average_cost value '${averageCell}'`;
     if (averageCost.isNegative()) return `average_cost must not be negative (got '${averageCell}')`;
   } else if (basisCell !== '') {
-    const basis = parseFigure(basisCell);
+    const basis = tryParseAmount(basisCell);
     if (basis === undefined) return `invalid cost_basis value '${basisCell}'`;
     if (basis.isNegative()) return `cost_basis must not be negative (got '${basisCell}')`;
     averageCost = basis.div(shares);

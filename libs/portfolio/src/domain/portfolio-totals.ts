@@ -1,6 +1,6 @@
-import { Decimal } from './decimal.js';
+import { Decimal } from '@app/shared/domain';
 import type { HoldingValuation } from './holding.js';
-import { percentage } from './money.js';
+import { percentage } from '@app/shared/domain';
 
 /** A portfolio at one moment: what a snapshot records. */
 export interface PortfolioTotals {

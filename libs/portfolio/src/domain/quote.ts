@@ -1,4 +1,4 @@
-import type { Decimal } from './decimal.js';
+import type { Decimal } from '@app/shared/domain';
 
 /** A price quote as the portfolio needs it (the contract's Price data), whatever the provider. */
 export interface Quote {

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { CurrentUser, dataResponse, ValidationError, type AuthenticatedUser } from '@app/shared';
 import { HoldingsService } from '../application/holdings.service.js';
-import { Decimal } from '../domain/decimal.js';
+import { Decimal } from '@app/shared/domain';
 import type { HoldingChanges } from '../domain/holding.js';
 import { HoldingNotFoundError } from '../domain/portfolio.errors.js';
 import { CreateHoldingDto, IdParams, UpdateHoldingDto } from './dto/holding.dto.js';

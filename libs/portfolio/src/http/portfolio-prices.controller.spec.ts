@@ -1,7 +1,7 @@
 import { HoldingsService } from '../application/holdings.service.js';
 import { MarketPrices } from '../application/market-prices.service.js';
 import { PortfolioSettings } from '../application/portfolio-settings.js';
-import { Decimal } from '../domain/decimal.js';
+import { Decimal } from '@app/shared/domain';
 import { MarketDataUnavailableError } from '../domain/portfolio.errors.js';
 import { InMemoryHoldings } from '../testing/in-memory-holdings.js';
 import { InMemoryMarketDataProvider } from '../testing/in-memory-market-data.provider.js';

@@ -1,5 +1,5 @@
 import type { PricedHolding } from '../application/holdings.service.js';
-import type { Decimal } from '../domain/decimal.js';
+import type { Decimal } from '@app/shared/domain';
 import type { CachedQuote } from '../domain/quote.js';
 import type { Snapshot } from '../domain/snapshot.js';
 

@@ -1,5 +1,5 @@
 import { MarketDataProvider, type CompanyProfile, type Urgency } from '../application/market-data-provider.port.js';
-import { Decimal } from '../domain/decimal.js';
+import { Decimal } from '@app/shared/domain';
 import { MarketDataNotConfiguredError } from '../domain/portfolio.errors.js';
 import type { Quote } from '../domain/quote.js';
 

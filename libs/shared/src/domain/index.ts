@@ -1,5 +1,5 @@
 // Pure building blocks for every context's domain code (`@app/shared/domain`): exact decimals,
 // calendar dates and the typed errors. No framework imports, so domain code can depend on it.
-export * from './money.js';
+export * from './decimal.js';
 export * from './date.js';
 export * from '../errors/domain.errors.js';

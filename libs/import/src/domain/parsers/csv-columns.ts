@@ -2,6 +2,7 @@ import { isSupportedDate, parseBrokerDate, SUPPORTED_DATES, type BrokerDate } fr
 import { Decimal } from '@app/shared/domain';
 import { ImportFileError } from '../import.errors.js';
 import type { CsvRow } from './csv-text.js';
+import { tryParseAmount, tryParsePercent } from './broker-figures.js';
 
 /** Header cell as compared: trimmed, single spaces, lower case. */
 export function normaliseHeaderCell(cell: string): string {
@@ -151,7 +152,7 @@ export class RowReader<K extends string> {
 
   /** A money or quantity figure (`$1,234.56`, `($5.00)`, `10,153.89`); null when empty. */
   number(key: K): Decimal | null {
-    return this.figure(key, (text) => Decimal.tryParseMoney(text));
+    return this.figure(key, tryParseAmount);
   }
 
   requiredNumber(key: K, why = ''): Decimal {
@@ -164,7 +165,7 @@ export class RowReader<K extends string> {
 
   /** A percentage (`-15.002388237575%`); null when empty. */
   percent(key: K): Decimal | null {
-    return this.figure(key, (text) => Decimal.tryParsePercent(text));
+    return this.figure(key, tryParsePercent);
   }
 
   date(key: K): BrokerDate {

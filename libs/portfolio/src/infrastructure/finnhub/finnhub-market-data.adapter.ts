@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CompanyProfile, MarketDataProvider, type Urgency } from '../../application/market-data-provider.port.js';
 import { PortfolioSettings } from '../../application/portfolio-settings.js';
-import { Decimal } from '../../domain/decimal.js';
+import { Decimal } from '@app/shared/domain';
 import { MarketDataNotConfiguredError, MarketDataUnavailableError } from '../../domain/portfolio.errors.js';
 import type { Quote } from '../../domain/quote.js';
 import { MarketDataRateLimiter } from '../rate-limit/market-data-rate-limiter.js';

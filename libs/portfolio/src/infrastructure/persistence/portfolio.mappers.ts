@@ -1,4 +1,4 @@
-import { Decimal } from '../../domain/decimal.js';
+import { Decimal } from '@app/shared/domain';
 import type { Holding } from '../../domain/holding.js';
 import { isHoldingType } from '../../domain/holding-type.js';
 import type { SymbolPrice } from '../../domain/quote.js';

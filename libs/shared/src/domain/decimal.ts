@@ -12,7 +12,7 @@ const UNIT = 10n ** BigInt(SCALE);
 const PLAIN_DECIMAL = /^([+-])?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
 /** Integer division rounding half away from zero. */
-function divideRounded(numerator: bigint, denominator: bigint): bigint {
+export function divideRounded(numerator: bigint, denominator: bigint): bigint {
   if (denominator === 0n) {
     throw new RangeError('Division by zero');
   }
@@ -94,27 +94,6 @@ export class Decimal {
     }
     digits = shift >= 0 ? digits * pow10(shift) : divideRounded(digits, pow10(-shift));
     return Decimal.fromUnits(sign === '-' ? -digits : digits);
-  }
-
-  /**
-   * A figure as brokers write it: `$1,234.56`, `-$5.00`, `$-5.00`, `($5.00)`, `1,234.5678`, `12.5`.
-   * Thousands separators are optional but, when present, must group by three. Throws RangeError.
-   */
-  static parseMoney(text: string): Decimal {
-    const parsed = Decimal.tryParseMoney(text);
-    if (parsed === undefined) {
-      throw new RangeError(`Not an amount: '${text}'`);
-    }
-    return parsed;
-  }
-
-  static tryParseMoney(text: string): Decimal | undefined {
-    return readBrokerFigure(text, false);
-  }
-
-  /** A percentage as brokers write it: `-15.002388237575%`, `0.68%`, `12.5` (the `%` is optional). */
-  static tryParsePercent(text: string): Decimal | undefined {
-    return readBrokerFigure(text, true);
   }
 
   static sum(values: Iterable<Decimal>): Decimal {
@@ -272,79 +251,24 @@ function assertPlaces(places: number): void {
   }
 }
 
-/**
- * Scans a broker figure in one pass: optional `(…)`, sign, `$`, sign, digits with optional thousands
- * separators (groups of three), optional fraction, optional `%` (percentages only). This is the
- * import's hot path (several figures per row, 100,000s of rows), hence no regular expressions.
- */
-function readBrokerFigure(text: string, percent: boolean): Decimal | undefined {
-  let start = 0;
-  let end = text.length;
-  const trim = (): void => {
-    while (start < end && text.charCodeAt(start) <= 32) start += 1;
-    while (end > start && text.charCodeAt(end - 1) <= 32) end -= 1;
-  };
-  trim();
-  let negative = false;
-  let parenthesised = false;
-  if (start < end && text.charCodeAt(start) === 40 /* ( */) {
-    if (text.charCodeAt(end - 1) !== 41 /* ) */) return undefined;
-    parenthesised = true;
-    negative = true;
-    start += 1;
-    end -= 1;
-    trim();
-  }
-  if (percent && end > start && text.charCodeAt(end - 1) === 37 /* % */) {
-    end -= 1;
-    trim();
-  }
-  let signs = 0;
-  let dollars = 0;
-  for (;;) {
-    const code = text.charCodeAt(start);
-    if ((code === 45 /* - */ || code === 43) /* + */ && start < end) {
-      negative = code === 45 ? !negative : negative;
-      signs += 1;
-    } else if (code === 36 /* $ */ && start < end) {
-      dollars += 1;
-    } else {
-      break;
-    }
-    start += 1;
-    trim();
-  }
-  if (signs > 1 || dollars > 1 || (signs > 0 && parenthesised)) return undefined;
-  let digits = '';
-  let groupLength = 0;
-  let grouped = false;
-  let index = start;
-  for (; index < end; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code >= 48 && code <= 57) {
-      groupLength += 1;
-    } else if (code === 44 /* , */) {
-      if (grouped ? groupLength !== 3 : groupLength < 1 || groupLength > 3) return undefined;
-      digits += text.slice(index - groupLength, index);
-      grouped = true;
-      groupLength = 0;
-    } else {
-      break;
-    }
-  }
-  if (grouped && groupLength !== 3) return undefined;
-  digits += text.slice(index - groupLength, index);
-  let fraction = '';
-  if (index < end && text.charCodeAt(index) === 46 /* . */) {
-    const fractionStart = index + 1;
-    for (index = fractionStart; index < end; index += 1) {
-      const code = text.charCodeAt(index);
-      if (code < 48 || code > 57) return undefined;
-    }
-    fraction = text.slice(fractionStart, end);
-  }
-  if (index !== end || (digits === '' && fraction === '')) return undefined;
-  let units = BigInt(digits + fraction || '0');
-  units = fraction.length <= SCALE ? units * pow10(SCALE - fraction.length) : divideRounded(units, pow10(fraction.length - SCALE));
-  return Decimal.fromUnits(negative ? -units : units);
+const CENT_SHIFT = 10n ** BigInt(SCALE - 2);
+
+/** `a × b` rounded once, half away from zero, to the cent (no intermediate rounding). */
+export function productInCents(a: Decimal, b: Decimal): Decimal {
+  const cents = divideRounded(a.rawUnits * b.rawUnits, 10n ** BigInt(2 * SCALE - 2));
+  return Decimal.fromUnits(cents * CENT_SHIFT);
+}
+
+/** `part ÷ whole × 100` rounded once to two decimals; 0 when `whole` is zero. */
+export function percentage(part: Decimal, whole: Decimal): Decimal {
+  if (whole.isZero()) return Decimal.ZERO;
+  const hundredths = divideRounded(part.rawUnits * 10_000n, whole.rawUnits);
+  return Decimal.fromUnits(hundredths * CENT_SHIFT);
+}
+
+/** Number of decimals written after the point (`12.50` → 2). */
+export function decimalPlaces(value: Decimal): number {
+  const text = value.toString();
+  const dot = text.indexOf('.');
+  return dot < 0 ? 0 : text.length - dot - 1;
 }

@@ -1,44 +1,9 @@
-import { Decimal } from './money.js';
+import { Decimal, decimalPlaces, divideRounded } from './decimal.js';
 
 const d = (text: string): Decimal => Decimal.parse(text);
 
 describe('Decimal', () => {
   describe('parsing', () => {
-    it.each([
-      ['$1,234.56', '1234.56'],
-      ['-$5.00', '-5'],
-      ['$-5.00', '-5'],
-      ['($5.00)', '-5'],
-      ['($2,354.94)', '-2354.94'],
-      ['1,234.5678', '1234.5678'],
-      ['10,153.89', '10153.89'],
-      ['12.5', '12.5'],
-      ['$1234.56', '1234.56'],
-      ['$0.00', '0'],
-      ['+3', '3'],
-      ['.5', '0.5'],
-      ['  $181.81 ', '181.81'],
-      ['$137,787.67', '137787.67'],
-    ])('reads the broker figure %s as %s', (text, value) => {
-      expect(Decimal.parseMoney(text).toString()).toBe(value);
-    });
-
-    it.each(['-$12.3.4', '', '$', '12,34', '1,2345', '--5', '-$-5', '(-$5)', '5%', 'abc', '1e5', '$ 1 000'])(
-      'refuses %p as money',
-      (text) => {
-        expect(Decimal.tryParseMoney(text)).toBeUndefined();
-        expect(() => Decimal.parseMoney(text)).toThrow(RangeError);
-      },
-    );
-
-    it('reads percentages with 2 or 12 decimals, keeping SCALE places', () => {
-      expect(Decimal.tryParsePercent('-3.20%')?.toString()).toBe('-3.2');
-      expect(Decimal.tryParsePercent('18.958245466048%')?.toString()).toBe('18.958245466');
-      expect(Decimal.tryParsePercent('-0.000000000051%')?.toString()).toBe('-0.0000000001');
-      expect(Decimal.tryParsePercent('12.5')?.toString()).toBe('12.5');
-      expect(Decimal.tryParsePercent('1.2.3%')).toBeUndefined();
-    });
-
     it('reads plain decimals, exponents and numbers exactly', () => {
       expect(d('-0.0001').toString()).toBe('-0.0001');
       expect(d('1e-7').toString()).toBe('0.0000001');
@@ -111,5 +76,11 @@ describe('Decimal', () => {
       expect(d('-12.50').rawUnits).toBe(-125_000_000_000n);
       expect(Decimal.fromUnits(1n).toString()).toBe('0.0000000001');
     });
+  });
+
+  it('rounds integer division half away from zero, and counts written decimals', () => {
+    expect([divideRounded(5n, 2n), divideRounded(-5n, 2n), divideRounded(4n, 3n), divideRounded(-7n, -2n)]).toEqual([3n, -3n, 1n, 4n]);
+    expect(() => divideRounded(1n, 0n)).toThrow(RangeError);
+    expect([decimalPlaces(Decimal.parse('12.5')), decimalPlaces(Decimal.parse('3')), decimalPlaces(Decimal.parse('0.0001'))]).toEqual([1, 0, 4]);
   });
 });

@@ -1,0 +1,54 @@
+import { parseAmount, tryParseAmount, tryParsePercent } from './broker-figures.js';
+
+describe('broker figures', () => {
+  it.each([
+    ['$1,234.56', '1234.56'],
+    ['-$5.00', '-5'],
+    ['$-5.00', '-5'],
+    ['($5.00)', '-5'],
+    ['($2,354.94)', '-2354.94'],
+    ['1,234.5678', '1234.5678'],
+    ['10,153.89', '10153.89'],
+    ['12.5', '12.5'],
+    ['$1234.56', '1234.56'],
+    ['$0.00', '0'],
+    ['+3', '3'],
+    ['.5', '0.5'],
+    ['  $181.81 ', '181.81'],
+    ['$137,787.67', '137787.67'],
+  ])('reads the broker figure %s as %s', (text, value) => {
+    expect(parseAmount(text).toString()).toBe(value);
+  });
+
+  it.each(['-$12.3.4', '', '$', '12,34', '1,2345', '--5', '-$-5', '(-$5)', '5%', 'abc', '1e5', '$ 1 000'])(
+    'refuses %p as money',
+    (text) => {
+      expect(tryParseAmount(text)).toBeUndefined();
+      expect(() => parseAmount(text)).toThrow(RangeError);
+    },
+  );
+
+  it('reads percentages with 2 or 12 decimals, keeping SCALE places', () => {
+    expect(tryParsePercent('-3.20%')?.toString()).toBe('-3.2');
+    expect(tryParsePercent('18.958245466048%')?.toString()).toBe('18.958245466');
+    expect(tryParsePercent('-0.000000000051%')?.toString()).toBe('-0.0000000001');
+    expect(tryParsePercent('12.5')?.toString()).toBe('12.5');
+    expect(tryParsePercent('1.2.3%')).toBeUndefined();
+  });
+
+  describe('the figures of a holdings spreadsheet', () => {
+    it.each([
+      ['12.5', '12.5'],
+      ['1,234.5678', '1234.5678'],
+      ['$1,234.56', '1234.56'],
+      [' -3 ', '-3'],
+      ['.5', '0.5'],
+    ])('reads %p as %p', (cell, value) => {
+      expect(tryParseAmount(cell)?.toString()).toBe(value);
+    });
+
+    it.each(['abc', '', '1,23', '12.3.4', '1e5', '$', '--1'])('refuses %p', (cell) => {
+      expect(tryParseAmount(cell)).toBeUndefined();
+    });
+  });
+});
