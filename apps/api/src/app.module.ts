@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AuthModule } from '@app/auth';
-import { CalendarModule, CalendarReportsModule } from '@app/calendar';
+import { CalendarModule } from '@app/calendar';
 import { ExportModule } from '@app/export';
 import { HealthModule } from '@app/health';
 import { ImportModule } from '@app/import';
@@ -33,7 +33,6 @@ export class AppModule {
         // The brokerage import, and the trading reports on what it stores (with their calendar views).
         ImportModule,
         TradesModule,
-        CalendarReportsModule,
         // Day and month exports as files.
         ExportModule,
         // The browser app's pages (apps/web, built into dist/web).

@@ -1,6 +1,6 @@
 // The calendar context's public surface: the only thing other contexts import (`@app/calendar`).
 export { CalendarModule } from './calendar.module.js';
-export { CalendarReportsModule } from './calendar-reports.module.js';
+export { parseMonthNumber, parseYear } from './domain/iso-date.js';
 export { Clock } from './application/clock.port.js';
 export { TradingCalendar, type TradingCalendarMetrics } from './domain/trading-calendar.js';
 export {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CalendarModule } from '@app/calendar';
 import { Database, DatabaseNotifications } from '@app/persistence';
 import { CalendarReports } from './application/calendar-reports.service.js';
 import { MonthlyReports } from './application/monthly-reports.service.js';
@@ -8,6 +9,7 @@ import { SymbolReports } from './application/symbol-reports.service.js';
 import { TimeframeReport } from './application/timeframe-report.service.js';
 import { TradeList } from './application/trade-list.service.js';
 import { TradeReports } from './application/trade-reports.port.js';
+import { CalendarReportsController } from './http/calendar-reports.controller.js';
 import { MonthsController } from './http/months.controller.js';
 import { ReportCacheInterceptor } from './http/report-cache.interceptor.js';
 import { ReportResponseCache } from './http/report-response-cache.js';
@@ -22,12 +24,14 @@ import { TradeLedger } from './application/trade-ledger.port.js';
 import { SqlTradeReports } from './infrastructure/persistence/sql-trade-reports.js';
 
 /**
- * The trading reports: months, trades, symbols, timeframes, statistics, the trade list (and, for the calendar context's
- * controller, the calendar month and day views; for the exports, the day and month reports and the trade list).
+ * The trading reports: months, trades, symbols, timeframes, the calendar's month and day views, statistics, the
+ * trade list (and, for the exports, the day and month reports and the trade list).
  * The import writes the data through `TradeLedger`, the only writer of the tables these read.
  */
 @Module({
-  controllers: [MonthsController, TimeframeController, SymbolsController, StatisticsController, TradeListController],
+  // The calendar context: which day it is in New York.
+  imports: [CalendarModule],
+  controllers: [MonthsController, TimeframeController, SymbolsController, CalendarReportsController, StatisticsController, TradeListController],
   providers: [
     { provide: TradeReports, useClass: SqlTradeReports },
     {

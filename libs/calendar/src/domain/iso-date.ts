@@ -10,6 +10,7 @@ import {
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const FOUR_DIGIT_YEAR = /^\d{4}$/;
+const MONTH_NUMBER = /^\d{1,2}$/;
 
 // The calendar's checks of the years, months and days a request names, and the bridge between
 // `YYYY-MM-DD` dates (@app/shared/domain, which owns date arithmetic) and the luxon values the
@@ -32,6 +33,15 @@ export function parseYear(input: unknown): number {
   const year = Number(text);
   assertSupportedYear(year);
   return year;
+}
+
+/** Parses a month number given as text (a query parameter): 1 to 12. */
+export function parseMonthNumber(input: unknown): number {
+  const text = typeof input === 'string' ? input.trim() : String(input);
+  if (typeof input !== 'string' || !MONTH_NUMBER.test(text)) throw new InvalidMonthError(text);
+  const month = Number(text);
+  assertMonth(month);
+  return month;
 }
 
 /** Validates a `YYYY-MM-DD` string (a real day, in a supported year) and returns it as a UTC-pinned value. */

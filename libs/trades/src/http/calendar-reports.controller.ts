@@ -1,17 +1,13 @@
 import { Controller, Get, Query, UseInterceptors } from '@nestjs/common';
 import { CurrentUser, dataResponse, type AuthenticatedUser } from '@app/shared';
-import { CalendarReports, ReportCacheInterceptor } from '@app/trades';
-import { Clock } from '../application/clock.port.js';
-import { assertMonth, parseYear } from '../domain/iso-date.js';
-import { InvalidMonthError } from '../domain/trading-calendar.errors.js';
-import { TradingCalendar } from '../domain/trading-calendar.js';
-
-const MONTH_NUMBER = /^\d{1,2}$/;
+import { Clock, parseMonthNumber, parseYear, TradingCalendar } from '@app/calendar';
+import { CalendarReports } from '../application/calendar-reports.service.js';
+import { ReportCacheInterceptor } from './report-cache.interceptor.js';
 
 /**
  * The trading calendar views (../shared/spec/interface.md "Calendar and exports"): a month's days with their
  * trading and dividend totals, and one day's details. The figures come from the trades context's
- * read model; this controller chooses the month (the current New York month by default).
+ * reports; the calendar context says which month it is in New York and checks the year and month asked for.
  */
 @Controller('api')
 @UseInterceptors(ReportCacheInterceptor)
@@ -36,12 +32,4 @@ export class CalendarReportsController {
   async dayDetails(@CurrentUser() user: AuthenticatedUser, @Query('date') date?: unknown) {
     return dataResponse(await this.reports.day(user.id, date));
   }
-}
-
-function parseMonthNumber(input: unknown): number {
-  const text = typeof input === 'string' ? input.trim() : String(input);
-  if (typeof input !== 'string' || !MONTH_NUMBER.test(text)) throw new InvalidMonthError(text);
-  const month = Number(text);
-  assertMonth(month);
-  return month;
 }
