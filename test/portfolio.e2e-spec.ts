@@ -128,6 +128,15 @@ describe('portfolio (holdings, prices, CSV import, snapshots) over HTTP', () => 
       for (const h of body.holdings) {
         expect(CENTS(h.current_value) - CENTS(h.total_cost)).toBe(CENTS(h.gain_loss));
       }
+      // The totals the web app shows are the server's, summed from the holdings' cents (as a snapshot's).
+      expect(body.totals).toEqual({
+        total_value: 2780.31,
+        total_cost: 2502.75,
+        total_gain_loss: 277.56,
+        total_return_pct: 11.09,
+        holdings_count: 2,
+        unpriced_count: 0,
+      });
     });
 
     it('another user sees none of them, and their ids are 404 for that user', async () => {

@@ -268,14 +268,26 @@ export interface HoldingsUploadResponse {
 
 export type SnapshotType = 'MANUAL' | 'AUTOMATIC' | 'EOD';
 
-export interface Snapshot {
-  id: number;
-  snapshot_time: string;
+/** A portfolio's totals as the server sums them (a holding without a price counts at its cost). */
+export interface PortfolioTotals {
   total_value: number;
   total_cost: number;
   total_gain_loss: number;
   total_return_pct: number;
   holdings_count: number;
+  unpriced_count: number;
+}
+
+/** `GET /api/portfolio/holdings`. */
+export interface HoldingsResponse {
+  holdings: Holding[];
+  totals: PortfolioTotals;
+}
+
+export interface Snapshot extends Omit<PortfolioTotals, 'unpriced_count'> {
+  id: number;
+  snapshot_time: string;
+  unpriced_count?: number;
   snapshot_type?: SnapshotType;
   notes?: string;
 }

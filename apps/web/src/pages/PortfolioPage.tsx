@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { ApiError, sendForm, sendJson } from '../api/client';
-import type { Holding, HoldingsUploadResponse, HoldingType, RefreshPricesResponse, Snapshot, SnapshotType } from '../api/types';
+import type { Holding, HoldingsResponse, HoldingsUploadResponse, HoldingType, RefreshPricesResponse, Snapshot, SnapshotType } from '../api/types';
 import { Chart } from '../components/Chart';
 import { ACCENT, MUTED } from '../components/chart-types';
 import { ErrorMessage, Loading, PageHeader, Pnl, Section, Stat, Stats } from '../components/common';
@@ -32,31 +32,6 @@ function FeedbackLine({ feedback }: { feedback: Feedback }) {
 }
 
 const failure = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
-/** Portfolio totals from the holdings (only priced holdings have a value). */
-export function portfolioTotals(holdings: readonly Holding[]) {
-  let cost = 0;
-  let value = 0;
-  let pricedCost = 0;
-  let unpriced = 0;
-  for (const holding of holdings) {
-    cost += holding.total_cost;
-    if (holding.current_value === null) unpriced += 1;
-    else {
-      value += holding.current_value;
-      pricedCost += holding.total_cost;
-    }
-  }
-  const priced = holdings.length - unpriced;
-  const gain = value - pricedCost;
-  return {
-    cost,
-    value: priced > 0 ? value : null,
-    gain: priced > 0 ? gain : null,
-    returnPct: pricedCost > 0 ? (gain / pricedCost) * 100 : null,
-    unpriced,
-  };
-}
 
 function parseAmount(text: string): number | null {
   const value = Number(text.replace(/[$,\s]/g, ''));
@@ -390,7 +365,7 @@ function History({ version }: { version: number }) {
 
 export function PortfolioPage() {
   useTitle('Portfolio');
-  const holdings = useApi<{ holdings: Holding[] }>('/api/portfolio/holdings');
+  const holdings = useApi<HoldingsResponse>('/api/portfolio/holdings');
   const [editing, setEditing] = useState<number | null>(null);
   const [feedback, setFeedback] = useState<Feedback>(null);
   const [refreshing, setRefreshing] = useState(false);
@@ -398,7 +373,7 @@ export function PortfolioPage() {
   const [snapshotBusy, setSnapshotBusy] = useState(false);
   const [historyVersion, setHistoryVersion] = useState(0);
   const list = holdings.data?.holdings ?? [];
-  const totals = useMemo(() => portfolioTotals(list), [list]);
+  const totals = holdings.data?.totals;
 
   const refresh = async () => {
     setRefreshing(true);
@@ -510,13 +485,17 @@ export function PortfolioPage() {
       {holdings.status === 'error' && <ErrorMessage error={holdings.error} retry={holdings.reload} />}
       {holdings.status === 'ready' && (
         <>
-          {list.length > 0 && (
+          {list.length > 0 && totals !== undefined && (
             <Section title="Totals">
               <Stats label="Portfolio totals">
-                <Stat label="Value" value={<span className="big">{formatMoney(totals.value)}</span>} hint={totals.unpriced > 0 ? `${totals.unpriced} of ${list.length} without a price` : undefined} />
-                <Stat label="Cost" value={formatMoney(totals.cost)} />
-                <Stat label="Gain/loss" value={<Pnl value={totals.gain} />} />
-                <Stat label="Return" value={<span className={`pnl pnl-${tone(totals.returnPct)}`}>{formatSignedPercent(totals.returnPct)}</span>} />
+                <Stat
+                  label="Value"
+                  value={<span className="big">{formatMoney(totals.total_value)}</span>}
+                  hint={totals.unpriced_count > 0 ? `${totals.unpriced_count} of ${list.length} without a price, counted at cost` : undefined}
+                />
+                <Stat label="Cost" value={formatMoney(totals.total_cost)} />
+                <Stat label="Gain/loss" value={<Pnl value={totals.total_gain_loss} />} />
+                <Stat label="Return" value={<span className={`pnl pnl-${tone(totals.total_return_pct)}`}>{formatSignedPercent(totals.total_return_pct)}</span>} />
                 <Stat label="Holdings" value={formatCount(list.length)} />
               </Stats>
             </Section>

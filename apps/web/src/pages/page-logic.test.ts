@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Holding, MarketMetrics } from '../api/types';
+import type { MarketMetrics } from '../api/types';
 import { clockTime, marketDetail } from '../components/MarketStatus';
-import { portfolioTotals } from './PortfolioPage';
 import { filterSymbols } from './SymbolsPage';
 
 describe('market status line', () => {
@@ -35,27 +34,5 @@ describe('symbol search', () => {
     expect(filterSymbols(rows, 'nv').map((row) => row.symbol)).toEqual(['NVDA', 'NVO']);
     expect(filterSymbols(rows, 'pepsi').map((row) => row.symbol)).toEqual(['PEP']);
     expect(filterSymbols(rows, '  ')).toHaveLength(3);
-  });
-});
-
-describe('portfolio totals', () => {
-  const holding = (symbol: string, total_cost: number, current_value: number | null): Holding => ({
-    id: 1,
-    symbol,
-    holding_type: 'stock',
-    shares: 1,
-    average_cost: total_cost,
-    current_price: current_value,
-    total_cost,
-    current_value,
-    gain_loss: current_value === null ? null : current_value - total_cost,
-    return_percentage: null,
-    last_updated: null,
-  });
-  it('values priced holdings, and counts those without a price', () => {
-    expect(portfolioTotals([holding('VTI', 2000, 2500), holding('AAPL', 750, null)])).toEqual({ cost: 2750, value: 2500, gain: 500, returnPct: 25, unpriced: 1 });
-  });
-  it('has no value or gain when nothing is priced', () => {
-    expect(portfolioTotals([holding('AAPL', 750, null)])).toMatchObject({ value: null, gain: null, returnPct: null });
   });
 });

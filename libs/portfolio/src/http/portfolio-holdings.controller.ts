@@ -4,8 +4,9 @@ import { HoldingsService } from '../application/holdings.service.js';
 import { Decimal } from '@app/shared/domain';
 import type { HoldingChanges } from '../domain/holding.js';
 import { HoldingNotFoundError } from '../domain/portfolio.errors.js';
+import { portfolioTotals } from '../domain/portfolio-totals.js';
 import { CreateHoldingDto, IdParams, UpdateHoldingDto } from './dto/holding.dto.js';
-import { toHoldingResponse } from './portfolio.presenter.js';
+import { toHoldingResponse, toTotalsResponse } from './portfolio.presenter.js';
 
 const MAX_ID = 2_147_483_647;
 
@@ -16,8 +17,10 @@ export class PortfolioHoldingsController {
 
   @Get()
   async list(@CurrentUser() user: AuthenticatedUser) {
-    const holdings = (await this.holdings.list(user.id)).map(toHoldingResponse);
-    return dataResponse({ holdings, count: holdings.length, stale_prices: holdings.filter((h) => h.price_stale).length });
+    const priced = await this.holdings.list(user.id);
+    const holdings = priced.map(toHoldingResponse);
+    const totals = toTotalsResponse(portfolioTotals(priced.map((holding) => holding.valuation)));
+    return dataResponse({ holdings, count: holdings.length, stale_prices: holdings.filter((h) => h.price_stale).length, totals });
   }
 
   @Post()

@@ -1,5 +1,6 @@
 import type { PricedHolding } from '../application/holdings.service.js';
 import type { Decimal } from '@app/shared/domain';
+import type { PortfolioTotals } from '../domain/portfolio-totals.js';
 import type { CachedQuote } from '../domain/quote.js';
 import type { Snapshot } from '../domain/snapshot.js';
 
@@ -59,18 +60,24 @@ export function toPriceData(quote: CachedQuote) {
   };
 }
 
+/**
+ * A portfolio's totals with a snapshot's field names: summed exactly from the holdings' cent amounts,
+ * a holding without any known price counted at its cost (`unpriced_count` says how many).
+ */
+export function toTotalsResponse(totals: PortfolioTotals) {
+  return {
+    total_value: totals.totalValue.toNumber(2),
+    total_cost: totals.totalCost.toNumber(2),
+    total_gain_loss: totals.totalGainLoss.toNumber(2),
+    total_return_pct: totals.totalReturnPct.toNumber(2),
+    holdings_count: totals.holdingsCount,
+    unpriced_count: totals.unpricedCount,
+  };
+}
+
 /** The contract's snapshot; history entries add `snapshot_type` and `notes`. */
 export function toSnapshotResponse(snapshot: Snapshot, withTypeAndNotes: boolean) {
-  const base = {
-    id: snapshot.id,
-    snapshot_time: snapshot.takenAt.toISOString(),
-    total_value: snapshot.totalValue.toNumber(2),
-    total_cost: snapshot.totalCost.toNumber(2),
-    total_gain_loss: snapshot.totalGainLoss.toNumber(2),
-    total_return_pct: snapshot.totalReturnPct.toNumber(2),
-    holdings_count: snapshot.holdingsCount,
-    unpriced_count: snapshot.unpricedCount,
-  };
+  const base = { id: snapshot.id, snapshot_time: snapshot.takenAt.toISOString(), ...toTotalsResponse(snapshot) };
   return withTypeAndNotes
     ? { ...base, snapshot_type: snapshot.type, notes: snapshot.notes, trading_date: snapshot.tradingDate }
     : base;
