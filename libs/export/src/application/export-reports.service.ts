@@ -1,15 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { BrokerageAccounts } from '@app/auth';
-import { CalendarReports, MonthlyReports, TradeList, type DividendView, type MonthTradeView } from '@app/trades';
+import { CalendarReports, MonthlyReports, TradeList, totalReturn, winRate, type ClosedTrade, type DividendPayment, type PeriodTotals } from '@app/trades';
 import { NotFoundError, ValidationError } from '@app/shared';
+import type { Decimal } from '@app/shared/domain';
 import { EXPORT_FORMATS, type ExportDividend, type ExportDocument, type ExportFormat, type ExportTrade } from '../domain/export-document.js';
 import { ExportGenerators, type GeneratedFile } from './export-generator.port.js';
 
 export type Paper = 'A4' | 'LETTER';
 
 /**
- * A day, a month or a filtered trade list as a file. The numbers come from the same report use cases as the JSON
- * endpoints (`/api/day-details`, `/api/month/{month}`), so a file never disagrees with the screen.
+ * A day, a month or a filtered trade list as a file. The figures come from the same report use cases as the JSON
+ * endpoints (`/api/day-details`, `/api/month/{month}`, `/api/trades`), as exact read models, so a file never
+ * disagrees with the screen; the file's own presentation rounds them (as the screens do: money and percentages
+ * to 2 places, prices to 4, shares to 6), whatever the JSON responses name their fields.
  */
 @Injectable()
 export class ExportReports {
@@ -26,18 +29,10 @@ export class ExportReports {
     if (date === undefined || date === '') throw new ValidationError('date is required (YYYY-MM-DD)');
     const report = await this.calendar.day(userId, date);
     if (report.trades.length === 0) throw new NotFoundError('No trades found for this date');
-    const summary = report.summary;
     return this.generate(chosen, parsePaper(paper), {
       period: { kind: 'day', value: report.date },
       account: await this.accountNumber(userId),
-      summary: {
-        totalTrades: summary.trade_count,
-        winningTrades: summary.winning_trades,
-        winRate: summary.win_rate,
-        tradingProfitLoss: summary.total_trading_pnl,
-        totalDividends: summary.total_dividends,
-        totalReturn: summary.total_pnl,
-      },
+      summary: exportSummary(report.totals),
       trades: report.trades.map(exportTrade),
       dividends: report.dividends.map(exportDividend),
     });
@@ -48,18 +43,10 @@ export class ExportReports {
     if (month === undefined || month === '') throw new ValidationError('month is required (YYYY-MM)');
     const report = await this.monthly.month(userId, month);
     if (report.trades.length === 0 && report.dividends.length === 0) throw new NotFoundError('No trading data found for this month');
-    const summary = report.summary;
     return this.generate(chosen, parsePaper(paper), {
-      period: { kind: 'month', value: summary.month },
+      period: { kind: 'month', value: report.month },
       account: await this.accountNumber(userId),
-      summary: {
-        totalTrades: summary.total_trades,
-        winningTrades: summary.winning_trades,
-        winRate: summary.win_rate,
-        tradingProfitLoss: summary.trading_profit_loss,
-        totalDividends: summary.total_dividends,
-        totalReturn: summary.total_return_with_dividends,
-      },
+      summary: exportSummary(report.totals),
       trades: report.trades.map(exportTrade),
       dividends: report.dividends.map(exportDividend),
     });
@@ -68,15 +55,15 @@ export class ExportReports {
   /** The trades `/api/trades` lists for the same filters, every page, as CSV (no dividends). */
   async trades(userId: number, query: Record<string, unknown>): Promise<GeneratedFile> {
     const selected = await this.tradeList.selected(userId, query);
-    const summary = selected.summary;
+    const total = selected.trades.length;
     return this.generate('csv', 'A4', {
       period: { kind: 'trades', value: selected.label },
       account: await this.accountNumber(userId),
       summary: {
-        totalTrades: summary.total_trades,
-        winningTrades: summary.winning_trades,
-        winRate: summary.win_rate,
-        tradingProfitLoss: summary.net_profit_loss,
+        totalTrades: total,
+        winningTrades: selected.winningTrades,
+        winRate: percent(winRate(selected.winningTrades, total)),
+        tradingProfitLoss: money(selected.netProfitLoss),
         totalDividends: null,
         totalReturn: null,
       },
@@ -105,23 +92,39 @@ function parsePaper(paper: unknown): Paper {
   throw new ValidationError(`Unknown paper size '${String(paper)}'. Use a4 or letter`);
 }
 
-/** The fields a file shows; a month's listing and a day's full trades both have them. */
-function exportTrade(trade: MonthTradeView): ExportTrade {
+// A file's figures: rounded once, half away from zero, as on the screens.
+const money = (value: Decimal): number => value.toNumber(2);
+const percent = (value: Decimal): number => value.toNumber(2);
+const price = (value: Decimal): number => value.toNumber(4);
+const shares = (value: Decimal): number => value.toNumber(6);
+
+function exportSummary(totals: PeriodTotals) {
+  return {
+    totalTrades: totals.tradeCount,
+    winningTrades: totals.winningTrades,
+    winRate: percent(winRate(totals.winningTrades, totals.tradeCount)),
+    tradingProfitLoss: money(totals.tradingProfitLoss),
+    totalDividends: money(totals.dividends),
+    totalReturn: money(totalReturn(totals)),
+  };
+}
+
+function exportTrade(trade: ClosedTrade): ExportTrade {
   return {
     symbol: trade.symbol,
     side: trade.side,
     source: trade.source,
-    buyDate: trade.buy_date,
-    sellDate: trade.sell_date,
-    volume: trade.volume,
-    buyPrice: trade.buy_price,
-    sellPrice: trade.sell_price,
-    totalProfitLoss: trade.total_profit_loss,
-    returnPercentage: trade.return_percentage,
-    tradeResult: trade.trade_result,
+    buyDate: trade.buyDate,
+    sellDate: trade.sellDate,
+    volume: shares(trade.volume),
+    buyPrice: price(trade.buyPrice),
+    sellPrice: price(trade.sellPrice),
+    totalProfitLoss: money(trade.totalProfitLoss),
+    returnPercentage: percent(trade.returnPercentage),
+    tradeResult: trade.tradeResult,
   };
 }
 
-function exportDividend(dividend: DividendView): ExportDividend {
-  return { transactionDate: dividend.transaction_date, symbol: dividend.symbol, action: dividend.action, amount: dividend.amount };
+function exportDividend(dividend: DividendPayment): ExportDividend {
+  return { transactionDate: dividend.transactionDate, symbol: dividend.symbol, action: dividend.action, amount: money(dividend.amount) };
 }

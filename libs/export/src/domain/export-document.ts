@@ -1,7 +1,7 @@
 /**
  * What an export file holds, in the trader's words: the period, the summary block, the trades and
- * the dividends. Figures arrive already rounded for display (money to the cent, percentages to two
- * places) by the same read model as the JSON reports, so a file and its JSON report never disagree.
+ * the dividends. Figures arrive rounded for display (money to the cent, percentages to two places),
+ * from the same exact read models as the JSON reports, so a file and its JSON report never disagree.
  */
 export const EXPORT_FORMATS = ['csv', 'excel', 'pdf'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

@@ -1,54 +1,40 @@
 import { Injectable } from '@nestjs/common';
 import { parseReportMonth } from '../domain/report-dates.js';
-import { totalsOf } from '../domain/closed-trade.js';
-import {
-  dividendView,
-  monthSummaryView,
-  monthTradeView,
-  tradeView,
-  type DividendView,
-  type MonthSummaryView,
-  type MonthTradeView,
-  type TradeView,
-} from './report-views.js';
+import { totalsOf, type ClosedTrade, type DividendPayment } from '../domain/closed-trade.js';
+import type { PeriodTotals } from '../domain/period-totals.js';
+import type { MonthTotals } from '../domain/timeframe.js';
 import { TradeReports } from './trade-reports.port.js';
 
-/** A `/api/months` item: the contract's two fields first, then the month's other summary figures. */
-export type MonthListItem = MonthSummaryView;
+/** A month's totals, trades (by closing date) and dividends. */
+export interface MonthReport {
+  readonly month: string;
+  readonly totals: PeriodTotals;
+  readonly trades: readonly ClosedTrade[];
+  readonly dividends: readonly DividendPayment[];
+}
 
 /** `/api/months`, `/api/month/{month}`, `/api/trade-details/{month}`. */
 @Injectable()
 export class MonthlyReports {
   constructor(private readonly reports: TradeReports) {}
 
-  /** Months with a trade or a dividend, newest first (each with its summary figures). */
-  async months(userId: number): Promise<{ months: MonthListItem[] }> {
-    const months = await this.reports.monthlyTotals(userId);
-    return {
-      months: months.map(({ month, totals }) => {
-        const { month: _month, total_return_with_dividends, ...rest } = monthSummaryView(month, totals);
-        return { month, total_return_with_dividends, ...rest };
-      }),
-    };
+  /** Months with a trade or a dividend, newest first, with their totals. */
+  months(userId: number): Promise<MonthTotals[]> {
+    return this.reports.monthlyTotals(userId);
   }
 
-  /** A month's summary, trades (by closing date; every detail is in `tradeDetails`) and dividends; a month without data gives zeros. */
-  async month(userId: number, monthText: unknown): Promise<{ summary: MonthSummaryView; trades: MonthTradeView[]; dividends: DividendView[] }> {
+  /** A month's summary, trades and dividends; a month without data gives zeros. */
+  async month(userId: number, monthText: unknown): Promise<MonthReport> {
     const month = parseReportMonth(monthText);
     const range = { from: month.firstDay, to: month.lastDay };
     const trades = await this.reports.tradesClosedIn(userId, range);
     const dividends = await this.reports.dividendsPaidIn(userId, range);
-    return {
-      summary: monthSummaryView(month.month, totalsOf(trades, dividends)),
-      trades: trades.map(monthTradeView),
-      dividends: dividends.map(dividendView),
-    };
+    return { month: month.month, totals: totalsOf(trades, dividends), trades, dividends };
   }
 
-  async tradeDetails(userId: number, monthText: unknown): Promise<{ month: string; trades: TradeView[] }> {
+  async tradeDetails(userId: number, monthText: unknown): Promise<{ month: string; trades: ClosedTrade[] }> {
     const month = parseReportMonth(monthText);
     const trades = await this.reports.tradesClosedIn(userId, { from: month.firstDay, to: month.lastDay });
-    return { month: month.month, trades: trades.map(tradeView) };
+    return { month: month.month, trades };
   }
 }
-

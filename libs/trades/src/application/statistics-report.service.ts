@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Decimal, ValidationError } from '@app/shared/domain';
+import { Decimal, ValidationError, type IsoDate } from '@app/shared/domain';
 import { parseTimeframeQuery, type TimeframeSelection } from '../domain/report-dates.js';
 import type { TradeSide } from '../domain/closed-trade.js';
 import { dateRangeOf, type TradeFilters } from '../domain/trade-list.js';
-import { statisticsOf } from '../domain/trade-statistics.js';
-import { equityPointView, statisticsView, type EquityPointView, type StatisticsView } from './statistics-views.js';
+import { statisticsOf, type TradeStatistics } from '../domain/trade-statistics.js';
 import { TradeReports, type DayRange } from './trade-reports.port.js';
 
 /** What `/api/statistics` and `/api/equity-curve` select: a timeframe, maybe some symbols, maybe one side. */
@@ -13,12 +12,15 @@ export interface StatisticsFilters {
   readonly side: TradeSide | null;
 }
 
-export interface FiltersView {
-  all_time: boolean;
-  start_date: string | null;
-  end_date: string | null;
-  symbols: string[] | null;
-  side: TradeSide | null;
+/** A point of the realized equity curve: one day with a trade or a dividend. */
+export interface EquityPoint {
+  readonly date: IsoDate;
+  readonly trading: Decimal;
+  readonly dividends: Decimal;
+  readonly cumulativeTrading: Decimal;
+  readonly cumulativeTotal: Decimal;
+  /** Cumulative trading P&L minus its running peak (≤ 0). */
+  readonly drawdown: Decimal;
 }
 
 /**
@@ -42,17 +44,17 @@ export function parseStatisticsQuery(query: Record<string, unknown>): Statistics
 export class StatisticsReport {
   constructor(private readonly reports: TradeReports) {}
 
-  async statistics(userId: number, query: Record<string, unknown>): Promise<{ filters: FiltersView; statistics: StatisticsView }> {
+  async statistics(userId: number, query: Record<string, unknown>): Promise<{ filters: StatisticsFilters; statistics: TradeStatistics }> {
     const filters = parseStatisticsQuery(query);
     const aggregates = await this.reports.tradeAggregates(userId, tradeFiltersOf(filters));
-    return { filters: filtersView(filters), statistics: statisticsView(statisticsOf(aggregates)) };
+    return { filters, statistics: statisticsOf(aggregates) };
   }
 
   /**
    * One point per day with a trade or a dividend. `side` selects trades only: a dividend belongs to
    * no side, so with `side` the points carry no dividends.
    */
-  async equityCurve(userId: number, query: Record<string, unknown>): Promise<{ filters: FiltersView; points: EquityPointView[] }> {
+  async equityCurve(userId: number, query: Record<string, unknown>): Promise<{ filters: StatisticsFilters; points: EquityPoint[] }> {
     const filters = parseStatisticsQuery(query);
     const { selection } = filters;
     const days =
@@ -66,13 +68,13 @@ export class StatisticsReport {
     let trading = Decimal.ZERO;
     let total = Decimal.ZERO;
     let peak = Decimal.ZERO;
-    const points = days.map((day) => {
+    const points = days.map((day): EquityPoint => {
       trading = trading.add(day.trading);
       total = total.add(day.trading).add(day.dividends);
       peak = Decimal.max(peak, trading);
-      return equityPointView({ date: day.date, trading: day.trading, dividends: day.dividends, cumulativeTrading: trading, cumulativeTotal: total, drawdown: trading.sub(peak) });
+      return { date: day.date, trading: day.trading, dividends: day.dividends, cumulativeTrading: trading, cumulativeTotal: total, drawdown: trading.sub(peak) };
     });
-    return { filters: filtersView(filters), points };
+    return { filters, points };
   }
 }
 
@@ -83,15 +85,4 @@ function tradeFiltersOf(filters: StatisticsFilters): TradeFilters {
 
 function rangeOf(filters: StatisticsFilters): DayRange {
   return dateRangeOf(filters.selection);
-}
-
-function filtersView(filters: StatisticsFilters): FiltersView {
-  const { selection } = filters;
-  return {
-    all_time: selection.allTime,
-    start_date: selection.allTime ? null : selection.start,
-    end_date: selection.allTime ? null : selection.end,
-    symbols: selection.symbols === null ? null : [...selection.symbols],
-    side: filters.side,
-  };
 }

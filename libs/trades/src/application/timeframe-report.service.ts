@@ -1,19 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { parseTimeframeQuery, type TimeframeQuery } from '../domain/report-dates.js';
-import { summariseTimeframe } from '../domain/timeframe.js';
-import { openPositionView, periodView, type PeriodView } from './report-views.js';
+import type { OpenPosition } from '../domain/closed-trade.js';
+import { parseTimeframeQuery, type TimeframeQuery, type TimeframeSelection } from '../domain/report-dates.js';
+import { summariseTimeframe, type TimeframeTotals } from '../domain/timeframe.js';
 import { TradeReports } from './trade-reports.port.js';
 
-export interface TimeframeView {
-  summary: PeriodView;
-  weekly_summary: ({ week_start: string; period: string } & PeriodView)[];
-  monthly_summary: ({ month_start: string; period: string } & PeriodView)[];
-  open_positions: { symbol: string; shares: number }[];
-  all_time: boolean;
+/** What `/api/timeframe-data` shows: the totals of a range (or all time), by week and by month, and the positions at its end. */
+export interface TimeframeResult {
+  readonly selection: TimeframeSelection;
   /** The range asked for; for all time, the first and last day with activity (null without any). */
-  start_date: string | null;
-  end_date: string | null;
-  symbols: string[] | null;
+  readonly startDate: string | null;
+  readonly endDate: string | null;
+  readonly totals: TimeframeTotals;
+  readonly positions: readonly OpenPosition[];
 }
 
 /** `/api/timeframe-data` and `/api/timeframe`: totals over a range (or all time), by week and by month. */
@@ -21,23 +19,17 @@ export interface TimeframeView {
 export class TimeframeReport {
   constructor(private readonly reports: TradeReports) {}
 
-  async timeframe(userId: number, query: TimeframeQuery): Promise<{ data: TimeframeView }> {
+  async timeframe(userId: number, query: TimeframeQuery): Promise<TimeframeResult> {
     const selection = parseTimeframeQuery(query);
     const range = selection.allTime ? null : { from: selection.start, to: selection.end };
     const days = await this.reports.dailyTotals(userId, range, selection.symbols);
     const positions = await this.reports.openPositions(userId, range === null ? null : range.to, selection.symbols);
-    const totals = summariseTimeframe(days);
     return {
-      data: {
-        summary: periodView(totals.summary),
-        weekly_summary: totals.weekly.map((week) => ({ week_start: week.weekStart, period: week.weekStart, ...periodView(week.totals) })),
-        monthly_summary: totals.monthly.map((month) => ({ month_start: `${month.month}-01`, period: month.month, ...periodView(month.totals) })),
-        open_positions: positions.map(openPositionView),
-        all_time: selection.allTime,
-        start_date: range?.from ?? days[0]?.date ?? null,
-        end_date: range?.to ?? days.at(-1)?.date ?? null,
-        symbols: selection.symbols === null ? null : [...selection.symbols],
-      },
+      selection,
+      startDate: range?.from ?? days[0]?.date ?? null,
+      endDate: range?.to ?? days.at(-1)?.date ?? null,
+      totals: summariseTimeframe(days),
+      positions,
     };
   }
 }

@@ -4,6 +4,17 @@ import { CalendarReports } from './calendar-reports.service.js';
 import { MonthlyReports } from './monthly-reports.service.js';
 import { SymbolReports } from './symbol-reports.service.js';
 import { TimeframeReport } from './timeframe-report.service.js';
+import {
+  calendarMonthView,
+  dayView,
+  monthsView,
+  monthView,
+  symbolDetailView,
+  symbolSummariesView,
+  symbolsView,
+  timeframeView,
+  tradeDetailsView,
+} from '../http/report-views.js';
 
 const ALICE = 1;
 const BOB = 2;
@@ -33,12 +44,28 @@ function reports(): InMemoryTradeReports {
     .addDividends(BOB, 20, [aDividend('T', '2025-01-02', '1')]);
 }
 
+/** The use cases' read models, shown as the controllers show them. */
 describe('the trading reports use cases', () => {
   const data = reports();
-  const monthly = new MonthlyReports(data);
-  const timeframe = new TimeframeReport(data);
-  const symbols = new SymbolReports(data);
-  const calendar = new CalendarReports(data);
+  const monthlyReports = new MonthlyReports(data);
+  const timeframeReport = new TimeframeReport(data);
+  const symbolReports = new SymbolReports(data);
+  const calendarReports = new CalendarReports(data);
+  const monthly = {
+    months: async (user: number) => monthsView(await monthlyReports.months(user)),
+    month: async (user: number, month: unknown) => monthView(await monthlyReports.month(user, month)),
+    tradeDetails: async (user: number, month: unknown) => tradeDetailsView(await monthlyReports.tradeDetails(user, month)),
+  };
+  const timeframe = { timeframe: async (user: number, query: Parameters<TimeframeReport['timeframe']>[1]) => timeframeView(await timeframeReport.timeframe(user, query)) };
+  const symbols = {
+    symbols: async (user: number) => symbolsView(await symbolReports.summaries(user)),
+    summaries: async (user: number) => symbolSummariesView(await symbolReports.summaries(user)),
+    detail: async (user: number, symbol: string) => symbolDetailView(await symbolReports.detail(user, symbol)),
+  };
+  const calendar = {
+    month: async (user: number, year: number, month: number) => calendarMonthView(await calendarReports.month(user, year, month)),
+    day: async (user: number, date: unknown) => dayView(await calendarReports.day(user, date)),
+  };
 
   describe('months', () => {
     it('lists months with trades or dividends, newest first, rounded once at the edge', async () => {

@@ -3,6 +3,7 @@ import { CurrentUser, dataResponse, type AuthenticatedUser } from '@app/shared';
 import { Clock, parseMonthNumber, parseYear, TradingCalendar } from '@app/calendar';
 import { CalendarReports } from '../application/calendar-reports.service.js';
 import { ReportCacheInterceptor } from './report-cache.interceptor.js';
+import { calendarMonthView, dayView } from './report-views.js';
 
 /**
  * The trading calendar views (../shared/spec/interface.md "Calendar and exports"): a month's days with their
@@ -24,12 +25,12 @@ export class CalendarReportsController {
     const today = this.calendar.dateAt(this.clock.now());
     const chosenYear = year === undefined ? Number(today.slice(0, 4)) : parseYear(year);
     const chosenMonth = month === undefined ? Number(today.slice(5, 7)) : parseMonthNumber(month);
-    return dataResponse(await this.reports.month(user.id, chosenYear, chosenMonth));
+    return dataResponse(calendarMonthView(await this.reports.month(user.id, chosenYear, chosenMonth)));
   }
 
   /** `date` (YYYY-MM-DD), required. */
   @Get('day-details')
   async dayDetails(@CurrentUser() user: AuthenticatedUser, @Query('date') date?: unknown) {
-    return dataResponse(await this.reports.day(user.id, date));
+    return dataResponse(dayView(await this.reports.day(user.id, date)));
   }
 }

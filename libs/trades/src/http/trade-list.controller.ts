@@ -2,6 +2,7 @@ import { Controller, Get, Query, UseInterceptors } from '@nestjs/common';
 import { CurrentUser, dataResponse, type AuthenticatedUser } from '@app/shared';
 import { TradeList } from '../application/trade-list.service.js';
 import { ReportCacheInterceptor } from './report-cache.interceptor.js';
+import { tradeListView } from './report-views.js';
 
 /** Every completed trade of the user, filtered, sorted and paged (docs/api.md "Trade list"), through the report cache. */
 @Controller('api')
@@ -11,6 +12,6 @@ export class TradeListController {
 
   @Get('trades')
   async trades(@CurrentUser() user: AuthenticatedUser, @Query() query: Record<string, unknown>) {
-    return dataResponse(await this.list.page(user.id, query));
+    return dataResponse(tradeListView(await this.list.page(user.id, query)));
   }
 }

@@ -1,12 +1,17 @@
-import type { Decimal } from '@app/shared/domain';
+import { Decimal } from '@app/shared/domain';
+import type { DayReport } from '../application/calendar-reports.service.js';
+import type { MonthReport } from '../application/monthly-reports.service.js';
+import type { SymbolDetail } from '../application/symbol-reports.service.js';
+import type { TimeframeResult } from '../application/timeframe-report.service.js';
+import type { SelectedTrades, TradeListResult } from '../application/trade-list.service.js';
 import type { CalendarDay } from '../domain/calendar-month.js';
 import { totalReturn, winRate, type PeriodTotals } from '../domain/period-totals.js';
 import type { OpenPosition, DividendPayment, ClosedTrade } from '../domain/closed-trade.js';
 import type { SymbolSummary } from '../domain/symbol-summary.js';
 
-// The response shapes of the trading reports (../shared/spec/interface.md field names, snake_case). Exact values
-// are rounded here, once, half away from zero: money and percentages to 2 places, prices to 4,
-// shares to 6.
+// The response shapes of the trading reports (../shared/spec/interface.md field names, snake_case), made
+// by the controllers from the use cases' read models. Exact values are rounded here, once, half away
+// from zero: money and percentages to 2 places, prices to 4, shares to 6.
 
 const money = (value: Decimal): number => value.toNumber(2);
 const percent = (value: Decimal): number => value.toNumber(2);
@@ -301,5 +306,151 @@ export function symbolDetailSummaryView(summary: SymbolSummary) {
     total_return: money(summary.totalReturn),
     current_shares_held: shares(summary.currentShares),
     has_open_position: !summary.currentShares.isZero(),
+  };
+}
+
+/** `/api/months`: the contract's two fields first, then the month's other summary figures. */
+export function monthsView(months: readonly { month: string; totals: PeriodTotals }[]) {
+  return {
+    months: months.map(({ month, totals }) => {
+      const { month: _month, total_return_with_dividends, ...rest } = monthSummaryView(month, totals);
+      return { month, total_return_with_dividends, ...rest };
+    }),
+  };
+}
+
+/** `/api/month/{month}`: every trade with the fields a listing shows. */
+export function monthView(report: MonthReport) {
+  return {
+    summary: monthSummaryView(report.month, report.totals),
+    trades: report.trades.map(monthTradeView),
+    dividends: report.dividends.map(dividendView),
+  };
+}
+
+/** `/api/trade-details/{month}`: every field of every trade. */
+export function tradeDetailsView(report: { month: string; trades: readonly ClosedTrade[] }) {
+  return { month: report.month, trades: report.trades.map(tradeView) };
+}
+
+/** `/api/symbols`. */
+export function symbolsView(summaries: readonly SymbolSummary[]) {
+  return { symbols: summaries.map((summary) => ({ symbol: summary.symbol, company_name: summary.companyName ?? '' })) };
+}
+
+/** `/api/symbols/summary`. */
+export function symbolSummariesView(summaries: readonly SymbolSummary[]) {
+  return { symbols: summaries.map(symbolSummaryView) };
+}
+
+/** `/api/symbols/<symbol>`. */
+export function symbolDetailView(detail: SymbolDetail) {
+  return {
+    data: {
+      symbol: detail.symbol,
+      company_name: detail.summary.companyName ?? '',
+      summary: symbolDetailSummaryView(detail.summary),
+      trades: detail.trades.map(tradeView),
+      dividends: detail.dividends.map(dividendView),
+    },
+  };
+}
+
+export interface TimeframeView {
+  summary: PeriodView;
+  weekly_summary: ({ week_start: string; period: string } & PeriodView)[];
+  monthly_summary: ({ month_start: string; period: string } & PeriodView)[];
+  open_positions: { symbol: string; shares: number }[];
+  all_time: boolean;
+  start_date: string | null;
+  end_date: string | null;
+  symbols: string[] | null;
+}
+
+/** `/api/timeframe-data` and `/api/timeframe`. */
+export function timeframeView(result: TimeframeResult): { data: TimeframeView } {
+  const { totals, selection } = result;
+  return {
+    data: {
+      summary: periodView(totals.summary),
+      weekly_summary: totals.weekly.map((week) => ({ week_start: week.weekStart, period: week.weekStart, ...periodView(week.totals) })),
+      monthly_summary: totals.monthly.map((month) => ({ month_start: `${month.month}-01`, period: month.month, ...periodView(month.totals) })),
+      open_positions: result.positions.map(openPositionView),
+      all_time: selection.allTime,
+      start_date: result.startDate,
+      end_date: result.endDate,
+      symbols: selection.symbols === null ? null : [...selection.symbols],
+    },
+  };
+}
+
+/** `/api/calendar-data`. */
+export function calendarMonthView(month: { year: number; month: number; days: readonly CalendarDay[] }) {
+  return { year: month.year, month: month.month, days: month.days.map(calendarDayView) };
+}
+
+/** `/api/day-details`. */
+export function dayView(report: DayReport) {
+  return {
+    date: report.date,
+    trades: report.trades.map(tradeView),
+    dividends: report.dividends.map(dividendView),
+    summary: daySummaryView(report.date, report.totals),
+  };
+}
+
+export interface TradeListFiltersView {
+  all_time: boolean;
+  start_date: string | null;
+  end_date: string | null;
+  symbols: string[] | null;
+  side: string | null;
+  result: string | null;
+  source: string | null;
+  min_holding_days: number | null;
+  max_holding_days: number | null;
+}
+
+export interface TradeListView {
+  filters: TradeListFiltersView;
+  sort: string;
+  order: string;
+  trades: (TradeView & { id: string })[];
+  next_cursor: string | null;
+  total_count: number;
+  summary: { total_trades: number; net_profit_loss: number; win_rate: number };
+}
+
+/** `/api/trades`. */
+export function tradeListView({ query, page, nextCursor }: TradeListResult): TradeListView {
+  const { selection } = query.filters;
+  return {
+    filters: {
+      all_time: selection.allTime,
+      start_date: selection.allTime ? null : selection.start,
+      end_date: selection.allTime ? null : selection.end,
+      symbols: selection.symbols === null ? null : [...selection.symbols],
+      side: query.filters.side,
+      result: query.filters.result,
+      source: query.filters.source,
+      min_holding_days: query.filters.minHoldingDays,
+      max_holding_days: query.filters.maxHoldingDays,
+    },
+    sort: query.sort,
+    order: query.order,
+    trades: page.trades.map((listed) => ({ id: listed.id, ...tradeView(listed.trade) })),
+    next_cursor: nextCursor,
+    total_count: page.totalCount,
+    summary: { total_trades: page.totalCount, net_profit_loss: money(page.netProfitLoss), win_rate: percent(winRate(page.winningTrades, page.totalCount)) },
+  };
+}
+
+/** The summary of a selection of trades, as the trade list's CSV download states it. */
+export function selectedTradesSummaryView(selected: SelectedTrades) {
+  return {
+    total_trades: selected.trades.length,
+    winning_trades: selected.winningTrades,
+    win_rate: percent(winRate(selected.winningTrades, selected.trades.length)),
+    net_profit_loss: money(selected.netProfitLoss),
   };
 }

@@ -1,4 +1,5 @@
-import type { Decimal, IsoDate } from '@app/shared/domain';
+import type { Decimal } from '@app/shared/domain';
+import type { EquityPoint, StatisticsFilters } from '../application/statistics-report.service.js';
 import type { ClosedTrade } from '../domain/closed-trade.js';
 import type { Breakdown, DayAmount, TradeStatistics } from '../domain/trade-statistics.js';
 
@@ -145,14 +146,7 @@ export interface EquityPointView {
   drawdown: number;
 }
 
-export function equityPointView(point: {
-  date: IsoDate;
-  trading: Decimal;
-  dividends: Decimal;
-  cumulativeTrading: Decimal;
-  cumulativeTotal: Decimal;
-  drawdown: Decimal;
-}): EquityPointView {
+export function equityPointView(point: EquityPoint): EquityPointView {
   return {
     date: point.date,
     trading_profit_loss: two(point.trading),
@@ -160,5 +154,24 @@ export function equityPointView(point: {
     cumulative_trading_profit_loss: two(point.cumulativeTrading),
     cumulative_total_return: two(point.cumulativeTotal),
     drawdown: two(point.drawdown),
+  };
+}
+
+export interface FiltersView {
+  all_time: boolean;
+  start_date: string | null;
+  end_date: string | null;
+  symbols: string[] | null;
+  side: string | null;
+}
+
+export function filtersView(filters: StatisticsFilters): FiltersView {
+  const { selection } = filters;
+  return {
+    all_time: selection.allTime,
+    start_date: selection.allTime ? null : selection.start,
+    end_date: selection.allTime ? null : selection.end,
+    symbols: selection.symbols === null ? null : [...selection.symbols],
+    side: filters.side,
   };
 }
