@@ -9,7 +9,7 @@ const ACROSS_CONTEXTS = {
 const TEST_HELPERS = { group: ['@app/*/testing'], message: 'Test helpers are for specs, not for the service.' };
 
 export default tseslint.config(
-  { ignores: ['dist/**', '.builds/**', 'node_modules/**', 'coverage/**', 'data/**', 'apps/web/**'] },
+  { ignores: ['dist/**', '.builds/**', 'node_modules/**', 'coverage/**', 'data/**'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -20,6 +20,11 @@ export default tseslint.config(
     },
   },
   {
+    // The browser app runs in a browser (its build config and tests in Node, with both sets of globals).
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
     // Tests read JSON bodies of many shapes.
     files: ['test/**/*.ts', '**/*.spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
@@ -27,7 +32,7 @@ export default tseslint.config(
   {
     // Contexts talk to each other only through their public index (`@app/<context>`), and test
     // helpers (`@app/<context>/testing`) stay out of the service.
-    files: ['libs/**/*.ts', 'apps/**/*.ts'],
+    files: ['libs/**/*.ts', 'apps/api/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [ACROSS_CONTEXTS, TEST_HELPERS] }] },
   },
   {
@@ -55,7 +60,7 @@ export default tseslint.config(
   },
   {
     // Specs and test helpers may use other contexts' test helpers (last: it replaces the rules above for them).
-    files: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts', 'libs/*/src/testing/**/*.ts'],
+    files: ['libs/**/*.spec.ts', 'apps/api/**/*.spec.ts', 'libs/*/src/testing/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [ACROSS_CONTEXTS] }] },
   },
 );

@@ -3,7 +3,7 @@ import { CalendarPage } from './pages/CalendarPage';
 import { DashboardPage } from './pages/DashboardPage';
 import { ImportPage } from './pages/ImportPage';
 import { MonthPage } from './pages/MonthPage';
-import { PortfolioPage } from './pages/PortfolioPage';
+import { PortfolioPage } from './pages/portfolio/PortfolioPage';
 import { StatisticsPage } from './pages/StatisticsPage';
 import { SymbolPage } from './pages/SymbolPage';
 import { SymbolsPage } from './pages/SymbolsPage';

@@ -1,0 +1,196 @@
+import { useState, type FormEvent } from 'react';
+import { sendJson } from '../../api/client';
+import type { Holding, HoldingsResponse, RefreshPricesResponse, Snapshot } from '../../api/types';
+import { ErrorMessage, Loading, PageHeader, Pnl, Section, Stat, Stats } from '../../components/common';
+import { DataTable, type Column } from '../../components/DataTable';
+import { formatCount, formatDateTime, formatMoney, formatPrice, formatShares, formatSignedPercent, tone } from '../../lib/format';
+import { useApi, useTitle } from '../../lib/use-api';
+import { CsvImport } from './CsvImport';
+import { DeleteButton } from './DeleteButton';
+import { failure, FeedbackLine, type Feedback } from './feedback';
+import { History } from './History';
+import { HoldingForm, TYPE_LABELS } from './HoldingForm';
+
+/** What the trader holds now, priced; its totals (the server's); adding, editing, importing; snapshots. */
+export function PortfolioPage() {
+  useTitle('Portfolio');
+  const holdings = useApi<HoldingsResponse>('/api/portfolio/holdings');
+  const [editing, setEditing] = useState<number | null>(null);
+  const [feedback, setFeedback] = useState<Feedback>(null);
+  const [refreshing, setRefreshing] = useState(false);
+  const [snapshotNotes, setSnapshotNotes] = useState('');
+  const [snapshotBusy, setSnapshotBusy] = useState(false);
+  const [historyVersion, setHistoryVersion] = useState(0);
+  const list = holdings.data?.holdings ?? [];
+  const totals = holdings.data?.totals;
+
+  const refresh = async () => {
+    setRefreshing(true);
+    setFeedback(null);
+    try {
+      const body = await sendJson<RefreshPricesResponse>('POST', '/api/portfolio/refresh-prices');
+      const errors = (body.errors ?? []).map((e) => `${e.symbol}: ${e.error}`);
+      setFeedback({ tone: errors.length > 0 ? 'warning' : 'ok', text: body.message, details: errors });
+      holdings.reload();
+    } catch (caught) {
+      const text = failure(caught);
+      const notConfigured = /not configured/i.test(text);
+      setFeedback({
+        tone: 'error',
+        text: notConfigured
+          ? `Prices can't be refreshed: ${text}. The service gets prices from Finnhub and needs its key (FINNHUB_API_KEY) in the server's settings. Until it is set, holdings show their cost but no current value.`
+          : text,
+      });
+    } finally {
+      setRefreshing(false);
+    }
+  };
+
+  const snapshot = async (event: FormEvent) => {
+    event.preventDefault();
+    setSnapshotBusy(true);
+    try {
+      const body = await sendJson<{ snapshot: Snapshot }>('POST', '/api/portfolio/snapshot', { snapshot_type: 'MANUAL', notes: snapshotNotes.trim() });
+      setFeedback({ tone: 'ok', text: `Snapshot taken: ${formatMoney(body.snapshot.total_value)} in ${body.snapshot.holdings_count} holdings.` });
+      setSnapshotNotes('');
+      setHistoryVersion((v) => v + 1);
+    } catch (caught) {
+      setFeedback({ tone: 'error', text: failure(caught) });
+    } finally {
+      setSnapshotBusy(false);
+    }
+  };
+
+  const columns: Column<Holding>[] = [
+    {
+      key: 'symbol',
+      header: 'Symbol',
+      cell: (h) => (
+        <span className="symbol-cell">
+          <strong>{h.symbol}</strong>
+          <span className="muted small">{TYPE_LABELS[h.holding_type] ?? h.holding_type}</span>
+        </span>
+      ),
+      sortValue: (h) => h.symbol,
+    },
+    { key: 'shares', header: 'Shares', cell: (h) => formatShares(h.shares), sortValue: (h) => h.shares, numeric: true, minor: true },
+    { key: 'avg', header: 'Avg cost', cell: (h) => formatPrice(h.average_cost), sortValue: (h) => h.average_cost, numeric: true, minor: true },
+    {
+      key: 'price',
+      header: 'Price',
+      cell: (h) => (
+        <span title={h.last_updated ? `Updated ${formatDateTime(h.last_updated)}` : 'No price yet'}>
+          {formatPrice(h.current_price)}
+          {h.price_stale && <span className="muted small"> (old)</span>}
+        </span>
+      ),
+      sortValue: (h) => h.current_price,
+      numeric: true,
+      minor: true,
+    },
+    { key: 'cost', header: 'Cost', cell: (h) => formatMoney(h.total_cost), sortValue: (h) => h.total_cost, numeric: true, minor: true },
+    { key: 'value', header: 'Value', cell: (h) => formatMoney(h.current_value), sortValue: (h) => h.current_value, numeric: true },
+    { key: 'gain', header: 'Gain/loss', cell: (h) => <Pnl value={h.gain_loss} />, sortValue: (h) => h.gain_loss, numeric: true },
+    {
+      key: 'return',
+      header: 'Return',
+      cell: (h) => <span className={`pnl pnl-${tone(h.return_percentage)}`}>{formatSignedPercent(h.return_percentage)}</span>,
+      sortValue: (h) => h.return_percentage,
+      numeric: true,
+      minor: true,
+    },
+    {
+      key: 'actions',
+      header: 'Actions',
+      cell: (h) => (
+        <span className="row-actions">
+          <button type="button" className="button-link" onClick={() => setEditing(h.id)} aria-label={`Edit ${h.symbol}`}>
+            Edit
+          </button>
+          <DeleteButton
+            holding={h}
+            onDeleted={(message) => {
+              setFeedback({ tone: 'ok', text: message });
+              if (editing === h.id) setEditing(null);
+              holdings.reload();
+            }}
+          />
+        </span>
+      ),
+    },
+  ];
+
+  const editingHolding = list.find((h) => h.id === editing);
+
+  return (
+    <>
+      <PageHeader title="Portfolio" subtitle="What you hold now, priced from the market-data provider.">
+        <button type="button" onClick={() => void refresh()} disabled={refreshing || list.length === 0}>
+          {refreshing ? 'Refreshing…' : 'Refresh prices'}
+        </button>
+      </PageHeader>
+      <FeedbackLine feedback={feedback} />
+      {holdings.status === 'loading' && <Loading />}
+      {holdings.status === 'error' && <ErrorMessage error={holdings.error} retry={holdings.reload} />}
+      {holdings.status === 'ready' && (
+        <>
+          {list.length > 0 && totals !== undefined && (
+            <Section title="Totals">
+              <Stats label="Portfolio totals">
+                <Stat
+                  label="Value"
+                  value={<span className="big">{formatMoney(totals.total_value)}</span>}
+                  hint={totals.unpriced_count > 0 ? `${totals.unpriced_count} of ${list.length} without a price, counted at cost` : undefined}
+                />
+                <Stat label="Cost" value={formatMoney(totals.total_cost)} />
+                <Stat label="Gain/loss" value={<Pnl value={totals.total_gain_loss} />} />
+                <Stat label="Return" value={<span className={`pnl pnl-${tone(totals.total_return_pct)}`}>{formatSignedPercent(totals.total_return_pct)}</span>} />
+                <Stat label="Holdings" value={formatCount(list.length)} />
+              </Stats>
+            </Section>
+          )}
+          <Section title="Holdings" id="holdings">
+            {list.length === 0 ? (
+              <p className="muted">No holdings yet. Add what you own below, one by one or from a CSV file; prices and gains then appear here.</p>
+            ) : (
+              <DataTable caption="Your holdings" columns={columns} rows={list} rowKey={(h) => String(h.id)} initialSort={{ key: 'value', direction: 'descending' }} />
+            )}
+            {editingHolding && (
+              <HoldingForm
+                key={editingHolding.id}
+                holding={editingHolding}
+                onCancel={() => setEditing(null)}
+                onSaved={(saved) => {
+                  setEditing(null);
+                  setFeedback({ tone: 'ok', text: `Saved ${saved.symbol}: ${formatShares(saved.shares)} shares at ${formatPrice(saved.average_cost)}.` });
+                  holdings.reload();
+                }}
+              />
+            )}
+            <h3>Add a holding</h3>
+            <HoldingForm
+              onSaved={(holding) => {
+                setFeedback({ tone: 'ok', text: `Added ${holding.symbol}.` });
+                holdings.reload();
+              }}
+            />
+            <CsvImport onImported={holdings.reload} />
+          </Section>
+          <Section title="Snapshot">
+            <form className="inline-form" onSubmit={(event) => void snapshot(event)}>
+              <div className="field field-wide">
+                <label htmlFor="snapshot-notes">Notes (optional)</label>
+                <input id="snapshot-notes" value={snapshotNotes} onChange={(e) => setSnapshotNotes(e.target.value)} maxLength={500} />
+              </div>
+              <button type="submit" disabled={snapshotBusy || list.length === 0}>
+                {snapshotBusy ? 'Taking…' : 'Take snapshot'}
+              </button>
+            </form>
+            <p className="muted small">A snapshot records the portfolio's value now, for the history below.</p>
+          </Section>
+          <History version={historyVersion} />
+        </>
+      )}
+    </>
+  );
+}
