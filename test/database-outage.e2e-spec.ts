@@ -5,6 +5,8 @@ import { startService, waitUntil, type RunningService } from './support/service.
 import { TcpProxy } from './support/tcp-proxy.js';
 import { signIn } from './support/sign-in.js';
 import { createTestDatabase, serverDatabaseUrl, withClient, type TestDatabase } from './support/test-database.js';
+import { exampleFiles, ndjson, uploadForm } from './support/uploads.js';
+import { generateTradingHistory } from '../bench/support/trading-history.mjs';
 
 /**
  * The service talks to its database through a proxy the test can cut: the database "goes away"
@@ -73,6 +75,72 @@ describe('when the database goes away and comes back', () => {
       await proxy.cut();
     }
   });
+
+  /**
+   * A PostgreSQL server restarting under an import and reads, as the service sees it: every connection
+   * drops, new ones are refused, then accepted again. Only with a server: the embedded stand-in (PGlite
+   * behind a socket server) cannot take the import's COPY, and the embedded engine itself has no
+   * connection to lose.
+   */
+  (serverDatabaseUrl() ? it : it.skip)('fails an import caught by a restart as a whole, answers reads with 500 meanwhile, and takes the next import', async () => {
+    const proxy = await TcpProxy.open(await freePort(), target);
+    const service = await startService({ env: { DATABASE_URL: databaseUrlThrough(proxy) } });
+    try {
+      const trader = await signIn(service);
+      const profile = await trader.fetch('/auth/profile', {
+        method: 'PUT',
+        headers: { origin: service.url, 'content-type': 'application/json' },
+        body: JSON.stringify({ brokerage_account: 'XXXX-1234' }),
+      });
+      expect(profile.status).toBe(200);
+      const history = generateTradingHistory({ trades: 20_000, dividends: 500, symbols: 40, brokerLotShare: 0.2, seed: 9 });
+      const response = await trader.fetch('/api/upload-csv', {
+        method: 'POST',
+        headers: { origin: service.url },
+        body: uploadForm({
+          transaction_history_file: { name: 'transactions.csv', content: history.transactions },
+          realized_gains_file: { name: 'realized_gains.csv', content: history.gains },
+        }),
+      });
+      expect(response.status).toBe(200);
+      // The database "restarts" once the import writes its rows: every connection drops, new ones are refused.
+      const reader = response.body!.getReader();
+      let text = '';
+      let outage: Promise<void> | undefined;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += Buffer.from(value).toString('utf8');
+        if (outage === undefined && text.includes('"percentage":60')) outage = proxy.cut();
+      }
+      await outage;
+      const last = ndjson(text).pop();
+      expect(last.type).toBe('error');
+
+      // While it is down: reads answer the contract's 500, readiness 503, liveness 200.
+      const months = await trader.fetch('/api/months');
+      expect([months.status, await months.json()]).toEqual([500, { success: false, error: 'Database connection failed' }]);
+      expect(await status(service, '/health/ready')).toBe(503);
+      expect(await status(service, '/health/live')).toBe(200);
+
+      // Back up: ready again without a restart of the service, and nothing of the import was kept.
+      await proxy.resume();
+      await waitUntil(async () => (await status(service, '/health/ready')) === 200, 20000);
+      expect(((await (await trader.fetch('/api/months')).json()) as { months: unknown[] }).months).toEqual([]);
+      const uploads = (await (await trader.fetch('/api/upload-history')).json()) as { history: { status: string }[] };
+      expect(uploads.history.map((upload) => upload.status)).not.toContain('processing');
+      expect(uploads.history.map((upload) => upload.status)).not.toContain('completed');
+      expect(service.output()).not.toContain('unhandled promise rejection');
+
+      const after = await trader.fetch('/api/upload-csv', { method: 'POST', headers: { origin: service.url }, body: uploadForm(exampleFiles()) });
+      const outcome = ndjson(await after.text()).pop();
+      expect(outcome).toMatchObject({ type: 'success', stats: { transactions_inserted: 75 } });
+      expect(((await (await trader.fetch('/api/months')).json()) as { months: unknown[] }).months.length).toBeGreaterThan(0);
+    } finally {
+      await service.stop();
+      await proxy.cut();
+    }
+  }, 180_000);
 
   it('starts live but not ready when the database is unreachable, and becomes ready when it appears', async () => {
     const proxy = await TcpProxy.open(await freePort(), target);
