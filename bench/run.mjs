@@ -40,6 +40,8 @@ const SCENARIOS = [
   { name: 'symbols summary', path: '/api/symbols/summary', session: true, p99MaxMs: 150 },
   { name: 'timeframe all', path: '/api/timeframe-data?all=true', session: true, p99MaxMs: 150 },
   { name: 'statistics all', path: '/api/statistics?all=true', session: true, p99MaxMs: 50, firstMaxMs: 300 },
+  // The same trades through a date range: no rollup, one scan (for comparison; the goal is all=true's).
+  { name: 'statistics over a range', path: '/api/statistics?start_date=2015-01-01&end_date=2024-12-31', session: true },
   // 408 KB of JSON per answer: one load-generator thread is the bottleneck (all of a core, the service a
   // fifth of one), so this row always runs two (BENCH_WORKERS still sets the others).
   { name: 'equity curve all', path: '/api/equity-curve?all=true', session: true, p99MaxMs: 50, firstMaxMs: 300, workers: 2 },

@@ -134,8 +134,10 @@ export class EmbeddedPostgres {
  * Engine settings. The shared buffer pool is a fixed part of the process's memory (PGlite runs in
  * it); 32 MB instead of PostgreSQL's 128 MB keeps the service's resident memory lower, at no
  * measurable cost to imports or reports: the operating system caches the data files behind it.
+ * `work_mem` 16 MB instead of 4 MB: the engine runs one statement at a time, and the statistics'
+ * grouped scan of 100,000 trades then sorts and hashes in memory instead of spilling to files.
  */
-const SETTINGS = ['-c', 'shared_buffers=32MB'];
+const SETTINGS = ['-c', 'shared_buffers=32MB', '-c', 'work_mem=16MB'];
 
 async function exists(path: string): Promise<boolean> {
   return access(path).then(

@@ -8,6 +8,7 @@ import { NotifySharedRowChanges1763780000000 } from './1763780000000-notify-shar
 import { CompactRawRowKeys1763790000000 } from './1763790000000-compact-raw-row-keys.js';
 import { BulkTablesWithoutSurrogateKeys1763800000000 } from './1763800000000-bulk-tables-without-surrogate-keys.js';
 import { IdentityProviderState1763810000000 } from './1763810000000-identity-provider-state.js';
+import { TradeStatisticGroups1763820000000 } from './1763820000000-trade-statistic-groups.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   CompactRawRowKeys1763790000000,
   BulkTablesWithoutSurrogateKeys1763800000000,
   IdentityProviderState1763810000000,
+  TradeStatisticGroups1763820000000,
 ];

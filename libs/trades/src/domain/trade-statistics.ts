@@ -170,34 +170,52 @@ export function combinedTotals(a: TradeGroupTotals, b: TradeGroupTotals): TradeG
   };
 }
 
+/** The ways a database sums the selected trades for the statistics (a group's key is its day, side, period, symbol or bucket). */
+export type TradeGrouping = 'day' | 'side' | 'period' | 'symbol' | 'bucket';
+
+/** Trades summed by one grouping; groups of the same grouping and key add up (a database may split them further). */
+export interface TradeGroup {
+  readonly grouping: TradeGrouping;
+  /** The close date (`YYYY-MM-DD`), the side, the holding period, the symbol or the bucket number. */
+  readonly key: string;
+  readonly totals: TradeGroupTotals;
+}
+
 /**
- * Aggregates from trades already summed per close date, side and holding period (a database's one
- * pass), and per symbol: every other grouping is a roll-up of the first.
+ * Aggregates from trades a database has already summed by close date, side, holding period, symbol
+ * and P&L bucket: the weekdays and the trading days roll up from the days; everything from the sides.
  */
-export function aggregatesFromGroups(
-  byDaySidePeriod: readonly { date: IsoDate; side: TradeSide; period: HoldingPeriod; totals: TradeGroupTotals }[],
-  bySymbol: ReadonlyMap<string, TradeGroupTotals>,
-  byProfitLossBucket: ReadonlyMap<number, number>,
-  largestWin: ClosedTrade | null,
-  largestLoss: ClosedTrade | null,
-): TradeAggregates {
-  const roll = <K>(map: Map<K, TradeGroupTotals>, key: K, totals: TradeGroupTotals) => map.set(key, combinedTotals(map.get(key) ?? NO_TRADES, totals));
-  const bySide = new Map<TradeSide, TradeGroupTotals>();
-  const byWeekday = new Map<Weekday, TradeGroupTotals>();
-  const byHoldingPeriod = new Map<HoldingPeriod, TradeGroupTotals>();
-  const byDay = new Map<IsoDate, TradeGroupTotals>();
-  let all = NO_TRADES;
-  for (const { date, side, period, totals } of byDaySidePeriod) {
-    all = combinedTotals(all, totals);
-    roll(bySide, side, totals);
-    roll(byWeekday, WEEKDAYS[dayOfWeek(date)], totals);
-    roll(byHoldingPeriod, period, totals);
-    roll(byDay, date, totals);
+export function aggregatesFromGroups(groups: Iterable<TradeGroup>, largestWin: ClosedTrade | null, largestLoss: ClosedTrade | null): TradeAggregates {
+  const maps = {
+    day: new Map<string, TradeGroupTotals>(),
+    side: new Map<string, TradeGroupTotals>(),
+    period: new Map<string, TradeGroupTotals>(),
+    symbol: new Map<string, TradeGroupTotals>(),
+    bucket: new Map<string, TradeGroupTotals>(),
+  };
+  for (const { grouping, key, totals } of groups) {
+    const map = maps[grouping];
+    map.set(key, combinedTotals(map.get(key) ?? NO_TRADES, totals));
   }
-  const days = [...byDay]
+  const byWeekday = new Map<Weekday, TradeGroupTotals>();
+  for (const [date, totals] of maps.day) {
+    const weekday = WEEKDAYS[dayOfWeek(date)];
+    byWeekday.set(weekday, combinedTotals(byWeekday.get(weekday) ?? NO_TRADES, totals));
+  }
+  const days = [...maps.day]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([date, totals]) => ({ date, amount: totals.grossProfit.add(totals.grossLoss) }));
-  return { all, bySide, byWeekday, byHoldingPeriod, bySymbol, byProfitLossBucket, days, largestWin, largestLoss };
+  return {
+    all: [...maps.side.values()].reduce(combinedTotals, NO_TRADES),
+    bySide: maps.side as Map<TradeSide, TradeGroupTotals>,
+    byWeekday,
+    byHoldingPeriod: maps.period as Map<HoldingPeriod, TradeGroupTotals>,
+    bySymbol: maps.symbol,
+    byProfitLossBucket: new Map([...maps.bucket].map(([bucket, totals]) => [Number(bucket), totals.totalTrades])),
+    days,
+    largestWin,
+    largestLoss,
+  };
 }
 
 export function tradeStatistics(trades: readonly ClosedTrade[]): TradeStatistics {

@@ -1,7 +1,9 @@
 import type { Database } from '@app/persistence';
+import { REFRESH_STATISTIC_GROUPS } from './trade-statistic-groups.js';
 
 /**
- * Rebuilds a user's report rollups (`daily_symbol_totals`, `daily_totals`, `symbol_totals`) from the
+ * Rebuilds a user's report rollups (`daily_symbol_totals`, `daily_totals`, `symbol_totals`,
+ * `trade_statistic_groups`) from the
  * trades, dividends and positions the ledger has just written, and raises the user's report version
  * row (which a server's trigger announces at commit). Called by `SqlTradeLedger.replaceAccount`, inside
  * the import's transaction: the rollups change with the data, atomically, or not at all. The whole user
@@ -9,7 +11,7 @@ import type { Database } from '@app/persistence';
  */
 export async function refreshTradeReports(database: Pick<Database, 'manager'>, userId: number): Promise<void> {
   const manager = database.manager;
-  for (const statement of REFRESH_STATEMENTS) {
+  for (const statement of [...REFRESH_STATEMENTS, ...REFRESH_STATISTIC_GROUPS]) {
     await manager.query(statement, [userId]);
   }
   await manager.query(

@@ -209,17 +209,24 @@ describe('SqlTradeReports (real database)', () => {
     expect(await sql.dailyTotals(bob.id, null, null)).toEqual(bobBefore);
   });
 
-  it('the migration that creates the rollups fills them for data imported before it, as a rebuild does', async () => {
+  it.each(['CreateTradeReportRollups1763760000000', 'TradeStatisticGroups1763820000000'])('the migration that creates the rollups (%s) fills them for data imported before it, as a rebuild does', async (name) => {
     const snapshot = async () => {
       const tables: Record<string, unknown[]> = {};
-      for (const [table, order] of [['daily_totals', 'user_id, day'], ['daily_symbol_totals', 'user_id, symbol, day'], ['symbol_totals', 'user_id, symbol, account_id']]) {
+      for (const [table, order] of [
+        ['daily_totals', 'user_id, day'],
+        ['daily_symbol_totals', 'user_id, symbol, day'],
+        ['symbol_totals', 'user_id, symbol, account_id'],
+        ['trade_statistic_groups', 'user_id, grouping, side, key'],
+      ]) {
         tables[table] = await database.manager.query(`SELECT * FROM ${table} ORDER BY ${order}`);
       }
       return tables;
     };
     const rebuilt = await snapshot();
     expect(rebuilt.daily_totals.length).toBeGreaterThan(5);
-    const migration = MIGRATIONS.map((Migration) => new (Migration as new () => MigrationInterface)()).find((candidate) => candidate.name === 'CreateTradeReportRollups1763760000000');
+    expect(rebuilt.trade_statistic_groups.length).toBeGreaterThan(20);
+    const migration = MIGRATIONS.map((Migration) => new (Migration as new () => MigrationInterface)()).find((candidate) => candidate.name === name);
+    expect(migration).toBeDefined();
     const runner = database.dataSource.createQueryRunner();
     try {
       await migration?.down(runner);

@@ -6,7 +6,8 @@ import type { DayTotals } from '../../domain/period-totals.js';
 import type { OpenPosition, DividendPayment, ClosedTrade, TradeResult, TradeSide, TradeSource } from '../../domain/closed-trade.js';
 import type { SymbolAccountTotals } from '../../domain/symbol-summary.js';
 import type { MonthTotals } from '../../domain/timeframe.js';
-import { aggregatesFromGroups, PROFIT_LOSS_EDGES, type HoldingPeriod, type TradeAggregates, type TradeGroupTotals } from '../../domain/trade-statistics.js';
+import { aggregatesFromGroups, type TradeAggregates } from '../../domain/trade-statistics.js';
+import { GROUP_AGGREGATES, GROUP_COLUMNS, groupedTradesSql, statisticGroupOf, type StatisticGroupRow } from './trade-statistic-groups.js';
 import { dateRangeOf, tradeId, type TradeFilters, type TradeListPage, type TradeListQuery, type TradeSort } from '../../domain/trade-list.js';
 
 // Numbers leave PostgreSQL as exact decimal text (`::text`), dates as `YYYY-MM-DD` (`to_char`): no
@@ -141,59 +142,54 @@ export class SqlTradeReports extends TradeReports {
   async tradeAggregates(userId: number, filters: TradeFilters): Promise<TradeAggregates> {
     const params: unknown[] = [userId];
     const where = filterClause(filters, params);
-    // One scan of the selected trades, summed per (close date, side, holding period), per symbol and per P&L bucket;
-    // the other groupings roll up from the first in memory. The holding periods are holdingPeriodOf's.
-    const groups = await this.query(
-      `SELECT GROUPING(symbol) + 2 * GROUPING(bucket) AS grouping, to_char(day, 'YYYY-MM-DD') AS day, side, period, symbol, bucket,
-              count(*)::int AS total_trades, (count(*) FILTER (WHERE profit_loss > 0))::int AS winning_trades,
-              (count(*) FILTER (WHERE profit_loss < 0))::int AS losing_trades,
-              COALESCE(SUM(profit_loss) FILTER (WHERE profit_loss > 0), 0)::text AS gross_profit,
-              COALESCE(SUM(profit_loss) FILTER (WHERE profit_loss < 0), 0)::text AS gross_loss,
-              COALESCE(SUM(holding_days) FILTER (WHERE profit_loss > 0), 0)::text AS winners_holding_days,
-              COALESCE(SUM(holding_days) FILTER (WHERE profit_loss < 0), 0)::text AS losers_holding_days,
-              MAX(profit_loss)::text AS max_profit_loss, MIN(profit_loss)::text AS min_profit_loss
-         FROM (SELECT close_date AS day, side, symbol, profit_loss, holding_days,
-                      width_bucket(profit_loss, '{${PROFIT_LOSS_EDGES.join(',')}}'::numeric[]) AS bucket,
-                      CASE WHEN holding_days <= 0 THEN 'same_day' WHEN holding_days <= 7 THEN '1_7' WHEN holding_days <= 30 THEN '8_30'
-                           WHEN holding_days <= 365 THEN '31_365' ELSE 'over_365' END AS period
-                 FROM closed_trades WHERE ${where}) selected
-        GROUP BY GROUPING SETS ((day, side, period), (symbol), (bucket))`,
-      params,
-    );
-    const totalsOf = (row: SqlRow): TradeGroupTotals => ({
-      totalTrades: Number(row.total_trades),
-      winningTrades: Number(row.winning_trades),
-      losingTrades: Number(row.losing_trades),
-      grossProfit: decimalFrom(row.gross_profit),
-      grossLoss: decimalFrom(row.gross_loss),
-      winnersHoldingDays: Number(row.winners_holding_days),
-      losersHoldingDays: Number(row.losers_holding_days),
-    });
-    // GROUPING() is 1 for a column a row is not grouped by: 3 = by day, side and period; 2 = by symbol; 1 = by bucket.
-    const byDay = groups.filter((row) => Number(row.grouping) === 3);
-    const bySymbol = new Map(groups.filter((row) => Number(row.grouping) === 2).map((row) => [String(row.symbol), totalsOf(row)]));
-    const byBucket = new Map(groups.filter((row) => Number(row.grouping) === 1).map((row) => [Number(row.bucket), Number(row.total_trades)]));
-    // The extreme trades: their P&L is known, so one more scan finds the rows by equality.
-    const highest = byDay.map((row) => decimalFrom(row.max_profit_loss)).reduce((a, b) => Decimal.max(a, b), Decimal.ZERO);
-    const lowest = byDay.map((row) => decimalFrom(row.min_profit_loss)).reduce((a, b) => Decimal.min(a, b), Decimal.ZERO);
-    const candidates =
-      highest.isPositive() || lowest.isNegative()
-        ? (
-            await this.query(
-              `SELECT ${TRADE_COLUMNS} FROM closed_trades
-                WHERE ${where} AND profit_loss IN ($${params.push(highest.toString())}::numeric, $${params.push(lowest.toString())}::numeric)
-                ORDER BY closed_trades.close_date, account_id, seq`,
-              params,
-            )
-          ).map(toTrade)
-        : [];
+    // All time, every symbol: the rollup the import keeps (a few rows per day, side, period, symbol and
+    // bucket). Otherwise one scan of the selected trades, summed by each grouping at once.
+    const groups = (
+      isAllTrades(filters)
+        ? await this.query(
+            `SELECT ${GROUP_COLUMNS} FROM trade_statistic_groups WHERE user_id = $1${filters.side === null ? '' : ' AND side = $2'}`,
+            filters.side === null ? [userId] : [userId, filters.side],
+          )
+        : await this.query(
+            `SELECT ${GROUP_COLUMNS}
+               FROM (SELECT ${GROUP_AGGREGATES} FROM ${groupedTradesSql(where)}
+                      GROUP BY GROUPING SETS ((day), (side), (period), (symbol), (bucket))) AS groups`,
+            params,
+          )
+    ).map(statisticGroupOf);
+    const days = groups.filter((group) => group.grouping === 'day').sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     return aggregatesFromGroups(
-      byDay.map((row) => ({ date: String(row.day), side: row.side as TradeSide, period: row.period as HoldingPeriod, totals: totalsOf(row) })),
-      bySymbol,
-      byBucket,
-      candidates.find((trade) => highest.isPositive() && trade.totalProfitLoss.eq(highest)) ?? null,
-      candidates.find((trade) => lowest.isNegative() && trade.totalProfitLoss.eq(lowest)) ?? null,
+      groups,
+      await this.extremeTrade(where, params, days, (day) => day.maxProfitLoss, (a, b) => a.gt(b)),
+      await this.extremeTrade(where, params, days, (day) => day.minProfitLoss, (a, b) => a.lt(b)),
     );
+  }
+
+  /**
+   * The largest win (or loss) of a selection: the days' extremes name its value and the first day it
+   * occurs on, and the (user, close date) index finds the trade, the first of equals as recorded.
+   */
+  private async extremeTrade(
+    where: string,
+    params: readonly unknown[],
+    days: readonly StatisticGroupRow[],
+    extremeOf: (day: StatisticGroupRow) => Decimal,
+    beyond: (a: Decimal, b: Decimal) => boolean,
+  ): Promise<ClosedTrade | null> {
+    let found: { date: string; value: Decimal } | null = null;
+    for (const day of days) {
+      const value = extremeOf(day);
+      if (beyond(value, found?.value ?? Decimal.ZERO)) found = { date: day.key, value };
+    }
+    if (found === null) return null;
+    const select = [...params];
+    const rows = await this.query(
+      `SELECT ${TRADE_COLUMNS} FROM closed_trades
+        WHERE ${where} AND close_date = $${select.push(found.date)} AND profit_loss = $${select.push(found.value.toString())}::numeric
+        ORDER BY account_id, seq LIMIT 1`,
+      select,
+    );
+    return rows.length === 0 ? null : toTrade(rows[0]);
   }
 
   async dividendsPaidIn(userId: number, range: DayRange): Promise<DividendPayment[]> {
@@ -270,6 +266,19 @@ export class SqlTradeReports extends TradeReports {
 }
 
 /** The SQL condition of `filters` (the user is `$1`), its values pushed onto `params`. */
+/** Every trade of the user, or of one side: what the all-time statistic groups hold. */
+function isAllTrades(filters: TradeFilters): boolean {
+  const { selection } = filters;
+  return (
+    selection.allTime &&
+    selection.symbols === null &&
+    filters.result === null &&
+    filters.source === null &&
+    filters.minHoldingDays === null &&
+    filters.maxHoldingDays === null
+  );
+}
+
 function filterClause(filters: TradeFilters, params: unknown[]): string {
   const range = dateRangeOf(filters.selection);
   const conditions = ['user_id = $1', `close_date BETWEEN $${params.push(range.from)} AND $${params.push(range.to)}`];
