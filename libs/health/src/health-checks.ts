@@ -15,6 +15,11 @@ function publicReason(detail: string): string {
 /** Below this much free space under DATA_DIR the disk check reports degraded. */
 export const DISK_FREE_MIN_BYTES = 100 * 1024 * 1024;
 const DATABASE_TIMEOUT_MS = 2000;
+/**
+ * The embedded engine answers between statements (one of an import's can take seconds on a loaded
+ * machine), and its process ending is noticed at once: a slow answer from a live engine is not "down".
+ */
+const EMBEDDED_TIMEOUT_MS = 10_000;
 
 export interface CheckOutcome {
   status: 'healthy' | 'unhealthy';
@@ -76,7 +81,7 @@ export class HealthChecks {
     const session = this.indicators.check('database');
     if (!this.database.isMigrated) return session.down({ message: 'Database not connected (migrations pending)' });
     try {
-      await this.database.ping(DATABASE_TIMEOUT_MS);
+      await this.database.ping(this.database.kind === 'embedded' ? EMBEDDED_TIMEOUT_MS : DATABASE_TIMEOUT_MS);
       return session.up({ message: `Database connection successful (${this.database.kind} PostgreSQL)` });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
