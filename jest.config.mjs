@@ -20,5 +20,7 @@ export default {
   // A ceiling for a loaded machine (hooks that start services wait up to 3 minutes for one), not a speed goal.
   testTimeout: 240_000,
   maxWorkers: 2,
+  // Every answer of the service a test receives is checked against docs/openapi.json.
+  setupFilesAfterEnv: ['<rootDir>/test/support/check-api-responses.ts'],
   reporters: ['default', '<rootDir>/test/support/summary-reporter.mjs'],
 };

@@ -9,3 +9,4 @@ export { DEMO_USER_EMAIL } from './domain/allow-list.js';
 export { SESSION_COOKIE } from './http/session-cookie.js';
 export { IdentityProviderUnavailableError, SignInRejectedError, SignInStateError } from './domain/auth.errors.js';
 export { signInHint } from './http/sign-in-hint.js';
+export { authSchemas } from './http/auth.openapi.js';

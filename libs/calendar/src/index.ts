@@ -22,3 +22,4 @@ export {
   MIN_SUPPORTED_YEAR,
   MAX_SUPPORTED_YEAR,
 } from './domain/trading-calendar.errors.js';
+export { calendarSchemas } from './http/calendar.openapi.js';

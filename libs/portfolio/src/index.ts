@@ -18,3 +18,4 @@ export {
 } from './domain/portfolio.errors.js';
 
 export const PORTFOLIO_ENTITIES = [HoldingOrmEntity, MarketQuoteOrmEntity, PortfolioSnapshotOrmEntity];
+export { portfolioSchemas } from './http/portfolio.openapi.js';

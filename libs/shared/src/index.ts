@@ -19,3 +19,27 @@ export { readUploadedFiles, UploadBudget, type UploadedFile, type UploadRules } 
 export { timestampWithMicroseconds } from './time/timestamps.js';
 export { SharedModule } from './shared.module.js';
 export { CurrentUser, IS_PUBLIC, Public, type AuthenticatedUser } from './http/auth-context.js';
+export {
+  ApiFailures,
+  ApiJson,
+  ApiSignedIn,
+  arrayOf,
+  boolean,
+  dataEnvelope,
+  ERROR_SCHEMA,
+  instant,
+  integer,
+  isoDate,
+  isoMonth,
+  literal,
+  nullable,
+  number,
+  object,
+  oneOfStrings,
+  ref,
+  SESSION_COOKIE_SCHEME,
+  sharedSchemas,
+  string,
+  type Schema,
+  type SchemaSet,
+} from './http/openapi.js';

@@ -1,4 +1,5 @@
 import { Controller, Get, Header } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { WebAppFiles } from './web-app-files.js';
 import { WEB_APP_ROUTES } from './web-app.routes.js';
 
@@ -8,6 +9,7 @@ import { WEB_APP_ROUTES } from './web-app.routes.js';
  * 404 JSON; the API keeps /api, /auth, /health, /login, /logout and /dev-idp. The security headers
  * (content security policy, framing, sniffing, referrer) are every answer's (request-guards.ts).
  */
+@ApiExcludeController()
 @Controller()
 export class WebAppController {
   constructor(private readonly files: WebAppFiles) {}

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Dividend, Trade } from '../api/types';
 import { cumulativeSeries } from './cumulative';
 
-const trade = (sell_date: string, total_profit_loss: number, close_date?: string): Trade => ({
+const trade = (sell_date: string, total_profit_loss: number, close_date = sell_date): Trade => ({
+  symbol: 'NVDA',
+  side: 'long',
+  source: 'fifo',
+  holding_days: 1,
+  wash_sale: null,
   buy_date: '2024-01-02',
   sell_date,
   close_date,
@@ -13,7 +18,7 @@ const trade = (sell_date: string, total_profit_loss: number, close_date?: string
   return_percentage: 0,
   trade_result: 'Win',
 });
-const dividend = (transaction_date: string, amount: number): Dividend => ({ transaction_date, action: 'Cash Dividend', amount });
+const dividend = (transaction_date: string, amount: number): Dividend => ({ transaction_date, symbol: 'NVDA', action: 'Cash Dividend', amount });
 
 describe('cumulativeSeries', () => {
   it('adds up trades by closing date and dividends by payment date, oldest first', () => {

@@ -25,7 +25,7 @@ export function cumulativeSeries(trades: readonly Trade[], dividends: readonly D
     }
     return found;
   };
-  for (const trade of trades) entry(trade.close_date ?? trade.sell_date).trading += cents(trade.total_profit_loss);
+  for (const trade of trades) entry(trade.close_date).trading += cents(trade.total_profit_loss);
   for (const dividend of dividends) entry(dividend.transaction_date).dividends += cents(dividend.amount);
 
   let trading = 0;

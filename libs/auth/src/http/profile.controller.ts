@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
-import { CurrentUser, type AuthenticatedUser } from '@app/shared';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiFailures, ApiJson, ApiSignedIn, CurrentUser, type AuthenticatedUser } from '@app/shared';
 import { ProfileService, type Profile } from '../application/profile.service.js';
 import { UpdateProfileDto } from './dto/update-profile.dto.js';
 
@@ -16,17 +17,24 @@ export interface ProfileResponse {
 }
 
 /** The signed-in user's profile (../shared/spec/decisions.md §2). */
+@ApiTags('Sign-in and session')
+@ApiSignedIn()
 @Controller('auth/profile')
 export class ProfileController {
   constructor(private readonly profiles: ProfileService) {}
 
   @Get()
+  @ApiOperation({ summary: "The signed-in user's profile" })
+  @ApiJson('ProfileResponse', 'The profile.')
   async show(@CurrentUser() user: AuthenticatedUser): Promise<ProfileResponse> {
     return toResponse(await this.profiles.profileOf(user.id));
   }
 
   /** Sets the brokerage account number the imports need. */
   @Put()
+  @ApiOperation({ summary: 'Set the brokerage account number the imports need' })
+  @ApiJson('ProfileResponse', 'The profile as stored.')
+  @ApiFailures(400)
   async update(@CurrentUser() user: AuthenticatedUser, @Body() body: UpdateProfileDto): Promise<ProfileResponse> {
     return toResponse(await this.profiles.setBrokerageAccount(user.id, body.brokerage_account));
   }

@@ -1,5 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { Public } from '@app/shared';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiFailures, ApiJson, ApiSignedIn, integer, Public } from '@app/shared';
 import { Clock } from '../application/clock.port.js';
 import { parseYear } from '../domain/iso-date.js';
 import type { CalendarEntry } from '../domain/nyse-holidays.js';
@@ -12,6 +13,7 @@ export interface HolidayResponse {
   close_time?: string;
 }
 
+@ApiTags('Calendar')
 @Controller('api/trading-calendar')
 export class TradingCalendarController {
   constructor(
@@ -22,11 +24,18 @@ export class TradingCalendarController {
   /** Public, no authentication (../shared/spec/interface.md). */
   @Public()
   @Get('metrics')
+  @ApiOperation({ summary: 'The NYSE session now: status, hours, next trading day, trading-day counts (public)' })
+  @ApiJson('TradingCalendarMetricsResponse', 'The metrics.')
   metrics(): { success: true; metrics: TradingCalendarMetrics } {
     return { success: true, metrics: this.calendar.metrics(this.clock.now()) };
   }
 
   /** Beyond the contract: the year's NYSE holidays and early closes. Absent `year` = the current New York year. */
+  @ApiSignedIn()
+  @ApiOperation({ summary: "A year's NYSE holidays and early closes" })
+  @ApiQuery({ name: 'year', required: false, schema: integer({ minimum: 1998, maximum: 2100 }), description: 'Default: this year in New York.' })
+  @ApiJson('HolidaysResponse', 'The holidays.')
+  @ApiFailures(400)
   @Get('holidays')
   holidays(@Query('year') year?: unknown): { success: true; year: number; holidays: HolidayResponse[] } {
     const chosen = year === undefined ? this.currentYear() : parseYear(year);

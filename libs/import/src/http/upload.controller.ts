@@ -1,8 +1,9 @@
 import { setImmediate as nextTick } from 'node:timers/promises';
 import { Controller, Get, HttpStatus, Logger, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BrokerageAccounts } from '@app/auth';
-import { AppConfig, CurrentUser, DomainError, dataResponse, describeFailure, readUploadedFiles, UploadBudget, type AuthenticatedUser } from '@app/shared';
+import { ApiJson, ApiSignedIn, AppConfig, CurrentUser, dataResponse, describeFailure, DomainError, object, readUploadedFiles, ref, string, UploadBudget, type AuthenticatedUser } from '@app/shared';
 import {
   FILES_REQUIRED,
   ImportBrokerageFiles,
@@ -20,6 +21,8 @@ type StreamLine =
   | { type: 'error'; message: string };
 
 /** `POST /api/upload-csv` (an NDJSON progress stream) and `GET /api/upload-history`. */
+@ApiTags('Data import')
+@ApiSignedIn()
 @Controller('api')
 export class UploadController {
   private readonly logger = new Logger(UploadController.name);
@@ -33,6 +36,30 @@ export class UploadController {
   ) {}
 
   @Post('upload-csv')
+  @ApiOperation({
+    summary: 'Import the broker files: a stream of progress lines, then success or error (all or nothing)',
+    description: 'The answer is NDJSON: one JSON object per line, flushed as the import goes. Refusals before the stream starts are a single `{type:"error", message}` body with a 4xx or 503 status.',
+  })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({
+    schema: object({
+      transaction_history_file: string({ format: 'binary', description: 'The transaction history CSV.' }),
+      realized_gains_file: string({ format: 'binary', description: 'The realized gains/losses CSV.' }),
+    }),
+  })
+  @ApiResponse({
+    status: 200,
+    description: 'The import as it happens: `progress` lines, then one `success` or `error` line.',
+    content: { 'application/x-ndjson': { schema: ref('UploadLine') } },
+  })
+  @ApiResponse({
+    status: 400,
+    description: 'Refused before the import starts: a file missing or not CSV, or no brokerage account number in the profile.',
+    content: { 'application/json': { schema: ref('UploadErrorLine') } },
+  })
+  @ApiResponse({ status: 413, description: 'A file is larger than allowed.', content: { 'application/json': { schema: ref('UploadErrorLine') } } })
+  @ApiResponse({ status: 429, description: 'Another upload of the user is still running.', content: { 'application/json': { schema: ref('UploadErrorLine') } } })
+  @ApiResponse({ status: 503, description: 'The service has no room for another upload now.', content: { 'application/json': { schema: ref('UploadErrorLine') } } })
   async upload(@CurrentUser() user: AuthenticatedUser, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const account = await this.accounts.findForUser(user.id);
     if (account === null) return refuse(reply, HttpStatus.BAD_REQUEST, ACCOUNT_NOT_SET);
@@ -79,6 +106,8 @@ export class UploadController {
   }
 
   @Get('upload-history')
+  @ApiOperation({ summary: "The user's uploads, successful or not, newest first" })
+  @ApiJson('UploadHistoryResponse', 'The history.')
   async uploadHistory(@CurrentUser() user: AuthenticatedUser) {
     const entries = await this.history.listForUser(user.id);
     return dataResponse({

@@ -1,11 +1,14 @@
 import { Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { AppConfig, CurrentUser, readUploadedFiles, UploadBudget, ValidationError, type AuthenticatedUser } from '@app/shared';
+import { ApiFailures, ApiJson, ApiSignedIn, AppConfig, CurrentUser, object, readUploadedFiles, string, UploadBudget, ValidationError, type AuthenticatedUser } from '@app/shared';
 import { HoldingsImportService } from '../application/holdings-import.service.js';
 
 const FIELD = 'csv_file';
 
 /** POST /api/portfolio/upload-csv and /api/portfolio/upload: one operation (../shared/spec/interface.md "Portfolio"). */
+@ApiTags('Portfolio')
+@ApiSignedIn()
 @Controller('api/portfolio')
 export class HoldingsUploadController {
   constructor(
@@ -15,6 +18,11 @@ export class HoldingsUploadController {
   ) {}
 
   @Post(['upload-csv', 'upload'])
+  @ApiOperation({ summary: 'Import holdings from a CSV file; valid rows are kept, the others listed' })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: object({ csv_file: string({ format: 'binary', description: 'Columns `symbol`, `shares`; optional `average_cost`, `cost_basis`, `holding_type`, `purchase_date`, `notes`.' }) }) })
+  @ApiJson('HoldingsUploadResponse', 'The outcome.')
+  @ApiFailures(400, 413, 429, 503)
   @HttpCode(200)
   async upload(@CurrentUser() user: AuthenticatedUser, @Req() request: FastifyRequest) {
     const release = this.budget.reserve(user.id, request, 1);

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { CurrentUser, dataResponse, ValidationError, type AuthenticatedUser } from '@app/shared';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiFailures, ApiJson, ApiSignedIn, CurrentUser, dataResponse, ValidationError, type AuthenticatedUser } from '@app/shared';
 import { HoldingsService } from '../application/holdings.service.js';
 import { Decimal } from '@app/shared/domain';
 import type { HoldingChanges } from '../domain/holding.js';
@@ -11,11 +12,15 @@ import { toHoldingResponse, toTotalsResponse } from './portfolio.presenter.js';
 const MAX_ID = 2_147_483_647;
 
 /** Holdings CRUD (../shared/spec/interface.md "Portfolio", ../shared/spec/decisions.md §5). Each user sees only their own holdings. */
+@ApiTags('Portfolio')
+@ApiSignedIn()
 @Controller('api/portfolio/holdings')
 export class PortfolioHoldingsController {
   constructor(private readonly holdings: HoldingsService) {}
 
   @Get()
+  @ApiOperation({ summary: "The user's holdings with their last prices, values and the portfolio's totals" })
+  @ApiJson('HoldingsResponse', 'The holdings.')
   async list(@CurrentUser() user: AuthenticatedUser) {
     const priced = await this.holdings.list(user.id);
     const holdings = priced.map(toHoldingResponse);
@@ -24,6 +29,9 @@ export class PortfolioHoldingsController {
   }
 
   @Post()
+  @ApiOperation({ summary: 'Add a holding' })
+  @ApiJson('HoldingChangedResponse', 'Added.', 201)
+  @ApiFailures(400, 409)
   @HttpCode(201)
   async create(@CurrentUser() user: AuthenticatedUser, @Body() body: CreateHoldingDto) {
     const holding = await this.holdings.create(user.id, {
@@ -38,6 +46,9 @@ export class PortfolioHoldingsController {
   }
 
   @Put(':id')
+  @ApiOperation({ summary: 'Change a holding (every field optional, at least one)' })
+  @ApiJson('HoldingChangedResponse', 'Changed.')
+  @ApiFailures(400, 404)
   async update(@CurrentUser() user: AuthenticatedUser, @Param() params: IdParams, @Body() body: UpdateHoldingDto) {
     const changes: HoldingChanges = {
       ...(body.shares !== undefined && { shares: Decimal.of(body.shares) }),
@@ -54,6 +65,9 @@ export class PortfolioHoldingsController {
   }
 
   @Delete(':id')
+  @ApiOperation({ summary: 'Delete a holding' })
+  @ApiJson('MessageResponse', 'Deleted.')
+  @ApiFailures(400, 404)
   async remove(@CurrentUser() user: AuthenticatedUser, @Param() params: IdParams) {
     const holding = await this.holdings.delete(user.id, holdingId(params));
     return { success: true, message: `Holding ${holding.symbol} deleted` };

@@ -1,5 +1,6 @@
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { CurrentUser, ValidationError, type AuthenticatedUser } from '@app/shared';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiFailures, ApiJson, ApiSignedIn, CurrentUser, ValidationError, type AuthenticatedUser } from '@app/shared';
 import { HoldingsService } from '../application/holdings.service.js';
 import { MarketPrices } from '../application/market-prices.service.js';
 import { PortfolioSettings } from '../application/portfolio-settings.js';
@@ -8,6 +9,8 @@ import { normalizeSymbol, SYMBOL_RULE } from '../domain/symbol.js';
 import { toPriceData } from './portfolio.presenter.js';
 
 /** Market prices (../shared/spec/interface.md "Portfolio", refresh-price results under "Errors"). */
+@ApiTags('Portfolio')
+@ApiSignedIn()
 @Controller('api/portfolio')
 export class PortfolioPricesController {
   constructor(
@@ -21,6 +24,9 @@ export class PortfolioPricesController {
    * are listed in `errors`; a missing or refused provider key fails the whole request.
    */
   @Post('refresh-prices')
+  @ApiOperation({ summary: "Re-price every holding of the user; per-symbol failures are listed" })
+  @ApiJson('RefreshPricesResponse', 'The outcome.')
+  @ApiFailures(429, 502, 503)
   @HttpCode(200)
   async refresh(@CurrentUser() user: AuthenticatedUser) {
     const symbols = await this.holdings.symbolsOf(user.id);
@@ -45,6 +51,9 @@ export class PortfolioPricesController {
 
   /** 200 with `valid:true|false`: the provider decides (../shared/spec/decisions.md §5). */
   @Get('validate-symbol/:symbol')
+  @ApiOperation({ summary: 'Whether the market-data provider knows the symbol' })
+  @ApiJson('SymbolValidation', '`valid` says; an unknown or malformed symbol is `valid: false` with `error`.')
+  @ApiFailures(429, 502, 503)
   async validate(@Param('symbol') raw: string) {
     const symbol = normalizeSymbol(raw);
     if (symbol === undefined) return { valid: false, symbol: raw, error: `Invalid symbol format: must be ${SYMBOL_RULE}` };
@@ -62,6 +71,9 @@ export class PortfolioPricesController {
 
   /** The symbol's price data; updates the quote cache. */
   @Get('price/:symbol')
+  @ApiOperation({ summary: "The symbol's price data; updates the price cache" })
+  @ApiJson('PriceResponse', 'The price.')
+  @ApiFailures(400, 404, 429, 502, 503)
   async price(@Param('symbol') raw: string) {
     const symbol = normalizeSymbol(raw);
     if (symbol === undefined) throw new ValidationError(`symbol must be ${SYMBOL_RULE}`);

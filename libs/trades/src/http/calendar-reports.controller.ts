@@ -1,5 +1,6 @@
 import { Controller, Get, Query, UseInterceptors } from '@nestjs/common';
-import { CurrentUser, dataResponse, type AuthenticatedUser } from '@app/shared';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiFailures, ApiJson, ApiSignedIn, CurrentUser, dataResponse, integer, isoDate, type AuthenticatedUser } from '@app/shared';
 import { Clock, parseMonthNumber, parseYear, TradingCalendar } from '@app/calendar';
 import { CalendarReports } from '../application/calendar-reports.service.js';
 import { ReportCacheInterceptor } from './report-cache.interceptor.js';
@@ -10,6 +11,8 @@ import { calendarMonthView, dayView } from './report-views.js';
  * trading and dividend totals, and one day's details. The figures come from the trades context's
  * reports; the calendar context says which month it is in New York and checks the year and month asked for.
  */
+@ApiTags('Calendar')
+@ApiSignedIn()
 @Controller('api')
 @UseInterceptors(ReportCacheInterceptor)
 export class CalendarReportsController {
@@ -21,6 +24,11 @@ export class CalendarReportsController {
 
   /** `year` (four digits) and `month` (1–12), each defaulting to today's in New York. */
   @Get('calendar-data')
+  @ApiOperation({ summary: "A month's days with their trading and dividend totals" })
+  @ApiQuery({ name: 'year', required: false, schema: integer({ minimum: 1900, maximum: 2199 }), description: "Default: this year in New York." })
+  @ApiQuery({ name: 'month', required: false, schema: integer({ minimum: 1, maximum: 12 }), description: "Default: this month in New York." })
+  @ApiJson('CalendarResponse', 'The days of the month.')
+  @ApiFailures(400)
   async calendarData(@CurrentUser() user: AuthenticatedUser, @Query('year') year?: unknown, @Query('month') month?: unknown) {
     const today = this.calendar.dateAt(this.clock.now());
     const chosenYear = year === undefined ? Number(today.slice(0, 4)) : parseYear(year);
@@ -30,6 +38,10 @@ export class CalendarReportsController {
 
   /** `date` (YYYY-MM-DD), required. */
   @Get('day-details')
+  @ApiOperation({ summary: "One day's trades, dividends and totals" })
+  @ApiQuery({ name: 'date', required: true, schema: isoDate() })
+  @ApiJson('DayDetailsResponse', 'The day.')
+  @ApiFailures(400)
   async dayDetails(@CurrentUser() user: AuthenticatedUser, @Query('date') date?: unknown) {
     return dataResponse(dayView(await this.reports.day(user.id, date)));
   }

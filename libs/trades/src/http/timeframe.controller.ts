@@ -1,12 +1,16 @@
 import { Controller, Get, Query, UseInterceptors } from '@nestjs/common';
-import { CurrentUser, dataResponse, type AuthenticatedUser } from '@app/shared';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiFailures, ApiJson, ApiSignedIn, CurrentUser, dataResponse, isoDate, oneOfStrings, string, type AuthenticatedUser } from '@app/shared';
 import { TimeframeReport } from '../application/timeframe-report.service.js';
 import { ReportCacheInterceptor } from './report-cache.interceptor.js';
 import { timeframeView } from './report-views.js';
+import { ApiTradeSelection } from './trades.openapi.js';
 
 type QueryParameters = Record<string, unknown>;
 
 /** ../shared/spec/interface.md "Trading data": totals over a date range or all time, by week and by month. */
+@ApiTags('Trading data')
+@ApiSignedIn()
 @Controller('api')
 @UseInterceptors(ReportCacheInterceptor)
 export class TimeframeController {
@@ -14,12 +18,23 @@ export class TimeframeController {
 
   /** `start`, `end` (YYYY-MM-DD), `all=true`, `symbols` (comma-separated). */
   @Get('timeframe-data')
+  @ApiOperation({ summary: 'Totals over a date range or all time, by week and by month, and the open positions' })
+  @ApiTradeSelection()
+  @ApiJson('TimeframeResponse', 'The totals.')
+  @ApiFailures(400)
   async timeframeData(@CurrentUser() user: AuthenticatedUser, @Query() query: QueryParameters) {
     return dataResponse(timeframeView(await this.report.timeframe(user.id, query)));
   }
 
   /** The same operation with `start_date` and `end_date` (../shared/spec/decisions.md §4). */
   @Get('timeframe')
+  @ApiOperation({ summary: 'As `/api/timeframe-data`, with `start_date` and `end_date`' })
+  @ApiQuery({ name: 'start_date', required: false, schema: isoDate() })
+  @ApiQuery({ name: 'end_date', required: false, schema: isoDate() })
+  @ApiQuery({ name: 'all', required: false, schema: oneOfStrings(['true', 'false']) })
+  @ApiQuery({ name: 'symbols', required: false, schema: string(), description: 'Comma-separated tickers.' })
+  @ApiJson('TimeframeResponse', 'The totals.')
+  @ApiFailures(400)
   async timeframe(@CurrentUser() user: AuthenticatedUser, @Query() query: QueryParameters) {
     const { start_date: start, end_date: end, all, symbols } = query;
     return dataResponse(timeframeView(await this.report.timeframe(user.id, { start, end, all, symbols })));

@@ -1,16 +1,24 @@
 import { Controller, Get, Query, UseInterceptors } from '@nestjs/common';
-import { CurrentUser, dataResponse, type AuthenticatedUser } from '@app/shared';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiFailures, ApiJson, ApiSignedIn, CurrentUser, dataResponse, type AuthenticatedUser } from '@app/shared';
 import { TradeList } from '../application/trade-list.service.js';
 import { ReportCacheInterceptor } from './report-cache.interceptor.js';
 import { tradeListView } from './report-views.js';
+import { ApiTradeListParameters } from './trades.openapi.js';
 
 /** Every completed trade of the user, filtered, sorted and paged (docs/api.md "Trade list"), through the report cache. */
+@ApiTags('Statistics')
+@ApiSignedIn()
 @Controller('api')
 @UseInterceptors(ReportCacheInterceptor)
 export class TradeListController {
   constructor(private readonly list: TradeList) {}
 
   @Get('trades')
+  @ApiOperation({ summary: 'Every completed trade, filtered, sorted and paged (docs/api.md "Trade list")' })
+  @ApiTradeListParameters()
+  @ApiJson('TradeListResponse', 'A page of trades and the totals of everything selected.')
+  @ApiFailures(400)
   async trades(@CurrentUser() user: AuthenticatedUser, @Query() query: Record<string, unknown>) {
     return dataResponse(tradeListView(await this.list.page(user.id, query)));
   }

@@ -1,0 +1,15 @@
+import { instant, integer, literal, nullable, object, ref, string, type SchemaSet } from '@app/shared';
+
+// The profile's response body for the OpenAPI document (the sign-in routes answer pages and redirects).
+
+export const authSchemas: SchemaSet = {
+  Profile: object({
+    email: string(),
+    name: nullable(string()),
+    brokerage_account: nullable(string()),
+    account_id: nullable(integer()),
+    created_at: instant(),
+    last_login: nullable(instant()),
+  }),
+  ProfileResponse: object({ success: literal(true), profile: ref('Profile') }),
+};

@@ -1,0 +1,46 @@
+import { arrayOf, dataEnvelope, instant, integer, literal, nullable, object, oneOfStrings, ref, string, type SchemaSet } from '@app/shared';
+
+// The import's response bodies for the OpenAPI document: the NDJSON lines of `POST /api/upload-csv`
+// and the upload history.
+
+const count = integer({ minimum: 0 });
+
+export const importSchemas: SchemaSet = {
+  ImportStats: object({ transactions_inserted: count, realized_gains_lots: count, broker_verified_trades: count }),
+  UploadProgressLine: object({
+    type: literal('progress'),
+    percentage: integer({ minimum: 0, maximum: 100 }),
+    message: string(),
+  }),
+  UploadSuccessLine: object(
+    { type: literal('success'), message: string(), stats: ref('ImportStats'), warnings: arrayOf(string(), { description: 'Rows kept with a caveat, when there are any.' }) },
+    ['warnings'],
+  ),
+  UploadErrorLine: object(
+    { type: literal('error'), message: string() },
+    [],
+    { description: 'The import failed and nothing of it was kept; also the body of a 400, 413, 429 or 503 refused before the stream starts.' },
+  ),
+  UploadLine: {
+    description: 'One line of the stream: progress lines, then one `success` or one `error` line.',
+    oneOf: [ref('UploadProgressLine'), ref('UploadSuccessLine'), ref('UploadErrorLine')],
+  },
+  UploadHistoryEntry: object({
+    transaction_filename: string(),
+    gains_filename: string(),
+    timestamp: instant(),
+    transaction_file_size: count,
+    gains_file_size: count,
+    status: oneOfStrings(['success', 'failed']),
+    user_email: string(),
+    account_id: integer(),
+    brokerage_account: string(),
+    transactions_processed: count,
+    months_updated: count,
+    transactions_inserted: count,
+    realized_gains_lots: count,
+    broker_verified_trades: count,
+    error: nullable(string()),
+  }),
+  UploadHistoryResponse: dataEnvelope({ history: arrayOf(ref('UploadHistoryEntry'), { description: 'Newest first.' }) }),
+};
