@@ -22,13 +22,13 @@ export class CreateHoldingDto {
   @IsIn(HOLDING_TYPES, { message: `holding_type must be one of ${HOLDING_TYPES.join(', ')}` })
   holding_type: HoldingType;
 
-  @ApiProperty({ type: 'number', minimum: 0.000001, maximum: MAX_AMOUNT, multipleOf: 0.000001, description: 'At most 6 decimals.' })
+  @ApiProperty({ type: 'number', minimum: 0.000001, maximum: MAX_AMOUNT, description: 'At most 6 decimals.' })
   @IsFixedNumber(DECIMALS, { message: 'shares must be a number with at most 6 decimals' })
   @Min(0.000001, { message: 'shares must be greater than 0' })
   @Max(MAX_AMOUNT, { message: `shares must not exceed ${MAX_AMOUNT}` })
   shares: number;
 
-  @ApiProperty({ type: 'number', minimum: 0, maximum: MAX_AMOUNT, multipleOf: 0.000001, description: 'At most 6 decimals.' })
+  @ApiProperty({ type: 'number', minimum: 0, maximum: MAX_AMOUNT, description: 'At most 6 decimals.' })
   @IsFixedNumber(DECIMALS, { message: 'average_cost must be a number with at most 6 decimals' })
   @Min(0, { message: 'average_cost must not be negative' })
   @Max(MAX_AMOUNT, { message: `average_cost must not exceed ${MAX_AMOUNT}` })
@@ -50,14 +50,14 @@ export class CreateHoldingDto {
 
 /** PUT /api/portfolio/holdings/{id}: every field optional; at least one is required. */
 export class UpdateHoldingDto {
-  @ApiPropertyOptional({ type: 'number', minimum: 0.000001, maximum: MAX_AMOUNT, multipleOf: 0.000001, description: 'At most 6 decimals.' })
+  @ApiPropertyOptional({ type: 'number', minimum: 0.000001, maximum: MAX_AMOUNT, description: 'At most 6 decimals.' })
   @IsOptional()
   @IsFixedNumber(DECIMALS, { message: 'shares must be a number with at most 6 decimals' })
   @Min(0.000001, { message: 'shares must be greater than 0' })
   @Max(MAX_AMOUNT, { message: `shares must not exceed ${MAX_AMOUNT}` })
   shares?: number;
 
-  @ApiPropertyOptional({ type: 'number', minimum: 0, maximum: MAX_AMOUNT, multipleOf: 0.000001, description: 'At most 6 decimals.' })
+  @ApiPropertyOptional({ type: 'number', minimum: 0, maximum: MAX_AMOUNT, description: 'At most 6 decimals.' })
   @IsOptional()
   @IsFixedNumber(DECIMALS, { message: 'average_cost must be a number with at most 6 decimals' })
   @Min(0, { message: 'average_cost must not be negative' })
