@@ -257,6 +257,17 @@ describe('sign-in with the built-in identity provider', () => {
       await expectNoSession(browser);
     });
 
+    it('an address off the allow-list, in a browser: 403 with a page that names the address and offers another sign-in', async () => {
+      const { browser, url } = await callbackOf('intruder@example.com');
+      const response = await browser.request(url.toString(), { headers: { accept: 'text/html,application/xhtml+xml' } });
+      expect(response.status).toBe(403);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const page = await response.text();
+      expect(page).toContain('The address <strong>intruder@example.com</strong> is not allowed to use this service.');
+      expect(page).toContain('<a class="button" href="/login">Sign in with another address</a>');
+      await expectNoSession(browser);
+    });
+
     it('an address off the allow-list: 403 with the contract body, no session', async () => {
       const { browser, url } = await callbackOf('intruder@example.com');
       const response = await browser.request(url.toString());
@@ -275,6 +286,17 @@ describe('sign-in with the built-in identity provider', () => {
       expect(response.headers.get('location')).toBe('/auth/login');
       expect(response.headers.getSetCookie().find((header) => header.startsWith('session='))).toMatch(/^session=;.*Max-Age=0/);
       expect(await json(await user.fetch('/auth/profile'))).toEqual({ status: 401, body: UNAUTHENTICATED });
+    });
+
+    it('the login page after a sign-out says so, once', async () => {
+      const user = await signIn(service);
+      const response = await user.fetch('/logout', { redirect: 'manual' });
+      const flag = response.headers.getSetCookie().find((header) => header.startsWith('signed_out='));
+      expect(flag).toBe('signed_out=1; Path=/auth/login; Max-Age=60; HttpOnly; SameSite=Lax');
+      const page = await fetch(`${service.url}/auth/login`, { headers: { cookie: 'signed_out=1' } });
+      expect(await page.text()).toContain('You are signed out.');
+      expect(page.headers.getSetCookie()).toContain('signed_out=; Path=/auth/login; Max-Age=0; HttpOnly; SameSite=Lax');
+      expect(await (await fetch(`${service.url}/auth/login`)).text()).not.toContain('You are signed out.');
     });
 
     it('without a session it just shows the login page', async () => {

@@ -31,13 +31,16 @@ async function stat(page: Page, label: string, within = page.locator('main')): P
   return (await dd.innerText()).trim().split('\n')[0];
 }
 
-/** The stat's value once it reads `wanted`, or what it reads after 15 seconds. */
-async function statOnceItReads(page: Page, label: string, wanted: string): Promise<string> {
+/**
+ * What `read` gives once it gives `wanted`, or after 15 seconds: after a filter or a sort is chosen,
+ * the page shows the earlier answer until the new one arrives (a busy machine may take a while).
+ */
+async function onceItReads(read: () => Promise<string>, wanted: string): Promise<string> {
   const deadline = Date.now() + 15_000;
-  let value = await stat(page, label);
+  let value = await read();
   while (value !== wanted && Date.now() < deadline) {
-    await page.waitForTimeout(100);
-    value = await stat(page, label);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    value = await read();
   }
   return value;
 }
@@ -84,6 +87,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
 
   it('the other pages also tell a new user what to do', async () => {
     await visit('/calendar', () => page.getByRole('heading', { name: 'Nothing to show yet' }).waitFor());
+    expect(await page.getByRole('table', { name: /Days of the month/ }).count()).toBe(0);
     await visit('/symbols', () => page.getByRole('heading', { name: 'No symbols yet' }).waitFor());
     await visit('/timeframe', () => page.getByRole('heading', { name: 'No trades or dividends in this range' }).waitFor());
     await visit('/portfolio', () => page.getByText(/No holdings yet/).waitFor());
@@ -123,6 +127,9 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     expect(seen.every((value) => [0, 25, 40, 60, 80, 100].includes(value))).toBe(true);
     expect(seen.some((value) => value > 0 && value < 100)).toBe(true);
     expect(await page.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
+    // The form is ready for the next pair of files.
+    expect(await page.getByLabel('Transactions CSV').inputValue()).toBe('');
+    expect(await page.getByLabel('Realized gain/loss (lot details) CSV').inputValue()).toBe('');
 
     const stats = page.getByLabel('Import statistics');
     expect(await stat(page, 'New transactions', stats)).toBe(String(E.stats.transactions_inserted));
@@ -143,7 +150,22 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     const alert = page.getByRole('alert');
     await alert.getByText('The import failed; nothing was changed.').waitFor();
-    expect(await alert.innerText()).toContain('Both files must be CSV files');
+    expect(await alert.innerText()).toContain('Both files must be CSV files: notes.csv, line 1: file is empty');
+    // The bar shows the failure in full, in red, not a step it stopped at.
+    expect(await page.locator('.progress-fill').getAttribute('class')).toBe('progress-fill progress-failed');
+    expect(await page.locator('.progress-fill').getAttribute('style')).toContain('width: 100%');
+  });
+
+  it('says "Nothing new" for an upload of files already imported', async () => {
+    await visit('/import', () => page.getByRole('heading', { name: 'Upload trades' }).waitFor());
+    await page.getByLabel('Transactions CSV').setInputFiles(path.join(FIXTURES, 'schwab-example', 'transactions.csv'));
+    await page.getByLabel('Realized gain/loss (lot details) CSV').setInputFiles(path.join(FIXTURES, 'schwab-example', 'realized_gains.csv'));
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByText('Successfully processed files.').waitFor({ timeout: 60000 });
+    const history = page.getByRole('region', { name: 'Earlier uploads, newest first' });
+    await history.locator('tbody tr').nth(1).waitFor();
+    expect(await history.locator('tbody tr').first().getByText('Nothing new').count()).toBe(1);
+    expect(await history.locator('tbody tr').nth(1).getByText('Imported').count()).toBe(1);
   });
 
   it('the dashboard: all-time and this year cards, the monthly chart, the months list and the market badge', async () => {
@@ -188,6 +210,14 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     expect(await page.locator('canvas[role="img"]').count()).toBe(2);
     await checkAccessibility('the dashboard');
     await screenshotBothSizes(page, 'dashboard');
+  });
+
+  it('the calendar opens on the latest month with activity when the address names none', async () => {
+    const latest: string = E.months[0].month;
+    await visit('/calendar', () => page.getByRole('table', { name: /Days of the month/ }).waitFor());
+    const [year, month] = latest.split('-').map(Number);
+    const name = new Date(Date.UTC(year, month - 1, 1)).toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe(`Calendar: ${name}`);
   });
 
   it('the calendar: each day and each week as in expected.json; a day shows its trades and downloads its export', async () => {
@@ -330,7 +360,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     await page.getByText('Results for all time, NVDA only').waitFor();
     await settle(page);
     const nvda = E.symbols_summary.find((s: any) => s.symbol === 'NVDA');
-    expect(await stat(page, 'Trading P&L')).toBe(signedMoney(nvda.trading_profit_loss));
+    expect(await onceItReads(() => stat(page, 'Trading P&L'), signedMoney(nvda.trading_profit_loss))).toBe(signedMoney(nvda.trading_profit_loss));
   });
 
   it('the statistics page: the figures of expected.json, the equity curve, breakdowns, and filters in the address', async () => {
@@ -360,8 +390,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     await page.getByText(/short trades$/).waitFor();
     await settle(page);
     const shorts = trades.filter((trade) => trade.side === 'short');
-    // The figures follow once the page has the filtered answer (a busy machine may take a while).
-    expect(await statOnceItReads(page, 'Trades', String(shorts.length))).toBe(String(shorts.length));
+    expect(await onceItReads(() => stat(page, 'Trades'), String(shorts.length))).toBe(String(shorts.length));
     expect(await stat(page, 'Net P&L')).toBe(signedMoney(sum(shorts)));
   });
 
@@ -380,7 +409,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     await page.waitForURL(/sort=profit_loss/);
     await settle(page);
     const best = Math.max(...trades.map((trade) => trade.total_profit_loss));
-    expect(await list.locator('tbody tr').first().locator('td').nth(4).innerText()).toBe(signedMoney(best));
+    expect(await onceItReads(() => list.locator('tbody tr').first().locator('td').nth(4).innerText(), signedMoney(best))).toBe(signedMoney(best));
 
     await page.getByLabel('Result').selectOption('Loss');
     await page.waitForURL(/result=Loss/);
@@ -433,6 +462,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     await visit('/', () => page.getByRole('heading', { name: 'Months' }).waitFor());
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(url('/auth/login'));
+    await page.getByText('You are signed out.').waitFor();
     await page.goto(url('/calendar'));
     expect(new URL(page.url()).pathname).toBe('/auth/login');
   });

@@ -105,6 +105,7 @@ describeInChromium('web app: the portfolio page (Chromium)', () => {
     expect(await snapshots.locator('tbody tr').count()).toBe(1);
 
     expect(await snapshots.innerText()).toContain('after the refresh');
+    expect(await snapshots.locator('tbody tr').first().innerText()).toContain('Taken by hand');
     await page.getByText('The chart appears from the second snapshot on.').waitFor();
     // A second snapshot: now there is a line to draw.
     await page.getByRole('button', { name: 'Take snapshot' }).click();

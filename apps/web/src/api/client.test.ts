@@ -29,6 +29,9 @@ describe('checked', () => {
 
   it('reads messages of other shapes', () => {
     expect(errorMessage({ type: 'error', message: 'Both files must be CSV files' }, 400)).toBe('Both files must be CSV files');
+    expect(errorMessage({ type: 'error', message: 'Both files must be CSV files', detail: 'statement.xlsx: not a .csv file' }, 400)).toBe(
+      'Both files must be CSV files: statement.xlsx: not a .csv file',
+    );
     expect(errorMessage('Bad Gateway', 502)).toBe('Bad Gateway');
     expect(errorMessage(null, 500)).toBe('The service answered 500');
   });

@@ -34,9 +34,9 @@ async function readBody(response: Response): Promise<unknown> {
 /** The message a person should read for a failed response. */
 export function errorMessage(body: unknown, status: number): string {
   if (body !== null && typeof body === 'object') {
-    const { error, message } = body as { error?: unknown; message?: unknown };
+    const { error, message, detail } = body as { error?: unknown; message?: unknown; detail?: unknown };
     if (typeof error === 'string' && error !== '') return error;
-    if (typeof message === 'string' && message !== '') return message;
+    if (typeof message === 'string' && message !== '') return typeof detail === 'string' && detail !== '' ? `${message}: ${detail}` : message;
   }
   if (typeof body === 'string' && body !== '' && body.length < 300) return body;
   return `The service answered ${status}`;

@@ -757,6 +757,8 @@ export interface UpdateProfileDto {
 export interface UploadErrorLine {
   type: 'error';
   message: string;
+  /** When `message` is a sentence of the contract (`Both files must be CSV files`): which file and why. */
+  detail?: string;
 }
 
 export interface UploadHistoryEntry {

@@ -112,17 +112,31 @@ function DayDetails({ date }: { date: string }) {
 export function CalendarPage() {
   const { search } = useLocation();
   const today = localToday();
-  const month = isMonth(search.get('month')) ? search.get('month')! : monthOf(today);
-  const date = isDay(search.get('date')) && monthOf(search.get('date')!) === month ? search.get('date')! : null;
-  useTitle(`Calendar · ${formatMonth(month)}`);
-
-  const [year, monthNumber] = month.split('-').map(Number);
-  const calendar = useApi<CalendarResponse>(`/api/calendar-data?year=${year}&month=${monthNumber}`);
   const months = useApi<MonthsResponse>('/api/months');
   const latest = months.data?.months[0]?.month;
+  const named = isMonth(search.get('month')) ? search.get('month')! : null;
+  // Without a month in the address: the latest month with activity, or this month when there is none
+  // (null until the months have answered).
+  const month = named ?? (months.status === 'ready' ? (latest ?? monthOf(today)) : months.status === 'error' ? monthOf(today) : null);
+  const date = month !== null && isDay(search.get('date')) && monthOf(search.get('date')!) === month ? search.get('date')! : null;
+  useTitle(month === null ? 'Calendar' : `Calendar · ${formatMonth(month)}`);
+
+  const [year, monthNumber] = month === null ? [0, 0] : month.split('-').map(Number);
+  const calendar = useApi<CalendarResponse>(month === null ? null : `/api/calendar-data?year=${year}&month=${monthNumber}`);
   const current = calendar.status === 'ready' && calendar.data.year === year && calendar.data.month === monthNumber ? calendar.data : undefined;
   const monthTotal = current?.days.reduce((sum, day) => sum + day.total_pnl, 0);
   const quiet = current !== undefined && !current.days.some((day) => day.has_activity);
+  // An account with nothing imported gets the empty state alone, not a grid of empty weeks above it.
+  const nothingYet = months.status === 'ready' && latest === undefined;
+
+  if (month === null) {
+    return (
+      <>
+        <PageHeader title="Calendar" />
+        {months.status === 'loading' && <Loading />}
+      </>
+    );
+  }
 
   const go = (to: string) => updateSearch({ month: to, date: null });
 
@@ -147,7 +161,7 @@ export function CalendarPage() {
       </PageHeader>
       {calendar.status === 'error' && <ErrorMessage error={calendar.error} retry={calendar.reload} />}
       {calendar.status !== 'error' && current === undefined && <Loading />}
-      {current && (
+      {current && !(quiet && nothingYet) && (
         <Section title="Days" actions={<Link to={`/month/${month}`}>Month report</Link>}>
           <MonthGrid days={current.days} selected={date} />
           <p className="muted small legend">

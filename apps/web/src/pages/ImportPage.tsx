@@ -75,10 +75,11 @@ type UploadState =
   | { phase: 'done'; stats: ImportStats; warnings: string[]; message: string }
   | { phase: 'failed'; message: string; percentage: number };
 
-function ProgressBar({ percentage, label }: { percentage: number; label: string }) {
+function ProgressBar({ percentage, label, failed }: { percentage: number; label: string; failed: boolean }) {
   return (
     <div className="progress" role="progressbar" aria-label="Import progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percentage} aria-valuetext={`${percentage}%: ${label}`}>
-      <div className="progress-fill" style={{ width: `${percentage}%` }} />
+      {/* A failed import fills the bar in red: nothing of it was kept, whatever step it reached. */}
+      <div className={failed ? 'progress-fill progress-failed' : 'progress-fill'} style={{ width: failed ? '100%' : `${percentage}%` }} />
     </div>
   );
 }
@@ -92,6 +93,7 @@ function UploadForm({ onFinished }: { onFinished: () => void }) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
     if (!files.transactions || !files.gains) return;
     setState({ phase: 'running', percentage: 0, message: 'Sending the files…' });
     try {
@@ -102,6 +104,9 @@ function UploadForm({ onFinished }: { onFinished: () => void }) {
           setState({ phase: 'running', percentage, message: message.message });
         } else if (message.type === 'success') {
           setState({ phase: 'done', stats: message.stats, warnings: message.warnings ?? [], message: message.message });
+          // Imported: the chosen files are cleared, so the form is ready for the next pair.
+          form.reset();
+          setFiles({});
         } else {
           setState({ phase: 'failed', message: message.message, percentage });
         }
@@ -157,7 +162,7 @@ function UploadForm({ onFinished }: { onFinished: () => void }) {
 
       {state.phase !== 'idle' && (
         <div className="upload-status">
-          <ProgressBar percentage={percentage} label={label} />
+          <ProgressBar percentage={percentage} label={label} failed={state.phase === 'failed'} />
           <p className="progress-label" aria-live="polite">
             <strong>{percentage}%</strong> {label}
           </p>
@@ -233,7 +238,11 @@ function UploadHistory({ version }: { version: number }) {
               header: 'Result',
               cell: (h) =>
                 h.status === 'success' ? (
-                  <span className="badge badge-verified">Imported</span>
+                  h.transactions_inserted === 0 ? (
+                    <span className="badge">Nothing new</span>
+                  ) : (
+                    <span className="badge badge-verified">Imported</span>
+                  )
                 ) : (
                   <span className="status-failed">
                     <span className="badge badge-failed">Failed</span>

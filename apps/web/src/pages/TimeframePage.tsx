@@ -64,13 +64,19 @@ export function TimeframePage() {
           </Section>
           {empty ? (
             <EmptyState title="No trades or dividends in this range" importLink={false}>
-              <p>
-                Try{' '}
-                <button type="button" className="button-link" onClick={() => choose('all')}>
-                  all time
-                </button>
-                , or <Link to="/import">import more trades</Link>.
-              </p>
+              {data.all_time ? (
+                <p>
+                  Nothing has been imported for this selection yet: <Link to="/import">import your trades</Link>.
+                </p>
+              ) : (
+                <p>
+                  Try{' '}
+                  <button type="button" className="button-link" onClick={() => choose('all')}>
+                    all time
+                  </button>
+                  , or <Link to="/import">import more trades</Link>.
+                </p>
+              )}
             </EmptyState>
           ) : (
             <>

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@app/calendar';
-import { AccessDeniedError } from '@app/shared';
+import { AddressNotAllowedError } from '../domain/auth.errors.js';
 import type { User } from '../domain/user.js';
 import { AuthSettings } from './auth-settings.js';
 import { IdentityProvider, type BrowserSignInSlot, type CallbackQuery } from './identity-provider.port.js';
@@ -34,7 +34,7 @@ export class SignInService {
    */
   async complete(query: CallbackQuery, browser: BrowserSignInSlot, previousToken: string | undefined): Promise<CompletedSignIn> {
     const identity = await this.provider.completeSignIn(query, browser);
-    if (!this.settings.allowList.admits(identity.email)) throw new AccessDeniedError();
+    if (!this.settings.allowList.admits(identity.email)) throw new AddressNotAllowedError(identity.email);
     const user = await this.users.recordSignIn(identity, this.clock.now());
     await this.sessions.close(previousToken);
     const token = await this.sessions.open(user.id);

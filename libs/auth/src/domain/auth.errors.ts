@@ -1,4 +1,4 @@
-import { DomainError, ValidationError } from '@app/shared/domain';
+import { AccessDeniedError, DomainError, ValidationError } from '@app/shared/domain';
 
 /**
  * The callback's `state` is missing, unknown, already used, expired, or not the one this browser
@@ -19,4 +19,14 @@ export class SignInRejectedError extends ValidationError {}
 /** The identity provider cannot be reached or answers nonsense; nothing the user can fix. */
 export class IdentityProviderUnavailableError extends DomainError {
   readonly code = 'IDENTITY_PROVIDER_UNAVAILABLE';
+}
+
+/**
+ * The provider signed in an address that is not on the allow-list (403, the contract's message). The
+ * address is kept for the browser's page, which names it; API clients get the contract's JSON.
+ */
+export class AddressNotAllowedError extends AccessDeniedError {
+  constructor(readonly email: string) {
+    super();
+  }
 }

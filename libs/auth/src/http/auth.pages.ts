@@ -7,6 +7,8 @@ export interface LoginPageOptions {
   demoEmail: string | undefined;
   /** Where an external provider lives, for the page's wording. */
   providerHost: string | undefined;
+  /** The browser has just signed out. */
+  signedOut: boolean;
 }
 
 /** GET /auth/login: what happens next, and the button that starts it. */
@@ -27,8 +29,19 @@ Only e-mail addresses on this service's allow-list are admitted.</p>`;
   return htmlPage(
     'Sign in · Trading journal',
     `<h1>Trading journal</h1>
-<p>Sign in to see your trades, dividends and portfolio.</p>
+${options.signedOut ? '<p class="note" role="status">You are signed out.</p>\n' : ''}<p>Sign in to see your trades, dividends and portfolio.</p>
 ${explanation}
 <p><a class="button" href="/login">Sign in</a></p>`,
+  );
+}
+
+/** The callback's answer to a browser whose provider signed in an address off the allow-list (403). */
+export function addressNotAllowedPage(email: string): string {
+  return htmlPage(
+    'Not allowed · Trading journal',
+    `<h1>Trading journal</h1>
+<p class="error" role="alert">The address <strong>${escapeHtml(email)}</strong> is not allowed to use this service.</p>
+<p>Ask whoever runs it to add the address to <code>AUTHORIZED_USERS</code>, or sign in with another address.</p>
+<p><a class="button" href="/login">Sign in with another address</a></p>`,
   );
 }

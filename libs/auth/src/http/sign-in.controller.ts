@@ -1,13 +1,14 @@
 import { Controller, Get, Header, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiFailures, Public } from '@app/shared';
+import { ApiFailures, ERROR_SCHEMA, Public, ref } from '@app/shared';
 import { AuthSettings } from '../application/auth-settings.js';
 import type { CallbackQuery } from '../application/identity-provider.port.js';
 import { SessionService } from '../application/session.service.js';
 import { SignInService } from '../application/sign-in.service.js';
+import { AddressNotAllowedError } from '../domain/auth.errors.js';
 import { OidcClientSettings } from '../infrastructure/oidc/oidc-client-settings.js';
-import { loginPage } from './auth.pages.js';
+import { addressNotAllowedPage, loginPage } from './auth.pages.js';
 import { LOGIN_PAGE } from './session.guard.js';
 import { SessionCookie } from './session-cookie.js';
 
@@ -40,7 +41,9 @@ export class SignInController {
       builtInProvider: this.settings.builtInProvider,
       demoEmail: this.settings.builtInProvider && allowList.length === 1 ? allowList[0] : undefined,
       providerHost: this.settings.builtInProvider ? undefined : new URL(this.client.issuer).host,
+      signedOut: justSignedOut(request),
     });
+    if (justSignedOut(request)) void reply.header('set-cookie', SIGNED_OUT_CLEAR);
     await reply.type('text/html; charset=utf-8').send(page);
   }
 
@@ -60,10 +63,25 @@ export class SignInController {
   @ApiQuery({ name: 'code', required: true, schema: { type: 'string' } })
   @ApiQuery({ name: 'state', required: true, schema: { type: 'string' } })
   @ApiResponse({ status: 302, description: 'Signed in: the `session` cookie is set; to `/`.', headers: { Location: { schema: { type: 'string' } } } })
-  @ApiFailures(400, 403, 502)
+  @ApiResponse({
+    status: 403,
+    description: 'The address is not on the allow-list: a page naming it for a browser (`Accept: text/html`), the error body otherwise.',
+    content: { 'application/json': { schema: ref(ERROR_SCHEMA) }, 'text/html': { schema: { type: 'string' } } },
+  })
+  @ApiFailures(400, 502)
   async callback(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query() query: CallbackQuery): Promise<void> {
     const cookie = new SessionCookie(request);
-    const { token } = await this.signIn.complete(query, cookie.signInSlot, cookie.token);
+    let token: string;
+    try {
+      ({ token } = await this.signIn.complete(query, cookie.signInSlot, cookie.token));
+    } catch (error) {
+      // A browser gets a page that names the refused address; API clients the contract's JSON.
+      if (error instanceof AddressNotAllowedError && acceptsHtml(request)) {
+        await reply.status(403).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(addressNotAllowedPage(error.email));
+        return;
+      }
+      throw error;
+    }
     cookie.signIn(token);
     await reply.header('cache-control', 'no-store').redirect('/', 302);
   }
@@ -87,6 +105,20 @@ export class SignInController {
     const cookie = new SessionCookie(request);
     await this.sessions.close(cookie.token);
     cookie.clear();
-    await reply.header('cache-control', 'no-store').redirect(LOGIN_PAGE, 302);
+    // The contract's 302 to the login page stays as it is; a short-lived cookie tells that page to say so.
+    await reply.header('cache-control', 'no-store').header('set-cookie', SIGNED_OUT_SET).redirect(LOGIN_PAGE, 302);
   }
+}
+
+/** Set by a sign-out for the login page that follows (a minute at most), which then says "You are signed out". */
+const SIGNED_OUT_SET = `signed_out=1; Path=${LOGIN_PAGE}; Max-Age=60; HttpOnly; SameSite=Lax`;
+const SIGNED_OUT_CLEAR = `signed_out=; Path=${LOGIN_PAGE}; Max-Age=0; HttpOnly; SameSite=Lax`;
+
+function justSignedOut(request: FastifyRequest): boolean {
+  return /(?:^|;\s*)signed_out=1(?:;|$)/.test(request.headers.cookie ?? '');
+}
+
+/** A browser navigating (its Accept names HTML), not an API client. */
+function acceptsHtml(request: FastifyRequest): boolean {
+  return /\btext\/html\b/.test(request.headers.accept ?? '');
 }

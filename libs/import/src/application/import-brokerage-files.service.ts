@@ -70,17 +70,18 @@ export class ImportBrokerageFiles {
 
   /**
    * The checks that answer a plain 400 before the stream starts: a `.csv` name and text content.
-   * Throws a ValidationError whose message starts with the contract's sentence and names the file.
+   * Throws an ImportFileError whose message is exactly the contract's sentence and whose `detail` names
+   * the file and the reason.
    */
   precheck(files: readonly UploadedFile[]): void {
     for (const file of files) {
       if (!/\.csv$/i.test(file.name)) {
-        throw new ImportFileError('IMPORT_UNSUPPORTED_LAYOUT', file.name, 1, 'not a .csv file').withPrefix(FILES_MUST_BE_CSV);
+        throw ImportFileError.notCsvName(file.name).underHeading(FILES_MUST_BE_CSV);
       }
       try {
         decodeCsvText(file.name, file.content);
       } catch (error) {
-        if (error instanceof ImportFileError) throw error.withPrefix(FILES_MUST_BE_CSV);
+        if (error instanceof ImportFileError) throw error.underHeading(FILES_MUST_BE_CSV);
         throw error;
       }
     }

@@ -29,11 +29,28 @@ export class ImportFileError extends ValidationError {
     super(`${fileName}, line ${line}: ${reason}`);
   }
 
-  /** The same error with a sentence in front, e.g. the contract's "Both files must be CSV files". */
-  withPrefix(prefix: string): ImportFileError {
+  /**
+   * What the problem is in other words, beside the message: set when the message is a sentence the
+   * contract fixes (`underHeading`), so that the sentence stays exact and the file is still named.
+   */
+  detail: string | null = null;
+
+  /**
+   * The same problem answered with the contract's exact sentence as its message (e.g. "Both files must
+   * be CSV files"); this error's own words (file, line, reason) become `detail`.
+   */
+  underHeading(heading: string): ImportFileError {
     const copy = new ImportFileError(this.importCode, this.fileName, this.line, this.reason, this.column, this.value);
-    copy.message = `${prefix}: ${this.message}`;
+    copy.message = heading;
+    copy.detail = this.message;
     return copy;
+  }
+
+  /** A file refused by its name (not `.csv`): the detail names the file and the reason, no line. */
+  static notCsvName(fileName: string): ImportFileError {
+    const error = new ImportFileError('IMPORT_UNSUPPORTED_LAYOUT', fileName, 1, 'not a .csv file');
+    error.message = `${fileName}: not a .csv file`;
+    return error;
   }
 
   static emptyFile(fileName: string): ImportFileError {

@@ -17,8 +17,12 @@ export const importSchemas: SchemaSet = {
     ['warnings'],
   ),
   UploadErrorLine: object(
-    { type: literal('error'), message: string() },
-    [],
+    {
+      type: literal('error'),
+      message: string(),
+      detail: string({ description: 'When `message` is a sentence of the contract (`Both files must be CSV files`): which file and why.' }),
+    },
+    ['detail'],
     { description: 'The import failed and nothing of it was kept; also the body of a 400, 413, 429 or 503 refused before the stream starts.' },
   ),
   UploadLine: {

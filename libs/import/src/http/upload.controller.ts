@@ -10,6 +10,7 @@ import {
   type ImportStats,
 } from '../application/import-brokerage-files.service.js';
 import { UploadHistory } from '../application/upload-history.port.js';
+import { ImportFileError } from '../domain/import.errors.js';
 
 const UPLOAD_FIELDS = ['transaction_history_file', 'realized_gains_file'];
 const IMPORT_INTERNAL_ERROR = 'The import failed because of an internal error; nothing was imported';
@@ -80,7 +81,7 @@ export class UploadController {
       if (!(error instanceof DomainError) || reply.sent) throw error;
       const { status, message } = describeFailure(error, this.logger);
       if (status >= 500 && status !== HttpStatus.SERVICE_UNAVAILABLE) throw error;
-      return refuse(reply, status, message);
+      return refuse(reply, status, message, error instanceof ImportFileError ? error.detail : null);
     } finally {
       release?.();
     }
@@ -132,6 +133,8 @@ export class UploadController {
   }
 }
 
-function refuse(reply: FastifyReply, status: number, message: string): void {
-  void reply.status(status).header('content-type', 'application/json; charset=utf-8').send({ type: 'error', message });
+/** A refusal before the stream starts: `{type:'error', message}`, plus `detail` when the message is a fixed sentence. */
+function refuse(reply: FastifyReply, status: number, message: string, detail: string | null = null): void {
+  const body = detail === null ? { type: 'error', message } : { type: 'error', message, detail };
+  void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
 }

@@ -9,6 +9,9 @@ import { formatCompactMoney, formatDateTime, formatMoney, formatSignedPercent, t
 import { useApi } from '../../lib/use-api';
 import { failure, FeedbackLine, type Feedback } from './feedback';
 
+/** How each kind of snapshot is named on the page (the API says `MANUAL`, `EOD`, `AUTOMATIC`). */
+const SNAPSHOT_TYPE_LABELS: Record<SnapshotType, string> = { MANUAL: 'Taken by hand', EOD: 'End of day', AUTOMATIC: 'Automatic' };
+
 const DAY_CHOICES = [
   { value: '7', label: '7 days' },
   { value: '30', label: '30 days' },
@@ -42,7 +45,7 @@ export function History({ version }: { version: number }) {
 
   const columns: Column<Snapshot>[] = [
     { key: 'time', header: 'Taken', cell: (s) => formatDateTime(s.snapshot_time), sortValue: (s) => s.snapshot_time },
-    { key: 'type', header: 'Type', cell: (s) => s.snapshot_type ?? '—', sortValue: (s) => s.snapshot_type, minor: true },
+    { key: 'type', header: 'Type', cell: (s) => SNAPSHOT_TYPE_LABELS[s.snapshot_type], sortValue: (s) => s.snapshot_type, minor: true },
     { key: 'value', header: 'Value', cell: (s) => formatMoney(s.total_value), sortValue: (s) => s.total_value, numeric: true },
     { key: 'gain', header: 'Gain/loss', cell: (s) => <Pnl value={s.total_gain_loss} />, sortValue: (s) => s.total_gain_loss, numeric: true },
     { key: 'return', header: 'Return', cell: (s) => <span className={`pnl pnl-${tone(s.total_return_pct)}`}>{formatSignedPercent(s.total_return_pct)}</span>, sortValue: (s) => s.total_return_pct, numeric: true, minor: true },
@@ -75,9 +78,11 @@ export function History({ version }: { version: number }) {
           <label htmlFor="history-type">Snapshots</label>
           <select id="history-type" value={type} onChange={(e) => setType(e.target.value as '' | SnapshotType)}>
             <option value="">All kinds</option>
-            <option value="MANUAL">Taken by hand</option>
-            <option value="EOD">End of day</option>
-            <option value="AUTOMATIC">Automatic</option>
+            {(Object.keys(SNAPSHOT_TYPE_LABELS) as SnapshotType[]).map((kind) => (
+              <option key={kind} value={kind}>
+                {SNAPSHOT_TYPE_LABELS[kind]}
+              </option>
+            ))}
           </select>
         </div>
       </div>

@@ -80,8 +80,8 @@ export function PortfolioPage() {
       header: 'Price',
       cell: (h) => (
         <span title={h.last_updated ? `Updated ${formatDateTime(h.last_updated)}` : 'No price yet'}>
-          {formatPrice(h.current_price)}
-          {h.price_stale && <span className="muted small"> (old)</span>}
+          {h.current_price === null ? <span className="muted">no price yet</span> : formatPrice(h.current_price)}
+          {h.price_stale && h.current_price !== null && <span className="muted small"> (old)</span>}
         </span>
       ),
       sortValue: (h) => h.current_price,
