@@ -2,7 +2,7 @@ import { generateTradingHistory } from '../bench/support/trading-history.mjs';
 import { startService, type RunningService } from './support/service.js';
 import { signIn } from './support/sign-in.js';
 import { createTestDatabase, serverDatabaseUrl, withClient, type TestDatabase } from './support/test-database.js';
-import { exampleFiles, ndjson, uploadForm } from './support/uploads.js';
+import { exampleFiles, ndjson, uploadForm, uploadWithFaultAtRowWrite } from './support/uploads.js';
 
 type Session = Awaited<ReturnType<typeof signIn>>;
 
@@ -67,26 +67,9 @@ describeOnServer('a database connection dropped in the middle of an import', () 
   it(`fails the import alone, ${TRIES} times in a row, and the next import works`, async () => {
     const hits: string[] = [];
     for (let attempt = 0; attempt < TRIES; attempt += 1) {
-      const response = await trader.fetch('/api/upload-csv', {
-        method: 'POST',
-        headers: { origin: service.url },
-        body: uploadForm({
-          transaction_history_file: { name: 'transactions.csv', content: history.transactions },
-          realized_gains_file: { name: 'realized_gains.csv', content: history.gains },
-        }),
-      });
-      expect(response.status).toBe(200);
-      // Read the stream line by line; drop the connection once the rows are being written.
-      const reader = response.body!.getReader();
-      let text = '';
-      let dropped: Promise<string> | undefined;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        text += Buffer.from(value).toString('utf8');
-        if (dropped === undefined && text.includes('"percentage":60')) dropped = dropConnection();
-      }
-      hits.push(await (dropped ?? Promise.resolve('never reached')));
+      // Drop the connection once the rows are being written.
+      const { text, acted } = await uploadWithFaultAtRowWrite(trader, service.url, history, dropConnection);
+      hits.push(acted ?? 'never reached');
       const last = ndjson(text).pop();
       expect([attempt, last.type]).toEqual([attempt, 'error']);
       expect(last.message).toMatch(/Database connection failed|connection/i);

@@ -5,7 +5,7 @@ import { startService, waitUntil, type RunningService } from './support/service.
 import { TcpProxy } from './support/tcp-proxy.js';
 import { signIn } from './support/sign-in.js';
 import { createTestDatabase, serverDatabaseUrl, withClient, type TestDatabase } from './support/test-database.js';
-import { exampleFiles, ndjson, uploadForm } from './support/uploads.js';
+import { exampleFiles, ndjson, uploadForm, uploadWithFaultAtRowWrite } from './support/uploads.js';
 import { generateTradingHistory } from '../bench/support/trading-history.mjs';
 
 /**
@@ -94,26 +94,8 @@ describe('when the database goes away and comes back', () => {
       });
       expect(profile.status).toBe(200);
       const history = generateTradingHistory({ trades: 20_000, dividends: 500, symbols: 40, brokerLotShare: 0.2, seed: 9 });
-      const response = await trader.fetch('/api/upload-csv', {
-        method: 'POST',
-        headers: { origin: service.url },
-        body: uploadForm({
-          transaction_history_file: { name: 'transactions.csv', content: history.transactions },
-          realized_gains_file: { name: 'realized_gains.csv', content: history.gains },
-        }),
-      });
-      expect(response.status).toBe(200);
       // The database "restarts" once the import writes its rows: every connection drops, new ones are refused.
-      const reader = response.body!.getReader();
-      let text = '';
-      let outage: Promise<void> | undefined;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        text += Buffer.from(value).toString('utf8');
-        if (outage === undefined && text.includes('"percentage":60')) outage = proxy.cut();
-      }
-      await outage;
+      const { text } = await uploadWithFaultAtRowWrite(trader, service.url, history, () => proxy.cut());
       const last = ndjson(text).pop();
       expect(last.type).toBe('error');
 
