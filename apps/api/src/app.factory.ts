@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { configureAuthHttp } from '@app/auth';
 import { AppConfig } from '@app/shared';
 import { AppModule } from './app.module.js';
-import { buildOpenApiDocument, serveOpenApi } from './openapi.js';
+import { serveOpenApi } from './openapi.js';
 import { NestPinoLogger, OneLinePerRequest } from './logging.js';
 import { frameworkErrors, installRequestGuards } from './request-guards.js';
 import { serveWebAssets } from './web/serve-web-assets.js';
@@ -28,7 +28,7 @@ export async function createApp(config: AppConfig, logger: Logger): Promise<Nest
   // The browser app's scripts and styles (its pages are WebAppModule's routes).
   await serveWebAssets(app);
   // The OpenAPI document of every route and its explorer.
-  serveOpenApi(app, buildOpenApiDocument(app));
+  serveOpenApi(app);
 
   return app;
 }

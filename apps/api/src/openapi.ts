@@ -61,20 +61,27 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   return document;
 }
 
-/** `GET /api/openapi.json` and Swagger UI at `/api/docs`, both public; "Try it out" sends the browser's session cookie. */
-export function serveOpenApi(app: INestApplication, document: OpenAPIObject): void {
-  SwaggerModule.setup(OPENAPI_EXPLORER_PATH.slice(1), app, document, {
-    jsonDocumentUrl: OPENAPI_DOCUMENT_PATH.slice(1),
-    raw: ['json'],
+/**
+ * `GET /api/openapi.json` and Swagger UI at `/api/docs`, both public; "Try it out" sends the browser's
+ * session cookie. The document is built on its first request, not at start-up, then kept.
+ */
+export function serveOpenApi(app: NestFastifyApplication): void {
+  let text: string | undefined;
+  let document: OpenAPIObject | undefined;
+  const built = (): OpenAPIObject => (document ??= buildOpenApiDocument(app));
+  SwaggerModule.setup(OPENAPI_EXPLORER_PATH.slice(1), app, built, {
+    raw: false,
     customSiteTitle: 'Stocks trading analysis API',
     swaggerOptions: { withCredentials: true, persistAuthorization: false, tryItOutEnabled: false },
   });
   // The document changes only with a new version of the service: browsers and tools may keep it a while.
-  const fastify = (app as NestFastifyApplication).getHttpAdapter().getInstance();
-  fastify.addHook('onSend', async (request, reply, payload) => {
-    if (request.url === OPENAPI_DOCUMENT_PATH) void reply.header('cache-control', 'public, max-age=300');
-    return payload;
-  });
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .get(OPENAPI_DOCUMENT_PATH, (_request, reply) => {
+      text ??= JSON.stringify(built());
+      return reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'public, max-age=300').send(text);
+    });
 }
 
 /**

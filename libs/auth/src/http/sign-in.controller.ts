@@ -37,13 +37,14 @@ export class SignInController {
       return;
     }
     const allowList = this.settings.allowList.entries;
+    const signedOut = justSignedOut(request);
     const page = loginPage({
       builtInProvider: this.settings.builtInProvider,
       demoEmail: this.settings.builtInProvider && allowList.length === 1 ? allowList[0] : undefined,
       providerHost: this.settings.builtInProvider ? undefined : new URL(this.client.issuer).host,
-      signedOut: justSignedOut(request),
+      signedOut,
     });
-    if (justSignedOut(request)) void reply.header('set-cookie', SIGNED_OUT_CLEAR);
+    if (signedOut) void reply.header('set-cookie', SIGNED_OUT_CLEAR);
     await reply.type('text/html; charset=utf-8').send(page);
   }
 
