@@ -8,7 +8,7 @@ import { healthSchemas } from '@app/health';
 import { importSchemas } from '@app/import';
 import { portfolioSchemas } from '@app/portfolio';
 import { ERROR_SCHEMA, ref, SESSION_COOKIE_SCHEME, sharedSchemas, type AppConfig } from '@app/shared';
-import { tradesSchemas } from '@app/trades';
+import { journalSchemas, tradesSchemas } from '@app/trades';
 import { AppModule } from './app.module.js';
 
 /** Where the document and the explorer are served (public, same origin). */
@@ -43,7 +43,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
   });
-  const schemas = { ...sharedSchemas, ...authSchemas, ...calendarSchemas, ...healthSchemas, ...importSchemas, ...portfolioSchemas, ...tradesSchemas };
+  const schemas = { ...sharedSchemas, ...authSchemas, ...calendarSchemas, ...healthSchemas, ...importSchemas, ...portfolioSchemas, ...tradesSchemas, ...journalSchemas };
   document.components = {
     ...document.components,
     schemas: Object.fromEntries(Object.entries({ ...document.components?.schemas, ...schemas }).sort(([a], [b]) => a.localeCompare(b))),

@@ -12,4 +12,4 @@ export { totalReturn, winRate, type PeriodTotals } from './domain/period-totals.
 export { ReportCacheInterceptor } from './http/report-cache.interceptor.js';
 export { TradeLedger, type AccountLedger, type LedgerChange } from './application/trade-ledger.port.js';
 export { sqlTradeLedgerOn } from './testing/sql-trade-ledger.js';
-export { ApiTradeListFilters, tradesSchemas } from './http/trades.openapi.js';
+export { ApiTradeListFilters, journalSchemas, tradesSchemas } from './http/trades.openapi.js';

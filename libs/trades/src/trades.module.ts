@@ -17,6 +17,10 @@ import { StatisticsController } from './http/statistics.controller.js';
 import { SymbolsController } from './http/symbols.controller.js';
 import { TimeframeController } from './http/timeframe.controller.js';
 import { TradeListController } from './http/trade-list.controller.js';
+import { JournalController } from './http/journal.controller.js';
+import { JournalService } from './application/journal.service.js';
+import { TradeJournal } from './application/trade-journal.port.js';
+import { SqlTradeJournal } from './infrastructure/persistence/sql-trade-journal.js';
 import { ReportDataChanges } from './infrastructure/persistence/report-data-changes.js';
 import { DatabaseReportVersions, InProcessReportVersions, NotifiedReportVersions } from './infrastructure/persistence/report-versions.adapters.js';
 import { SqlTradeLedger } from './infrastructure/persistence/sql-trade-ledger.js';
@@ -25,13 +29,14 @@ import { SqlTradeReports } from './infrastructure/persistence/sql-trade-reports.
 
 /**
  * The trading reports: months, trades, symbols, timeframes, the calendar's month and day views, statistics, the
- * trade list (and, for the exports, the day and month reports and the trade list).
+ * trade list (and, for the exports, the day and month reports and the trade list), and the journal: tags and
+ * notes on trades and days (docs/api.md "Journal").
  * The import writes the data through `TradeLedger`, the only writer of the tables these read.
  */
 @Module({
   // The calendar context: which day it is in New York.
   imports: [CalendarModule],
-  controllers: [MonthsController, TimeframeController, SymbolsController, CalendarReportsController, StatisticsController, TradeListController],
+  controllers: [MonthsController, TimeframeController, SymbolsController, CalendarReportsController, StatisticsController, TradeListController, JournalController],
   providers: [
     { provide: TradeReports, useClass: SqlTradeReports },
     {
@@ -46,6 +51,8 @@ import { SqlTradeReports } from './infrastructure/persistence/sql-trade-reports.
     },
     ReportDataChanges,
     { provide: TradeLedger, useClass: SqlTradeLedger },
+    { provide: TradeJournal, useClass: SqlTradeJournal },
+    JournalService,
     ReportResponseCache,
     ReportCacheInterceptor,
     MonthlyReports,

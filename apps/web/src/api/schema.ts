@@ -51,10 +51,18 @@ export interface CreateSnapshotDto {
 export interface DayDetailsResponse {
   success: true;
   date: string;
-  trades: Trade[];
+  trades: JournaledTrade[];
   dividends: Dividend[];
   summary: DaySummary;
   data_source: 'postgresql';
+}
+
+export interface DayNoteResponse {
+  success: true;
+  date: string;
+  /** As written (plain text or Markdown); null when there is none. */
+  note: string | null;
+  updated_at: string | null;
 }
 
 export interface DaySummary {
@@ -200,8 +208,9 @@ export interface ImportStats {
   broker_verified_trades: number;
 }
 
-export interface ListedTrade {
-  /** Stable across re-imports of the same trade. */
+/** A stored trade with its id and journal: the trade list, a day, a symbol. */
+export interface JournaledTrade {
+  /** Stable across re-imports of the same trade (docs/api.md "Trade list"). */
   id: string;
   symbol: string;
   side: 'long' | 'short';
@@ -229,6 +238,26 @@ export interface ListedTrade {
   term: string | null;
   buy_tx_price: number | null;
   sell_tx_price: number | null;
+  /** Its tags (docs/api.md "Journal"), as first written, by name. */
+  tags: string[];
+  /** Whether it has a note (`GET /api/trades/{id}/note`). */
+  has_note: boolean;
+}
+
+export interface JournalOrphansResponse {
+  success: true;
+  orphans: {
+    id: string;
+    symbol: string;
+    side: 'long' | 'short';
+    open_date: string;
+    close_date: string;
+    volume: number;
+    total_profit_loss: number;
+    tags: string[];
+    note: string | null;
+  }[];
+  count: number;
 }
 
 export interface Liveness {
@@ -297,6 +326,17 @@ export interface MonthTrade {
   trade_result: 'Win' | 'Loss' | 'Breakeven';
   holding_days: number;
   wash_sale: boolean | null;
+}
+
+export interface NoteDto {
+  /** Plain text or Markdown, stored as given; an empty string deletes the note. */
+  note: string;
+}
+
+export interface OrphanDiscardedResponse {
+  success: true;
+  id: string;
+  message: string;
 }
 
 export interface PeriodMetrics {
@@ -370,6 +410,11 @@ export interface RefreshPricesResponse {
   message: string;
 }
 
+export interface RenameTagDto {
+  /** The new name; when another tag has it (any case), the two merge. */
+  name: string;
+}
+
 export interface Snapshot {
   id: number;
   snapshot_time: string;
@@ -399,6 +444,10 @@ export interface StatisticsFilters {
   end_date: string | null;
   symbols: string[] | null;
   side: 'long' | 'short' | null;
+  /** The `tag` filters (lower-cased): a trade carries every one. */
+  tags: string[] | null;
+  /** `untagged=true`: only trades without tags. */
+  untagged: boolean;
 }
 
 export interface StatisticsResponse {
@@ -414,7 +463,7 @@ export interface SymbolDetailResponse {
     symbol: string;
     company_name: string;
     summary: SymbolDetailSummary;
-    trades: Trade[];
+    trades: JournaledTrade[];
     dividends: Dividend[];
   };
   data_source: 'postgresql';
@@ -509,6 +558,61 @@ export type SymbolValidation = {
   error: string;
 };
 
+export interface TagChangedResponse {
+  success: true;
+  name: string;
+  merged: boolean;
+  message: string;
+}
+
+export interface TagDeletedResponse {
+  success: true;
+  name: string;
+  trades_untagged: number;
+  message: string;
+}
+
+export interface TagFigures {
+  /** As first written. */
+  name: string;
+  total_trades: number;
+  winning_trades: number;
+  losing_trades: number;
+  /** Winning ÷ total × 100; null without trades. */
+  win_rate: number | null;
+  gross_profit: number;
+  gross_loss: number;
+  net_profit_loss: number;
+  /** Gross profit ÷ |gross loss|; null without a loss. */
+  profit_factor: number | null;
+  /** Net P&L ÷ trades; null without trades. */
+  expectancy: number | null;
+}
+
+export interface TagImportResponse {
+  success: true;
+  /** Lines with content after the header. */
+  lines: number;
+  /** Lines whose trades were tagged. */
+  matched: number;
+  trades_tagged: number;
+  /** Lines naming trades of several closing fills: nothing tagged. */
+  ambiguous: number;
+  /** Lines naming no trade, or unreadable. */
+  unmatched: number;
+  problems: {
+    line: number;
+    kind: 'ambiguous' | 'unmatched';
+    reason: string;
+  }[];
+  message: string;
+}
+
+export interface TagsResponse {
+  success: true;
+  tags: TagFigures[];
+}
+
 export interface TimeframeResponse {
   success: true;
   data: {
@@ -599,10 +703,14 @@ export interface TradeListResponse {
     source: 'broker' | 'fifo' | null;
     min_holding_days: number | null;
     max_holding_days: number | null;
+    /** The `tag` filters (lower-cased): a trade carries every one. */
+    tags: string[] | null;
+    /** `untagged=true`: only trades without tags. */
+    untagged: boolean;
   };
   sort: string;
   order: 'asc' | 'desc';
-  trades: ListedTrade[];
+  trades: JournaledTrade[];
   /** Null on the last page. */
   next_cursor: string | null;
   total_count: number;
@@ -612,6 +720,14 @@ export interface TradeListResponse {
     win_rate: number;
   };
   data_source: 'postgresql';
+}
+
+export interface TradeNoteResponse {
+  success: true;
+  id: string;
+  /** As written (plain text or Markdown); null when there is none. */
+  note: string | null;
+  updated_at: string | null;
 }
 
 export interface TradeStatistics {
@@ -717,6 +833,17 @@ export interface TradeStatistics {
     to: number | null;
     trades: number;
   }[];
+}
+
+export interface TradeTagsDto {
+  /** The trade's whole set of tags (replaces the previous one); `[]` removes them all. */
+  tags: string[];
+}
+
+export interface TradeTagsResponse {
+  success: true;
+  id: string;
+  tags: string[];
 }
 
 export interface TradingCalendarMetrics {

@@ -53,5 +53,5 @@ export type StatisticsResponse = Api.StatisticsResponse;
 export type EquityPoint = Api.EquityPoint;
 export type EquityCurveResponse = Api.EquityCurveResponse;
 
-export type ListedTrade = Api.ListedTrade;
+export type ListedTrade = Api.JournaledTrade;
 export type TradeListResponse = Api.TradeListResponse;

@@ -9,6 +9,7 @@ import { CompactRawRowKeys1763790000000 } from './1763790000000-compact-raw-row-
 import { BulkTablesWithoutSurrogateKeys1763800000000 } from './1763800000000-bulk-tables-without-surrogate-keys.js';
 import { IdentityProviderState1763810000000 } from './1763810000000-identity-provider-state.js';
 import { TradeStatisticGroups1763820000000 } from './1763820000000-trade-statistic-groups.js';
+import { TradeJournal1763830000000 } from './1763830000000-trade-journal.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   BulkTablesWithoutSurrogateKeys1763800000000,
   IdentityProviderState1763810000000,
   TradeStatisticGroups1763820000000,
+  TradeJournal1763830000000,
 ];

@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ApiFailures, ApiJson, ApiSignedIn, AppConfig, CurrentUser, object, readUploadedFiles, string, UploadBudget, ValidationError, type AuthenticatedUser } from '@app/shared';
+import { ApiFailures, ApiJson, ApiSignedIn, AppConfig, CurrentUser, decodeUploadedText, object, readUploadedFiles, string, UploadBudget, ValidationError, type AuthenticatedUser } from '@app/shared';
 import { HoldingsImportService } from '../application/holdings-import.service.js';
 
 const FIELD = 'csv_file';
@@ -48,15 +48,5 @@ async function readCsvPart(request: FastifyRequest, maxBytes: number): Promise<s
   const file = files.get(FIELD);
   if (file === undefined) throw new ValidationError(`${FIELD} is required: a CSV file part named ${FIELD}`);
   if (!/\.csv$/i.test(file.name)) throw new ValidationError(`${FIELD} must be a CSV file (.csv), got '${file.name}'`);
-  return decodeText(file.content);
-}
-
-/** UTF-8 (with or without BOM), else Windows-1252 as spreadsheets save; binary content is refused. */
-function decodeText(content: Buffer): string {
-  if (content.includes(0)) throw new ValidationError(`${FIELD} must be a CSV text file; this one is binary`);
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(content);
-  } catch {
-    return new TextDecoder('windows-1252').decode(content);
-  }
+  return decodeUploadedText(file.content, FIELD);
 }

@@ -135,3 +135,13 @@ function displayName(filename: string | undefined): string {
 function formatLimit(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MB` : `${bytes} bytes`;
 }
+
+/** An uploaded text file's content: UTF-8 (with or without BOM), else Windows-1252 as spreadsheets save; binary content is refused. */
+export function decodeUploadedText(content: Buffer, field: string): string {
+  if (content.includes(0)) throw new ValidationError(`${field} must be a CSV text file; this one is binary`);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(content);
+  } catch {
+    return new TextDecoder('windows-1252').decode(content);
+  }
+}

@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { Decimal, ValidationError, type IsoDate } from '@app/shared/domain';
 import { parseTimeframeQuery, type TimeframeSelection } from '../domain/report-dates.js';
 import type { TradeSide } from '../domain/closed-trade.js';
-import { dateRangeOf, type TradeFilters } from '../domain/trade-list.js';
+import { dateRangeOf, parseTagFilter, type TagFilter, type TradeFilters } from '../domain/trade-list.js';
 import { statisticsOf, type TradeStatistics } from '../domain/trade-statistics.js';
 import { TradeReports, type DayRange } from './trade-reports.port.js';
 
 /** What `/api/statistics` and `/api/equity-curve` select: a timeframe, maybe some symbols, maybe one side. */
-export interface StatisticsFilters {
+export interface StatisticsFilters extends TagFilter {
   readonly selection: TimeframeSelection;
   readonly side: TradeSide | null;
 }
@@ -25,7 +25,8 @@ export interface EquityPoint {
 
 /**
  * The timeframe query of `/api/timeframe-data` (`all=true`, or `start`/`end`, also spelled
- * `start_date`/`end_date`), `symbol` (repeatable, or comma-separated) and `side` (`long`|`short`).
+ * `start_date`/`end_date`), `symbol` (repeatable, or comma-separated), `side` (`long`|`short`), `tag`
+ * (repeatable) and `untagged`.
  */
 export function parseStatisticsQuery(query: Record<string, unknown>): StatisticsFilters {
   const selection = parseTimeframeQuery({
@@ -36,7 +37,7 @@ export function parseStatisticsQuery(query: Record<string, unknown>): Statistics
   });
   const side = query.side;
   if (side !== undefined && side !== 'long' && side !== 'short') throw new ValidationError("Parameter 'side' must be long or short");
-  return { selection, side: side ?? null };
+  return { selection, side: side ?? null, ...parseTagFilter(query) };
 }
 
 /** `/api/statistics` and `/api/equity-curve` (docs/api.md "Statistics"). */
@@ -51,14 +52,14 @@ export class StatisticsReport {
   }
 
   /**
-   * One point per day with a trade or a dividend. `side` selects trades only: a dividend belongs to
-   * no side, so with `side` the points carry no dividends.
+   * One point per day with a trade or a dividend. `side` and the tag filters select trades only: a
+   * dividend belongs to no side and carries no tag, so with them the points carry no dividends.
    */
   async equityCurve(userId: number, query: Record<string, unknown>): Promise<{ filters: StatisticsFilters; points: EquityPoint[] }> {
     const filters = parseStatisticsQuery(query);
     const { selection } = filters;
     const days =
-      filters.side === null
+      filters.side === null && filters.tags === null && !filters.untagged
         ? (await this.reports.dailyTotals(userId, selection.allTime ? null : rangeOf(filters), selection.symbols)).map((day) => ({
             date: day.date,
             trading: day.tradingProfitLoss,
@@ -80,7 +81,16 @@ export class StatisticsReport {
 
 /** The statistics' filters as the trade list's: a timeframe, symbols and a side. */
 function tradeFiltersOf(filters: StatisticsFilters): TradeFilters {
-  return { selection: filters.selection, side: filters.side, result: null, source: null, minHoldingDays: null, maxHoldingDays: null };
+  return {
+    selection: filters.selection,
+    side: filters.side,
+    result: null,
+    source: null,
+    minHoldingDays: null,
+    maxHoldingDays: null,
+    tags: filters.tags,
+    untagged: filters.untagged,
+  };
 }
 
 function rangeOf(filters: StatisticsFilters): DayRange {

@@ -1,9 +1,14 @@
 import type { ClosedTrade, DividendPayment, PositionChange } from '../domain/closed-trade.js';
 
+/** A trade to store, and the natural key of its closing transaction when the import knows it (the journal's closing fill). */
+export interface LedgerTrade extends ClosedTrade {
+  readonly txFingerprint?: string | null;
+}
+
 /** Everything an account's imported rows come to: what the reports show of it. */
 export interface AccountLedger {
   /** Completed trades, in the order they were closed (their order within the account is kept). */
-  readonly trades: readonly ClosedTrade[];
+  readonly trades: readonly LedgerTrade[];
   /** Dividends in time order. */
   readonly dividends: readonly DividendPayment[];
   /** The shares held after each day on which they changed, by symbol then date. */
@@ -23,8 +28,8 @@ export interface LedgerChange {
  */
 export abstract class TradeLedger {
   /**
-   * Replaces an account's trades, dividends, positions and company names with `ledger`, rebuilds the
-   * user's report rollups, and raises the user's report version once the unit of work has committed.
+   * Replaces an account's trades, dividends, positions and company names with `ledger`, moves the
+   * journal of trades it no longer holds to the trades of their closing fill, rebuilds the user's report rollups, and raises the user's report version once the unit of work has committed.
    */
   abstract replaceAccount(userId: number, accountId: number, ledger: AccountLedger): Promise<LedgerChange>;
 }

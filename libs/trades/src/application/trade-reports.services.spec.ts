@@ -60,11 +60,11 @@ describe('the trading reports use cases', () => {
   const symbols = {
     symbols: async (user: number) => symbolsView(await symbolReports.summaries(user)),
     summaries: async (user: number) => symbolSummariesView(await symbolReports.summaries(user)),
-    detail: async (user: number, symbol: string) => symbolDetailView(await symbolReports.detail(user, symbol)),
+    detail: async (user: number, symbol: string) => symbolDetailView(await symbolReports.detail(user, symbol), new Map()),
   };
   const calendar = {
     month: async (user: number, year: number, month: number) => calendarMonthView(await calendarReports.month(user, year, month)),
-    day: async (user: number, date: unknown) => dayView(await calendarReports.day(user, date)),
+    day: async (user: number, date: unknown) => dayView(await calendarReports.day(user, date), new Map()),
   };
 
   describe('months', () => {

@@ -11,6 +11,8 @@ export type TradeResult = 'Win' | 'Loss' | 'Breakeven';
  * `TradeLedger`; the reports read them. Field names map one to one onto the API's snake_case names.
  */
 export interface ClosedTrade {
+  /** The stable id (docs/api.md "Trade list") of a stored trade; absent on a trade being derived. */
+  readonly id?: string;
   readonly symbol: string;
   readonly side: TradeSide;
   readonly source: TradeSource;

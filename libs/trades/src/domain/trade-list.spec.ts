@@ -5,7 +5,7 @@ import { encodeCursor, parseTradeListQuery, tradeId } from './trade-list.js';
 describe('the trade list query', () => {
   it('defaults to every trade, newest close first, 100 a page', () => {
     expect(parseTradeListQuery({})).toEqual({
-      filters: { selection: { allTime: true, symbols: null }, side: null, result: null, source: null, minHoldingDays: null, maxHoldingDays: null },
+      filters: { selection: { allTime: true, symbols: null }, side: null, result: null, source: null, minHoldingDays: null, maxHoldingDays: null, tags: null, untagged: false },
       sort: 'close_date',
       order: 'desc',
       limit: 100,

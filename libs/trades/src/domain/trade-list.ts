@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { FIRST_SUPPORTED_YEAR, LAST_SUPPORTED_YEAR, ValidationError, isSupportedDate, parseIsoDate, type Decimal, type IsoDate } from '@app/shared/domain';
 import { parseTimeframeQuery, type TimeframeSelection } from './report-dates.js';
 import type { ClosedTrade, TradeResult, TradeSide, TradeSource } from './closed-trade.js';
+import { MAX_TAGS_PER_TRADE, tagNameOf } from './journal.js';
 
 /** The orders `/api/trades` can list in; ties are broken by the import's order (account, then sequence). */
 export const TRADE_SORTS = ['close_date', 'open_date', 'symbol', 'profit_loss', 'return_percentage', 'holding_days', 'volume'] as const;
@@ -21,6 +22,39 @@ export interface TradeFilters {
   readonly source: TradeSource | null;
   readonly minHoldingDays: number | null;
   readonly maxHoldingDays: number | null;
+  /** Tag keys a trade must all carry (docs/api.md "Journal"); null: any. */
+  readonly tags: readonly string[] | null;
+  /** Only trades without any tag. */
+  readonly untagged: boolean;
+}
+
+/** The journal's filters: `tag` (repeatable: a trade must carry every one) and `untagged=true`. */
+export interface TagFilter {
+  readonly tags: readonly string[] | null;
+  readonly untagged: boolean;
+}
+
+/** `tag` (repeatable, compared case-insensitively) and `untagged` (`true`/`false`); not both. */
+export function parseTagFilter(query: Record<string, unknown>): TagFilter {
+  const given = query.tag === undefined || query.tag === null ? [] : Array.isArray(query.tag) ? (query.tag as unknown[]) : [query.tag];
+  const keys = [
+    ...new Set(
+      given
+        .filter((value) => value !== '')
+        .map((value) => {
+          if (typeof value !== 'string') throw new ValidationError("Parameter 'tag' must be text");
+          return tagNameOf(value, "Parameter 'tag'").key;
+        }),
+    ),
+  ];
+  if (keys.length > MAX_TAGS_PER_TRADE) throw new ValidationError(`Parameter 'tag' can be given at most ${MAX_TAGS_PER_TRADE} times`);
+  const untaggedText = text(query.untagged, 'untagged');
+  if (untaggedText !== undefined && untaggedText !== '' && untaggedText !== 'true' && untaggedText !== 'false') {
+    throw new ValidationError("Parameter 'untagged' must be true or false");
+  }
+  const untagged = untaggedText === 'true';
+  if (untagged && keys.length > 0) throw new ValidationError("Parameters 'tag' and 'untagged=true' cannot be combined: a trade with a tag is not untagged");
+  return { tags: keys.length === 0 ? null : keys, untagged };
 }
 
 /** Where a page ends: the last row's sort value (as text) and its place in the import's order. */
@@ -41,7 +75,7 @@ export interface TradeListQuery {
 /**
  * The filters of `/api/trades` and `/api/trades/export.csv`: the timeframe (`all=true`, or
  * `start`/`end`, also spelled `start_date`/`end_date`; neither means all time), `symbol` (repeatable or
- * comma-separated), `side`, `result`, `source`, `min_holding_days`, `max_holding_days`.
+ * comma-separated), `side`, `result`, `source`, `min_holding_days`, `max_holding_days`, `tag`, `untagged`.
  */
 export function parseTradeFilters(query: Record<string, unknown>): TradeFilters {
   const start = query.start ?? query.start_date;
@@ -62,6 +96,7 @@ export function parseTradeFilters(query: Record<string, unknown>): TradeFilters 
     source: oneOf(query.source, 'source', ['broker', 'fifo'] as const),
     minHoldingDays,
     maxHoldingDays,
+    ...parseTagFilter(query),
   };
 }
 
@@ -197,6 +232,17 @@ export function tradeId(accountId: number, trade: ClosedTrade, occurrence: numbe
     occurrence,
   ].join('|');
   return createHash('sha256').update(key).digest('hex').slice(0, 20);
+}
+
+/** The ids of an account's trades in the order the import records them (each counts the identical trades before it). */
+export function tradeIds(accountId: number, trades: readonly ClosedTrade[]): string[] {
+  const seen = new Map<string, number>();
+  return trades.map((trade) => {
+    const key = [trade.symbol, trade.side, trade.source, trade.openDate, trade.closeDate, trade.volume.rawUnits, trade.costBasis.rawUnits, trade.proceeds.rawUnits].join('|');
+    const occurrence = seen.get(key) ?? 0;
+    seen.set(key, occurrence + 1);
+    return tradeId(accountId, trade, occurrence);
+  });
 }
 
 /** One page of a trade list and the totals of everything its filters select. */

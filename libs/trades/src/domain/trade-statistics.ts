@@ -409,6 +409,34 @@ function topSymbols(bySymbol: ReadonlyMap<string, TradeGroupTotals>): { topWinni
   };
 }
 
+/** The headline figures of a group of trades, as `statisticsOf` defines them (a tag's row of `/api/tags`). */
+export interface SummaryFigures {
+  readonly totalTrades: number;
+  readonly winningTrades: number;
+  readonly losingTrades: number;
+  readonly winRate: Decimal | null;
+  readonly grossProfit: Decimal;
+  readonly grossLoss: Decimal;
+  readonly netProfitLoss: Decimal;
+  readonly profitFactor: Decimal | null;
+  readonly expectancy: Decimal | null;
+}
+
+export function summaryFigures(totals: Pick<TradeGroupTotals, 'totalTrades' | 'winningTrades' | 'losingTrades' | 'grossProfit' | 'grossLoss'>): SummaryFigures {
+  const netProfitLoss = totals.grossProfit.add(totals.grossLoss);
+  return {
+    totalTrades: totals.totalTrades,
+    winningTrades: totals.winningTrades,
+    losingTrades: totals.losingTrades,
+    winRate: percentOf(totals.winningTrades, totals.totalTrades),
+    grossProfit: totals.grossProfit,
+    grossLoss: totals.grossLoss,
+    netProfitLoss,
+    profitFactor: totals.grossLoss.isZero() ? null : totals.grossProfit.div(totals.grossLoss.abs()),
+    expectancy: ratio(netProfitLoss, totals.totalTrades),
+  };
+}
+
 function ratio(value: Decimal, count: number): Decimal | null {
   return count === 0 ? null : value.div(count);
 }

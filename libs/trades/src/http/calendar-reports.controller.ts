@@ -3,8 +3,9 @@ import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ApiFailures, ApiJson, ApiSignedIn, CurrentUser, dataResponse, integer, isoDate, type AuthenticatedUser } from '@app/shared';
 import { Clock, parseMonthNumber, parseYear, TradingCalendar } from '@app/calendar';
 import { CalendarReports } from '../application/calendar-reports.service.js';
+import { TradeJournal } from '../application/trade-journal.port.js';
 import { ReportCacheInterceptor } from './report-cache.interceptor.js';
-import { calendarMonthView, dayView } from './report-views.js';
+import { calendarMonthView, dayView, idsOf } from './report-views.js';
 
 /**
  * The trading calendar views (../shared/spec/interface.md "Calendar and exports"): a month's days with their
@@ -20,6 +21,7 @@ export class CalendarReportsController {
     private readonly reports: CalendarReports,
     private readonly clock: Clock,
     private readonly calendar: TradingCalendar,
+    private readonly journal: TradeJournal,
   ) {}
 
   /** `year` (four digits) and `month` (1–12), each defaulting to today's in New York. */
@@ -43,6 +45,7 @@ export class CalendarReportsController {
   @ApiJson('DayDetailsResponse', 'The day.')
   @ApiFailures(400)
   async dayDetails(@CurrentUser() user: AuthenticatedUser, @Query('date') date?: unknown) {
-    return dataResponse(dayView(await this.reports.day(user.id, date)));
+    const day = await this.reports.day(user.id, date);
+    return dataResponse(dayView(day, await this.journal.annotations(user.id, idsOf(day.trades))));
   }
 }

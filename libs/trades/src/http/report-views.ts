@@ -8,6 +8,7 @@ import type { CalendarDay } from '../domain/calendar-month.js';
 import { totalReturn, winRate, type PeriodTotals } from '../domain/period-totals.js';
 import type { OpenPosition, DividendPayment, ClosedTrade } from '../domain/closed-trade.js';
 import type { SymbolSummary } from '../domain/symbol-summary.js';
+import { NO_ANNOTATION, type TradeAnnotation } from '../domain/journal.js';
 
 // The response shapes of the trading reports (../shared/spec/interface.md field names, snake_case), made
 // by the controllers from the use cases' read models. Exact values are rounded here, once, half away
@@ -344,13 +345,13 @@ export function symbolSummariesView(summaries: readonly SymbolSummary[]) {
 }
 
 /** `/api/symbols/<symbol>`. */
-export function symbolDetailView(detail: SymbolDetail) {
+export function symbolDetailView(detail: SymbolDetail, annotations: Annotations) {
   return {
     data: {
       symbol: detail.symbol,
       company_name: detail.summary.companyName ?? '',
       summary: symbolDetailSummaryView(detail.summary),
-      trades: detail.trades.map(tradeView),
+      trades: detail.trades.map((trade) => journaledTradeView(trade, annotations)),
       dividends: detail.dividends.map(dividendView),
     },
   };
@@ -389,11 +390,32 @@ export function calendarMonthView(month: { year: number; month: number; days: re
   return { year: month.year, month: month.month, days: month.days.map(calendarDayView) };
 }
 
+/** A stored trade's journal entries, by its id (docs/api.md "Journal"). */
+export type Annotations = ReadonlyMap<string, TradeAnnotation>;
+
+export interface JournaledTradeView extends TradeView {
+  id: string;
+  tags: string[];
+  has_note: boolean;
+}
+
+/** The ids of stored trades. */
+export function idsOf(trades: readonly ClosedTrade[]): string[] {
+  return trades.flatMap((trade) => (trade.id === undefined ? [] : [trade.id]));
+}
+
+/** A stored trade with its id, tags and note flag: the lists a trader annotates from (trades, a day, a symbol). */
+export function journaledTradeView(trade: ClosedTrade, annotations: Annotations): JournaledTradeView {
+  const id = trade.id ?? '';
+  const annotation = annotations.get(id) ?? NO_ANNOTATION;
+  return { id, ...tradeView(trade), tags: [...annotation.tags], has_note: annotation.hasNote };
+}
+
 /** `/api/day-details`. */
-export function dayView(report: DayReport) {
+export function dayView(report: DayReport, annotations: Annotations) {
   return {
     date: report.date,
-    trades: report.trades.map(tradeView),
+    trades: report.trades.map((trade) => journaledTradeView(trade, annotations)),
     dividends: report.dividends.map(dividendView),
     summary: daySummaryView(report.date, report.totals),
   };
@@ -409,20 +431,22 @@ export interface TradeListFiltersView {
   source: string | null;
   min_holding_days: number | null;
   max_holding_days: number | null;
+  tags: string[] | null;
+  untagged: boolean;
 }
 
 export interface TradeListView {
   filters: TradeListFiltersView;
   sort: string;
   order: string;
-  trades: (TradeView & { id: string })[];
+  trades: JournaledTradeView[];
   next_cursor: string | null;
   total_count: number;
   summary: { total_trades: number; net_profit_loss: number; win_rate: number };
 }
 
 /** `/api/trades`. */
-export function tradeListView({ query, page, nextCursor }: TradeListResult): TradeListView {
+export function tradeListView({ query, page, nextCursor }: TradeListResult, annotations: Annotations): TradeListView {
   const { selection } = query.filters;
   return {
     filters: {
@@ -435,10 +459,12 @@ export function tradeListView({ query, page, nextCursor }: TradeListResult): Tra
       source: query.filters.source,
       min_holding_days: query.filters.minHoldingDays,
       max_holding_days: query.filters.maxHoldingDays,
+      tags: query.filters.tags === null ? null : [...query.filters.tags],
+      untagged: query.filters.untagged,
     },
     sort: query.sort,
     order: query.order,
-    trades: page.trades.map((listed) => ({ id: listed.id, ...tradeView(listed.trade) })),
+    trades: page.trades.map((listed) => journaledTradeView({ ...listed.trade, id: listed.id }, annotations)),
     next_cursor: nextCursor,
     total_count: page.totalCount,
     summary: { total_trades: page.totalCount, net_profit_loss: money(page.netProfitLoss), win_rate: percent(winRate(page.winningTrades, page.totalCount)) },

@@ -163,6 +163,8 @@ export interface FiltersView {
   end_date: string | null;
   symbols: string[] | null;
   side: string | null;
+  tags: string[] | null;
+  untagged: boolean;
 }
 
 export function filtersView(filters: StatisticsFilters): FiltersView {
@@ -173,5 +175,7 @@ export function filtersView(filters: StatisticsFilters): FiltersView {
     end_date: selection.allTime ? null : selection.end,
     symbols: selection.symbols === null ? null : [...selection.symbols],
     side: filters.side,
+    tags: filters.tags === null ? null : [...filters.tags],
+    untagged: filters.untagged,
   };
 }

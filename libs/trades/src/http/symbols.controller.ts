@@ -1,9 +1,10 @@
 import { Controller, Get, Param, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiFailures, ApiJson, ApiSignedIn, CurrentUser, dataResponse, string, type AuthenticatedUser } from '@app/shared';
+import { TradeJournal } from '../application/trade-journal.port.js';
 import { SymbolReports } from '../application/symbol-reports.service.js';
 import { ReportCacheInterceptor } from './report-cache.interceptor.js';
-import { symbolDetailView, symbolSummariesView, symbolsView } from './report-views.js';
+import { idsOf, symbolDetailView, symbolSummariesView, symbolsView } from './report-views.js';
 
 /** ../shared/spec/interface.md "Symbols". The segment `summary` is the summary list, never a symbol (static routes win). */
 @ApiTags('Symbols')
@@ -11,7 +12,10 @@ import { symbolDetailView, symbolSummariesView, symbolsView } from './report-vie
 @Controller('api/symbols')
 @UseInterceptors(ReportCacheInterceptor)
 export class SymbolsController {
-  constructor(private readonly reports: SymbolReports) {}
+  constructor(
+    private readonly reports: SymbolReports,
+    private readonly journal: TradeJournal,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'The symbols traded or paid dividends, with company names' })
@@ -34,6 +38,7 @@ export class SymbolsController {
   @ApiJson('SymbolDetailResponse', 'The symbol.')
   @ApiFailures(400, 404)
   async symbol(@CurrentUser() user: AuthenticatedUser, @Param('symbol') symbol: string) {
-    return dataResponse(symbolDetailView(await this.reports.detail(user.id, symbol)));
+    const detail = await this.reports.detail(user.id, symbol);
+    return dataResponse(symbolDetailView(detail, await this.journal.annotations(user.id, idsOf(detail.trades))));
   }
 }

@@ -1,6 +1,7 @@
 import { Controller, Get, Query, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiFailures, ApiJson, ApiSignedIn, CurrentUser, dataResponse, type AuthenticatedUser } from '@app/shared';
+import { TradeJournal } from '../application/trade-journal.port.js';
 import { TradeList } from '../application/trade-list.service.js';
 import { ReportCacheInterceptor } from './report-cache.interceptor.js';
 import { tradeListView } from './report-views.js';
@@ -12,7 +13,10 @@ import { ApiTradeListParameters } from './trades.openapi.js';
 @Controller('api')
 @UseInterceptors(ReportCacheInterceptor)
 export class TradeListController {
-  constructor(private readonly list: TradeList) {}
+  constructor(
+    private readonly list: TradeList,
+    private readonly journal: TradeJournal,
+  ) {}
 
   @Get('trades')
   @ApiOperation({ summary: 'Every completed trade, filtered, sorted and paged (docs/api.md "Trade list")' })
@@ -20,6 +24,11 @@ export class TradeListController {
   @ApiJson('TradeListResponse', 'A page of trades and the totals of everything selected.')
   @ApiFailures(400)
   async trades(@CurrentUser() user: AuthenticatedUser, @Query() query: Record<string, unknown>) {
-    return dataResponse(tradeListView(await this.list.page(user.id, query)));
+    const result = await this.list.page(user.id, query);
+    const annotations = await this.journal.annotations(
+      user.id,
+      result.page.trades.map((listed) => listed.id),
+    );
+    return dataResponse(tradeListView(result, annotations));
   }
 }

@@ -7,6 +7,7 @@ import {
   integer,
   isoDate,
   isoMonth,
+  literal,
   nullable,
   number,
   object,
@@ -103,12 +104,18 @@ const extremeTrade = nullable(
 );
 const dayAmount = nullable(object({ date: isoDate(), profit_loss: money() }));
 
+const tagFilters = {
+  tags: nullable(arrayOf(string(), { description: 'The `tag` filters (lower-cased): a trade carries every one.' })),
+  untagged: boolean({ description: '`untagged=true`: only trades without tags.' }),
+};
+
 const statisticsFilters = object({
   all_time: boolean(),
   start_date: nullable(isoDate()),
   end_date: nullable(isoDate()),
   symbols,
   side: nullable(side),
+  ...tagFilters,
 });
 
 const symbolSummaryItem: Record<string, Schema> = {
@@ -184,7 +191,7 @@ export const tradesSchemas: SchemaSet = {
       symbol: string(),
       company_name: string(),
       summary: ref('SymbolDetailSummary'),
-      trades: arrayOf(ref('Trade')),
+      trades: arrayOf(ref('JournaledTrade')),
       dividends: arrayOf(ref('Dividend')),
     }),
   }),
@@ -218,7 +225,7 @@ export const tradesSchemas: SchemaSet = {
     winning_trades: count(),
     win_rate: percent(),
   }),
-  DayDetailsResponse: dataEnvelope({ date: isoDate(), trades: arrayOf(ref('Trade')), dividends: arrayOf(ref('Dividend')), summary: ref('DaySummary') }),
+  DayDetailsResponse: dataEnvelope({ date: isoDate(), trades: arrayOf(ref('JournaledTrade')), dividends: arrayOf(ref('Dividend')), summary: ref('DaySummary') }),
   StatisticsFilters: statisticsFilters,
   TradeStatistics: object({
     total_trades: count(),
@@ -266,7 +273,16 @@ export const tradesSchemas: SchemaSet = {
     drawdown: money(),
   }),
   EquityCurveResponse: dataEnvelope({ filters: ref('StatisticsFilters'), points: arrayOf(ref('EquityPoint')) }),
-  ListedTrade: object({ id: string({ description: 'Stable across re-imports of the same trade.' }), ...trade }),
+  JournaledTrade: object(
+    {
+      id: string({ pattern: '^[0-9a-f]{20}$', description: 'Stable across re-imports of the same trade (docs/api.md "Trade list").' }),
+      ...trade,
+      tags: arrayOf(string(), { description: 'Its tags (docs/api.md "Journal"), as first written, by name.' }),
+      has_note: boolean({ description: 'Whether it has a note (`GET /api/trades/{id}/note`).' }),
+    },
+    [],
+    { description: 'A stored trade with its id and journal: the trade list, a day, a symbol.' },
+  ),
   TradeListResponse: dataEnvelope({
     filters: object({
       all_time: boolean(),
@@ -278,13 +294,69 @@ export const tradesSchemas: SchemaSet = {
       source: nullable(source),
       min_holding_days: nullable(integer()),
       max_holding_days: nullable(integer()),
+      ...tagFilters,
     }),
     sort: string(),
     order: oneOfStrings(['asc', 'desc']),
-    trades: arrayOf(ref('ListedTrade')),
+    trades: arrayOf(ref('JournaledTrade')),
     next_cursor: nullable(string({ description: 'Null on the last page.' })),
     total_count: count(),
     summary: object({ total_trades: count(), net_profit_loss: money(), win_rate: percent() }),
+  }),
+};
+
+const noteFields = {
+  note: nullable(string({ description: 'As written (plain text or Markdown); null when there is none.' })),
+  updated_at: nullable(string({ format: 'date-time' })),
+};
+
+/** The journal's response bodies (journal-views.ts). */
+export const journalSchemas: SchemaSet = {
+  TradeTagsResponse: object({ success: literal(true), id: string(), tags: arrayOf(string()) }),
+  TradeNoteResponse: object({ success: literal(true), id: string(), ...noteFields }),
+  DayNoteResponse: object({ success: literal(true), date: isoDate(), ...noteFields }),
+  TagFigures: object({
+    name: string({ description: 'As first written.' }),
+    total_trades: count(),
+    winning_trades: count(),
+    losing_trades: count(),
+    win_rate: nullable(percent('Winning ÷ total × 100; null without trades.')),
+    gross_profit: money(),
+    gross_loss: money(),
+    net_profit_loss: money(),
+    profit_factor: nullable(number({ description: 'Gross profit ÷ |gross loss|; null without a loss.' })),
+    expectancy: nullable(money('Net P&L ÷ trades; null without trades.')),
+  }),
+  TagsResponse: object({ success: literal(true), tags: arrayOf(ref('TagFigures')) }),
+  TagChangedResponse: object({ success: literal(true), name: string(), merged: boolean(), message: string() }),
+  TagDeletedResponse: object({ success: literal(true), name: string(), trades_untagged: count(), message: string() }),
+  JournalOrphansResponse: object({
+    success: literal(true),
+    orphans: arrayOf(
+      object({
+        id: string(),
+        symbol: string(),
+        side,
+        open_date: isoDate(),
+        close_date: isoDate(),
+        volume: number(),
+        total_profit_loss: money(),
+        tags: arrayOf(string()),
+        note: nullable(string()),
+      }),
+    ),
+    count: count(),
+  }),
+  OrphanDiscardedResponse: object({ success: literal(true), id: string(), message: string() }),
+  TagImportResponse: object({
+    success: literal(true),
+    lines: count('Lines with content after the header.'),
+    matched: count('Lines whose trades were tagged.'),
+    trades_tagged: count(),
+    ambiguous: count('Lines naming trades of several closing fills: nothing tagged.'),
+    unmatched: count('Lines naming no trade, or unreadable.'),
+    problems: arrayOf(object({ line: integer({ minimum: 2 }), kind: oneOfStrings(['ambiguous', 'unmatched']), reason: string() })),
+    message: string(),
   }),
 };
 
@@ -304,6 +376,15 @@ export function ApiStatisticsFilters(): MethodDecorator {
     ApiTradeSelection(),
     ApiQuery({ name: 'symbol', required: false, schema: string(), description: 'A ticker; repeatable or comma-separated.' }),
     ApiQuery({ name: 'side', required: false, schema: side }),
+    ApiQuery({
+      name: 'tag',
+      required: false,
+      schema: arrayOf(string({ maxLength: 40 })),
+      style: 'form',
+      explode: true,
+      description: 'A tag (any case); repeatable: a trade must carry every one.',
+    }),
+    ApiQuery({ name: 'untagged', required: false, schema: oneOfStrings(['true', 'false']), description: '`true`: only trades without tags.' }),
   );
 }
 

@@ -6,7 +6,7 @@ import { totalsOf, type OpenPosition, type DividendPayment, type ClosedTrade, ty
 export type { PositionChange };
 import type { SymbolAccountTotals } from '../domain/symbol-summary.js';
 import { aggregateTrades, type TradeAggregates } from '../domain/trade-statistics.js';
-import { dateRangeOf, tradeId, type TradeFilters, type TradeListPage, type TradeListQuery, type TradeSort } from '../domain/trade-list.js';
+import { dateRangeOf, tradeIds, type TradeFilters, type TradeListPage, type TradeListQuery, type TradeSort } from '../domain/trade-list.js';
 import { monthsWithActivity, type MonthTotals } from '../domain/timeframe.js';
 
 interface Owned {
@@ -25,8 +25,11 @@ export class InMemoryTradeReports extends TradeReports {
   private positions: (PositionChange & Owned)[] = [];
   private names = new Map<string, string>();
 
+  /** Adds an account's trades after its earlier ones, each with its stable id (as the ledger stores them). */
   addTrades(userId: number, accountId: number, trades: readonly ClosedTrade[]): this {
-    this.trades.push(...trades.map((trade) => ({ ...trade, userId, accountId })));
+    const earlier = this.trades.filter((trade) => trade.accountId === accountId);
+    const ids = tradeIds(accountId, [...earlier, ...trades]).slice(earlier.length);
+    this.trades.push(...trades.map((trade, index) => ({ ...trade, id: ids[index], userId, accountId })));
     return this;
   }
 
@@ -84,7 +87,7 @@ export class InMemoryTradeReports extends TradeReports {
     const page = ordered.slice(0, query.limit);
     const last = page.at(-1);
     return {
-      trades: page.map((row) => ({ id: tradeId(row.accountId, row.trade, this.occurrence(row)), trade: row.trade, accountId: row.accountId, seq: row.seq })),
+      trades: page.map((row) => ({ id: row.trade.id as string, trade: row.trade, accountId: row.accountId, seq: row.seq })),
       next: ordered.length > query.limit && last !== undefined ? { sortValue: value(last), accountId: last.accountId, seq: last.seq } : null,
       totalCount: selected.length,
       winningTrades: selected.filter((row) => row.trade.totalProfitLoss.isPositive()).length,
@@ -118,14 +121,10 @@ export class InMemoryTradeReports extends TradeReports {
           (filters.result === null || trade.tradeResult === filters.result) &&
           (filters.source === null || trade.source === filters.source) &&
           (filters.minHoldingDays === null || trade.holdingDays >= filters.minHoldingDays) &&
-          (filters.maxHoldingDays === null || trade.holdingDays <= filters.maxHoldingDays),
+          (filters.maxHoldingDays === null || trade.holdingDays <= filters.maxHoldingDays) &&
+          // No journal here: no trade carries a tag.
+          filters.tags === null,
       );
-  }
-
-  private occurrence(row: { trade: ClosedTrade; accountId: number; seq: number }): number {
-    const key = (trade: ClosedTrade, accountId: number) => tradeId(accountId, trade, 0);
-    const own = key(row.trade, row.accountId);
-    return this.trades.slice(0, row.seq).filter((other) => key(unowned(other) as ClosedTrade, other.accountId) === own).length;
   }
 
   async dividendsPaidIn(userId: number, range: DayRange): Promise<DividendPayment[]> {

@@ -14,6 +14,11 @@ export async function refreshTradeReports(database: Pick<Database, 'manager'>, u
   for (const statement of [...REFRESH_STATEMENTS, ...REFRESH_STATISTIC_GROUPS]) {
     await manager.query(statement, [userId]);
   }
+  await raiseReportVersion(manager, userId);
+}
+
+/** Raises the user's report version (a server's trigger announces it at commit): their cached reports are stale. */
+export async function raiseReportVersion(manager: Database['manager'], userId: number): Promise<void> {
   await manager.query(
     `INSERT INTO report_versions (user_id, version) VALUES ($1, 1)
      ON CONFLICT (user_id) DO UPDATE SET version = report_versions.version + 1`,

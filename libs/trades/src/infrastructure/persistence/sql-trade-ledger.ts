@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Database, rowsOf, textOrNull, type CopyTarget } from '@app/persistence';
 import { TradeLedger, type AccountLedger, type LedgerChange } from '../../application/trade-ledger.port.js';
+import { tradeIds } from '../../domain/trade-list.js';
 import { ReportDataChanges } from './report-data-changes.js';
+import { journaledFillMates, reattachJournal } from './sql-trade-journal.js';
 import { refreshTradeReports } from './report-rollups.js';
 
 /**
@@ -21,9 +23,11 @@ export class SqlTradeLedger extends TradeLedger {
   async replaceAccount(userId: number, accountId: number, ledger: AccountLedger): Promise<LedgerChange> {
     const manager = this.database.manager;
     const before = await this.monthSignatures(accountId);
+    const fillMates = await journaledFillMates(manager, accountId);
     for (const table of ['closed_trades', 'dividends', 'position_history', 'securities']) {
       await manager.query(`DELETE FROM ${table} WHERE account_id = $1`, [accountId]);
     }
+    const ids = tradeIds(accountId, ledger.trades);
     // One call: on the embedded database the engine takes in the trades while the rest is being built.
     await this.database.copyRows(
       {
@@ -54,6 +58,8 @@ export class SqlTradeLedger extends TradeLedger {
           textOrNull(t.buyTxPrice),
           textOrNull(t.sellTxPrice),
           seq,
+          ids[seq],
+          t.txFingerprint ?? null,
         ]),
       },
       {
@@ -70,6 +76,7 @@ export class SqlTradeLedger extends TradeLedger {
         [userId, accountId, names.map(([symbol]) => symbol), names.map(([, name]) => name)],
       );
     }
+    await reattachJournal(manager, userId, accountId, fillMates);
     const after = await this.monthSignatures(accountId);
     await refreshTradeReports(this.database, userId);
     this.database.afterCommit(() => this.changes.changed(userId));
@@ -104,7 +111,7 @@ const CLOSED_TRADES: CopyTarget = {
   columns: [
     'user_id', 'account_id', 'symbol', 'side', 'source', 'buy_date', 'sell_date', 'close_date', 'open_date', 'volume', 'buy_price',
     'sell_price', 'cost_basis', 'proceeds', 'profit_loss', 'profit_per_share', 'return_pct', 'holding_days', 'trade_result',
-    'wash_sale', 'disallowed_loss', 'term', 'buy_tx_price', 'sell_tx_price', 'seq',
+    'wash_sale', 'disallowed_loss', 'term', 'buy_tx_price', 'sell_tx_price', 'seq', 'trade_id', 'close_fill',
   ],
 };
 const DIVIDENDS: CopyTarget = { table: 'dividends', columns: ['user_id', 'account_id', 'transaction_date', 'symbol', 'action', 'amount', 'seq'] };

@@ -237,6 +237,23 @@ describe('SqlTradeReports (real database)', () => {
     expect(await snapshot()).toEqual(rebuilt);
   });
 
+  it('the migration that stores trade ids (TradeJournal1763830000000) gives trades stored before it the ids the ledger computes', async () => {
+    const ids = async () =>
+      ((await database.manager.query(`SELECT account_id, seq, trade_id FROM closed_trades ORDER BY account_id, seq`)) as { trade_id: string }[]).map((row) => row.trade_id);
+    const written = await ids();
+    expect(written.length).toBeGreaterThan(10);
+    expect(written.every((id) => /^[0-9a-f]{20}$/.test(id))).toBe(true);
+    const migration = MIGRATIONS.map((Migration) => new (Migration as new () => MigrationInterface)()).find((candidate) => candidate.name === 'TradeJournal1763830000000');
+    const runner = database.dataSource.createQueryRunner();
+    try {
+      await migration?.down(runner);
+      await migration?.up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await ids()).toEqual(written);
+  });
+
   it('the in-process versions count every rebuild of this process, per user', async () => {
     const changes = new ReportDataChanges();
     const versions = new InProcessReportVersions(changes);

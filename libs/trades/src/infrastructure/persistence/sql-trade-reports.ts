@@ -8,11 +8,11 @@ import type { SymbolAccountTotals } from '../../domain/symbol-summary.js';
 import type { MonthTotals } from '../../domain/timeframe.js';
 import { aggregatesFromGroups, type TradeAggregates } from '../../domain/trade-statistics.js';
 import { GROUP_AGGREGATES, GROUP_COLUMNS, groupedTradesSql, statisticGroupOf, type StatisticGroupRow } from './trade-statistic-groups.js';
-import { dateRangeOf, tradeId, type TradeFilters, type TradeListPage, type TradeListQuery, type TradeSort } from '../../domain/trade-list.js';
+import { dateRangeOf, type TradeFilters, type TradeListPage, type TradeListQuery, type TradeSort } from '../../domain/trade-list.js';
 
 // Numbers leave PostgreSQL as exact decimal text (`::text`), dates as `YYYY-MM-DD` (`to_char`): no
 // floats and no time zones between the database and the domain.
-const TRADE_COLUMNS = `symbol, side, source, to_char(buy_date, 'YYYY-MM-DD') AS buy_date, to_char(sell_date, 'YYYY-MM-DD') AS sell_date,
+const TRADE_COLUMNS = `trade_id, symbol, side, source, to_char(buy_date, 'YYYY-MM-DD') AS buy_date, to_char(sell_date, 'YYYY-MM-DD') AS sell_date,
   to_char(close_date, 'YYYY-MM-DD') AS close_date, to_char(open_date, 'YYYY-MM-DD') AS open_date, volume::text AS volume,
   buy_price::text AS buy_price, sell_price::text AS sell_price, cost_basis::text AS cost_basis, proceeds::text AS proceeds,
   profit_loss::text AS profit_loss, profit_per_share::text AS profit_per_share, return_pct::text AS return_pct, holding_days,
@@ -101,27 +101,18 @@ export class SqlTradeReports extends TradeReports {
         : `AND (${sort.column}, account_id, seq) ${query.order === 'asc' ? '>' : '<'}
                ($${params.push(query.after.sortValue)}::${sort.type}, $${params.push(query.after.accountId)}::int, $${params.push(query.after.seq)}::int)`;
     // ORDER BY names the typed `sort_key`: the columns' names are also the text aliases of TRADE_COLUMNS.
-    // The page first, then, for its rows only, how many identical trades came before each (the id's
-    // occurrence), through the (user, symbol, close date) index.
     const rows = await this.query(
-      `SELECT page.*,
-              (SELECT count(*)::int FROM closed_trades o
-                WHERE o.user_id = $1 AND o.symbol = page.symbol AND o.close_date = page.close_date::date
-                  AND o.account_id = page.account_id AND o.seq < page.seq AND o.side = page.side AND o.source = page.source
-                  AND o.open_date = page.open_date::date AND o.volume = page.volume::numeric
-                  AND o.cost_basis = page.cost_basis::numeric AND o.proceeds = page.proceeds::numeric) AS occurrence
-         FROM (SELECT ${TRADE_COLUMNS}, account_id, seq, ${sort.column} AS sort_key, ${sort.text} AS sort_value
-                 FROM closed_trades WHERE ${where} ${after}
-                ORDER BY sort_key ${direction}, account_id ${direction}, seq ${direction}
-                LIMIT ${query.limit + 1}) page
-        ORDER BY page.sort_key ${direction}, page.account_id ${direction}, page.seq ${direction}`,
+      `SELECT ${TRADE_COLUMNS}, account_id, seq, ${sort.column} AS sort_key, ${sort.text} AS sort_value
+         FROM closed_trades WHERE ${where} ${after}
+        ORDER BY sort_key ${direction}, account_id ${direction}, seq ${direction}
+        LIMIT ${query.limit + 1}`,
       params,
     );
     const more = rows.length > query.limit;
     const listed = rows.slice(0, query.limit).map((row) => {
       const trade = toTrade(row);
       const accountId = Number(row.account_id);
-      return { id: tradeId(accountId, trade, Number(row.occurrence)), trade, accountId, seq: Number(row.seq), sortValue: String(row.sort_value) };
+      return { id: String(row.trade_id), trade, accountId, seq: Number(row.seq), sortValue: String(row.sort_value) };
     });
     const last = listed.at(-1);
     return {
@@ -265,7 +256,6 @@ export class SqlTradeReports extends TradeReports {
   }
 }
 
-/** The SQL condition of `filters` (the user is `$1`), its values pushed onto `params`. */
 /** Every trade of the user, or of one side: what the all-time statistic groups hold. */
 function isAllTrades(filters: TradeFilters): boolean {
   const { selection } = filters;
@@ -275,10 +265,13 @@ function isAllTrades(filters: TradeFilters): boolean {
     filters.result === null &&
     filters.source === null &&
     filters.minHoldingDays === null &&
-    filters.maxHoldingDays === null
+    filters.maxHoldingDays === null &&
+    filters.tags === null &&
+    !filters.untagged
   );
 }
 
+/** The SQL condition of `filters` (the user is `$1`), its values pushed onto `params`. */
 function filterClause(filters: TradeFilters, params: unknown[]): string {
   const range = dateRangeOf(filters.selection);
   const conditions = ['user_id = $1', `close_date BETWEEN $${params.push(range.from)} AND $${params.push(range.to)}`];
@@ -288,6 +281,14 @@ function filterClause(filters: TradeFilters, params: unknown[]): string {
   if (filters.source !== null) conditions.push(`source = $${params.push(filters.source)}`);
   if (filters.minHoldingDays !== null) conditions.push(`holding_days >= $${params.push(filters.minHoldingDays)}`);
   if (filters.maxHoldingDays !== null) conditions.push(`holding_days <= $${params.push(filters.maxHoldingDays)}`);
+  // Tags: the trade carries every one named (by key); untagged: it carries none.
+  if (filters.tags !== null) {
+    conditions.push(
+      `trade_id IN (SELECT trade_id FROM trade_tags WHERE user_id = $1 AND tag_key = ANY($${params.push([...filters.tags])}::text[])
+                     GROUP BY trade_id HAVING count(*) = ${filters.tags.length})`,
+    );
+  }
+  if (filters.untagged) conditions.push(`trade_id NOT IN (SELECT trade_id FROM trade_tags WHERE user_id = $1)`);
   return conditions.join(' AND ');
 }
 
@@ -303,6 +304,7 @@ function toTotals(row: SqlRow) {
 
 function toTrade(row: SqlRow): ClosedTrade {
   return {
+    id: String(row.trade_id),
     symbol: String(row.symbol),
     side: row.side as TradeSide,
     source: row.source as TradeSource,

@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundError, ValidationError, type IsoDate } from '@app/shared/domain';
+import { noteOf, tagKeyOf, tagNameOf, tagSetOf, type OrphanedTrade, type TagFigures, type TagImportResult } from '../domain/journal.js';
+import { parseReportDate } from '../domain/report-dates.js';
+import { parseTagImport } from '../domain/tag-import.js';
+import { TradeJournal, type StoredNote, type TagAssignment } from './trade-journal.port.js';
+
+export const TRADE_NOT_FOUND = 'Trade not found';
+export const TAG_NOT_FOUND = 'Tag not found';
+export const ORPHAN_NOT_FOUND = 'No orphaned journal entry with this id';
+
+/** A trade id as the service gives them out: 20 lowercase hexadecimal characters. */
+const TRADE_ID = /^[0-9a-f]{20}$/;
+
+/**
+ * The journal (docs/api.md "Journal"): tags and notes on trades, notes on days, statistics per tag,
+ * the orphans an import left, and tags imported from another journal's file. Another user's trade is
+ * as unknown as one that never existed (404).
+ */
+@Injectable()
+export class JournalService {
+  constructor(private readonly journal: TradeJournal) {}
+
+  async setTags(userId: number, tradeId: string, tags: unknown): Promise<string[]> {
+    const id = tradeIdOf(tradeId);
+    const stored = await this.journal.setTags(userId, id, tagSetOf(tags));
+    if (stored === null) throw new NotFoundError(TRADE_NOT_FOUND);
+    return stored;
+  }
+
+  async note(userId: number, tradeId: string): Promise<StoredNote | null> {
+    const note = await this.journal.note(userId, tradeIdOf(tradeId));
+    if (note === undefined) throw new NotFoundError(TRADE_NOT_FOUND);
+    return note;
+  }
+
+  async setNote(userId: number, tradeId: string, note: unknown): Promise<StoredNote | null> {
+    const id = tradeIdOf(tradeId);
+    const stored = await this.journal.setNote(userId, id, noteOf(note));
+    if (stored === false) throw new NotFoundError(TRADE_NOT_FOUND);
+    return stored;
+  }
+
+  tags(userId: number): Promise<TagFigures[]> {
+    return this.journal.tags(userId);
+  }
+
+  async renameTag(userId: number, tag: string, name: unknown): Promise<{ merged: boolean; name: string }> {
+    const renamed = await this.journal.renameTag(userId, tagKeyOf(tag), tagNameOf(name, 'name'));
+    if (renamed === null) throw new NotFoundError(TAG_NOT_FOUND);
+    return renamed;
+  }
+
+  async deleteTag(userId: number, tag: string): Promise<{ name: string; trades: number }> {
+    const deleted = await this.journal.deleteTag(userId, tagKeyOf(tag));
+    if (deleted === null) throw new NotFoundError(TAG_NOT_FOUND);
+    return deleted;
+  }
+
+  async dayNote(userId: number, date: string): Promise<{ date: IsoDate; note: StoredNote | null }> {
+    const day = parseReportDate(date, 'date');
+    return { date: day, note: await this.journal.dayNote(userId, day) };
+  }
+
+  async setDayNote(userId: number, date: string, note: unknown): Promise<{ date: IsoDate; note: StoredNote | null }> {
+    const day = parseReportDate(date, 'date');
+    return { date: day, note: await this.journal.setDayNote(userId, day, noteOf(note)) };
+  }
+
+  orphans(userId: number): Promise<OrphanedTrade[]> {
+    return this.journal.orphans(userId);
+  }
+
+  async discardOrphan(userId: number, tradeId: string): Promise<void> {
+    if (!(await this.journal.discardOrphan(userId, tradeIdOf(tradeId)))) throw new NotFoundError(ORPHAN_NOT_FOUND);
+  }
+
+  /**
+   * Tags from another journal's file: each line names the trades of a symbol and side closed on a day.
+   * Those trades (all of them, when they come from one closing fill) get the line's tags. A line whose
+   * trades come from several closing fills is ambiguous and tags nothing; one that names no trade, or
+   * cannot be read, is listed. All tags land together, or none do.
+   */
+  async importTags(userId: number, text: string): Promise<TagImportResult> {
+    const lines = parseTagImport(text);
+    const readable = lines.flatMap((line) => ('error' in line ? [] : [line]));
+    const found = await this.journal.closingFills(userId, readable);
+    const assignments: TagAssignment[] = [];
+    const ambiguous: { line: number; reason: string }[] = [];
+    const unmatched: { line: number; reason: string }[] = lines.flatMap((line) => ('error' in line ? [{ line: line.line, reason: line.error }] : []));
+    readable.forEach((line, index) => {
+      const { fills, tradeIds } = found[index];
+      const named = `${line.symbol} ${line.side} closed ${line.closeDate}`;
+      if (fills === 0) unmatched.push({ line: line.line, reason: `no ${named}` });
+      else if (fills > 1) ambiguous.push({ line: line.line, reason: `${fills} closing fills of ${named} (${tradeIds.length} trades): tag them one by one` });
+      else assignments.push({ tradeIds, tags: line.tags });
+    });
+    await this.journal.addTags(userId, assignments);
+    unmatched.sort((a, b) => a.line - b.line);
+    return {
+      lines: lines.length,
+      matched: assignments.length,
+      tradesTagged: new Set(assignments.flatMap((assignment) => assignment.tradeIds)).size,
+      ambiguous,
+      unmatched,
+    };
+  }
+}
+
+function tradeIdOf(input: string): string {
+  if (!TRADE_ID.test(input)) throw new ValidationError(`Trade id must be 20 hexadecimal characters (the 'id' of a trade in /api/trades), got '${input.slice(0, 40)}'`);
+  return input;
+}
+

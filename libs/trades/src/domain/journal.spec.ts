@@ -1,0 +1,71 @@
+import { ValidationError } from '@app/shared/domain';
+import { mergedNotes, noteOf, tagSetOf } from './journal.js';
+import { parseTagImport } from './tag-import.js';
+
+describe('journal input', () => {
+  it('reads a set of tags: trimmed, inner spaces collapsed, one per key in the order given, shown as first written', () => {
+    expect(tagSetOf(['  Breakout ', 'A+   setup', 'breakout', 'BREAKOUT'])).toEqual([
+      { key: 'breakout', name: 'Breakout' },
+      { key: 'a+ setup', name: 'A+ setup' },
+    ]);
+    expect(tagSetOf([])).toEqual([]);
+  });
+
+  it('refuses what is not a list of 1–40 character tags, counting characters as a person does', () => {
+    expect(tagSetOf(['é'.repeat(40)])).toHaveLength(1);
+    expect(tagSetOf(['📈'.repeat(40)])).toHaveLength(1);
+    for (const [input, message] of [
+      ['breakout', /must be a list of strings/],
+      [['x'.repeat(41)], /at most 40 characters \(got 41/],
+      [[' '], /must not be empty/],
+      [['a\u0000b'], /control characters/],
+      [[1], /must be a string/],
+      [Array.from({ length: 51 }, (_, index) => `tag ${index}`), /at most 50 tags/],
+    ] as const) {
+      expect(() => tagSetOf(input)).toThrow(ValidationError);
+      expect(() => tagSetOf(input)).toThrow(message);
+    }
+  });
+
+  it('keeps a note as written, deletes it when blank, and refuses one over 20,000 characters', () => {
+    expect(noteOf('  *Plan*\n<script>x</script>  ')).toBe('  *Plan*\n<script>x</script>  ');
+    expect(noteOf(' \n\t')).toBe('');
+    expect(noteOf('x'.repeat(20_000))).toHaveLength(20_000);
+    expect(() => noteOf('x'.repeat(20_001))).toThrow('note must be at most 20000 characters (got 20001)');
+    expect(() => noteOf(null)).toThrow('note must be a string');
+  });
+
+  it('joins distinct notes with a blank line, in order', () => {
+    expect(mergedNotes([null, 'a', '', 'b', 'a'])).toBe('a\n\nb');
+    expect(mergedNotes([null, ''])).toBeNull();
+  });
+});
+
+describe('the tag file', () => {
+  it('reads the four columns in any order and case, numbering lines as the file does', () => {
+    const lines = parseTagImport(
+      '\uFEFFTags,Side,Symbol,Close_Date,Notes\n"breakout; A+ setup",Long,nvda,2024-05-08,x\n\nscalp,short,SNOW,5/17/2024,\nx,sideways,AAPL,2024-01-02,\n,long,AAPL,2024-01-02,\nx,long,AAPL,2024-02-30,\n',
+    );
+    expect(lines).toEqual([
+      {
+        line: 2,
+        symbol: 'NVDA',
+        side: 'long',
+        closeDate: '2024-05-08',
+        tags: [
+          { key: 'breakout', name: 'breakout' },
+          { key: 'a+ setup', name: 'A+ setup' },
+        ],
+      },
+      { line: 4, symbol: 'SNOW', side: 'short', closeDate: '2024-05-17', tags: [{ key: 'scalp', name: 'scalp' }] },
+      { line: 5, error: "side 'sideways' is neither long nor short" },
+      { line: 6, error: 'tags is empty' },
+      { line: 7, error: "close_date '2024-02-30' is not a date (YYYY-MM-DD or MM/DD/YYYY)" },
+    ]);
+  });
+
+  it('refuses a file without the columns it needs', () => {
+    expect(() => parseTagImport('symbol,date,tags\nNVDA,2024-05-08,x\n')).toThrow('missing: close_date, side');
+    expect(() => parseTagImport('')).toThrow(ValidationError);
+  });
+});

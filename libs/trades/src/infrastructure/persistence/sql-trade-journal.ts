@@ -1,0 +1,393 @@
+import { Injectable } from '@nestjs/common';
+import { Database, decimalFrom } from '@app/persistence';
+import type { IsoDate } from '@app/shared/domain';
+import { TradeJournal, type ClosingFills, type ClosingKey, type StoredNote, type TagAssignment } from '../../application/trade-journal.port.js';
+import type { TradeSide } from '../../domain/closed-trade.js';
+import { mergedNotes, type OrphanedTrade, type TagFigures, type TagName, type TradeAnnotation } from '../../domain/journal.js';
+import { ReportDataChanges } from './report-data-changes.js';
+import { raiseReportVersion } from './report-rollups.js';
+
+type Manager = Database['manager'];
+type Row = Record<string, unknown>;
+
+/** The columns of `journal_trades` taken from a trade in `closed_trades`. */
+const JOURNAL_TRADE_COLUMNS = 'trade_id, account_id, close_fill, symbol, side, open_date, close_date, volume, profit_loss';
+
+/**
+ * The journal in PostgreSQL (docs/api.md "Journal"). Tags and notes hang off `journal_trades`, one row
+ * per annotated trade that records what the trade was, so they outlive it: an import that derives the
+ * trade again (the same id) finds them; one that splits or merges the trades of its closing fill moves
+ * them (`reattachJournal`); otherwise they are orphans until the user discards them.
+ */
+@Injectable()
+export class SqlTradeJournal extends TradeJournal {
+  constructor(
+    private readonly database: Database,
+    private readonly changes: ReportDataChanges,
+  ) {
+    super();
+  }
+
+  async annotations(userId: number, tradeIds: readonly string[]): Promise<Map<string, TradeAnnotation>> {
+    const found = new Map<string, TradeAnnotation>();
+    if (tradeIds.length === 0) return found;
+    const rows = (await this.database.manager.query(
+      `SELECT j.trade_id,
+              ARRAY(SELECT g.name FROM trade_tags t JOIN journal_tags g ON g.user_id = t.user_id AND g.tag_key = t.tag_key
+                     WHERE t.user_id = j.user_id AND t.trade_id = j.trade_id ORDER BY t.tag_key) AS tags,
+              EXISTS (SELECT 1 FROM trade_notes n WHERE n.user_id = j.user_id AND n.trade_id = j.trade_id) AS has_note
+         FROM journal_trades j WHERE j.user_id = $1 AND j.trade_id = ANY($2::text[])`,
+      [userId, [...new Set(tradeIds)]],
+    )) as { trade_id: string; tags: string[]; has_note: boolean }[];
+    for (const row of rows) found.set(row.trade_id, { tags: row.tags, hasNote: row.has_note });
+    return found;
+  }
+
+  async setTags(userId: number, tradeId: string, tags: readonly TagName[]): Promise<string[] | null> {
+    return this.changing(userId, async (manager) => {
+      if (!(await journalTrade(manager, userId, tradeId))) return null;
+      await manager.query(`DELETE FROM trade_tags WHERE user_id = $1 AND trade_id = $2`, [userId, tradeId]);
+      await insertTags(manager, userId, [tradeId], tags);
+      await forgetUnannotated(manager, userId, [tradeId]);
+      const rows = (await manager.query(
+        `SELECT g.name FROM trade_tags t JOIN journal_tags g ON g.user_id = t.user_id AND g.tag_key = t.tag_key
+          WHERE t.user_id = $1 AND t.trade_id = $2 ORDER BY t.tag_key`,
+        [userId, tradeId],
+      )) as { name: string }[];
+      return rows.map((row) => row.name);
+    });
+  }
+
+  async addTags(userId: number, assignments: readonly TagAssignment[]): Promise<void> {
+    const wanted = assignments.filter((assignment) => assignment.tradeIds.length > 0 && assignment.tags.length > 0);
+    if (wanted.length === 0) return;
+    await this.changing(userId, async (manager) => {
+      await manager.query(
+        `INSERT INTO journal_trades (user_id, ${JOURNAL_TRADE_COLUMNS})
+         SELECT user_id, ${JOURNAL_TRADE_COLUMNS} FROM closed_trades WHERE user_id = $1 AND trade_id = ANY($2::text[])
+         ON CONFLICT (user_id, trade_id) DO NOTHING`,
+        [userId, [...new Set(wanted.flatMap((assignment) => assignment.tradeIds))]],
+      );
+      for (const assignment of wanted) await insertTags(manager, userId, assignment.tradeIds, assignment.tags);
+    });
+  }
+
+  async note(userId: number, tradeId: string): Promise<StoredNote | null | undefined> {
+    const rows = (await this.database.manager.query(
+      `SELECT n.note, n.updated_at,
+              EXISTS (SELECT 1 FROM closed_trades c WHERE c.user_id = $1 AND c.trade_id = $2)
+              OR EXISTS (SELECT 1 FROM journal_trades j WHERE j.user_id = $1 AND j.trade_id = $2) AS known
+         FROM (SELECT 1) AS one LEFT JOIN trade_notes n ON n.user_id = $1 AND n.trade_id = $2`,
+      [userId, tradeId],
+    )) as { note: string | null; updated_at: Date | null; known: boolean }[];
+    const [row] = rows;
+    if (!row.known) return undefined;
+    return row.note === null ? null : { note: row.note, updatedAt: new Date(row.updated_at as Date) };
+  }
+
+  async setNote(userId: number, tradeId: string, note: string): Promise<StoredNote | null | false> {
+    return this.changing(userId, async (manager) => {
+      if (!(await journalTrade(manager, userId, tradeId))) return false;
+      if (note === '') {
+        await manager.query(`DELETE FROM trade_notes WHERE user_id = $1 AND trade_id = $2`, [userId, tradeId]);
+        await forgetUnannotated(manager, userId, [tradeId]);
+        return null;
+      }
+      const [row] = (await manager.query(
+        `INSERT INTO trade_notes (user_id, trade_id, note) VALUES ($1, $2, $3)
+         ON CONFLICT (user_id, trade_id) DO UPDATE SET note = EXCLUDED.note, updated_at = now()
+         RETURNING updated_at`,
+        [userId, tradeId, note],
+      )) as { updated_at: Date }[];
+      return { note, updatedAt: new Date(row.updated_at) };
+    });
+  }
+
+  async tags(userId: number): Promise<TagFigures[]> {
+    const rows = (await this.database.manager.query(
+      `SELECT g.tag_key, g.name, count(c.trade_id)::int AS total_trades,
+              (count(*) FILTER (WHERE c.profit_loss > 0))::int AS winning_trades,
+              (count(*) FILTER (WHERE c.profit_loss < 0))::int AS losing_trades,
+              COALESCE(SUM(c.profit_loss) FILTER (WHERE c.profit_loss > 0), 0)::text AS gross_profit,
+              COALESCE(SUM(c.profit_loss) FILTER (WHERE c.profit_loss < 0), 0)::text AS gross_loss
+         FROM journal_tags g
+         LEFT JOIN trade_tags t ON t.user_id = g.user_id AND t.tag_key = g.tag_key
+         LEFT JOIN closed_trades c ON c.user_id = t.user_id AND c.trade_id = t.trade_id
+        WHERE g.user_id = $1
+        GROUP BY g.tag_key, g.name ORDER BY g.tag_key`,
+      [userId],
+    )) as Row[];
+    return rows.map((row) => ({
+      key: String(row.tag_key),
+      name: String(row.name),
+      totalTrades: Number(row.total_trades),
+      winningTrades: Number(row.winning_trades),
+      losingTrades: Number(row.losing_trades),
+      grossProfit: decimalFrom(row.gross_profit as string),
+      grossLoss: decimalFrom(row.gross_loss as string),
+    }));
+  }
+
+  async renameTag(userId: number, key: string, to: TagName): Promise<{ merged: boolean; name: string } | null> {
+    return this.changing(userId, async (manager) => {
+      const [tag] = (await manager.query(`SELECT name FROM journal_tags WHERE user_id = $1 AND tag_key = $2 FOR UPDATE`, [userId, key])) as { name: string }[];
+      if (tag === undefined) return null;
+      if (to.key === key) {
+        await manager.query(`UPDATE journal_tags SET name = $3 WHERE user_id = $1 AND tag_key = $2`, [userId, key, to.name]);
+        return { merged: false, name: to.name };
+      }
+      const [target] = (await manager.query(`SELECT name FROM journal_tags WHERE user_id = $1 AND tag_key = $2 FOR UPDATE`, [userId, to.key])) as {
+        name: string;
+      }[];
+      if (target === undefined) {
+        // The key changes too: the trades' tags follow it (ON UPDATE CASCADE).
+        await manager.query(`UPDATE journal_tags SET tag_key = $3, name = $4 WHERE user_id = $1 AND tag_key = $2`, [userId, key, to.key, to.name]);
+        return { merged: false, name: to.name };
+      }
+      await manager.query(
+        `INSERT INTO trade_tags (user_id, trade_id, tag_key)
+         SELECT user_id, trade_id, $3 FROM trade_tags WHERE user_id = $1 AND tag_key = $2
+         ON CONFLICT DO NOTHING`,
+        [userId, key, to.key],
+      );
+      await manager.query(`DELETE FROM journal_tags WHERE user_id = $1 AND tag_key = $2`, [userId, key]);
+      return { merged: true, name: target.name };
+    });
+  }
+
+  async deleteTag(userId: number, key: string): Promise<{ name: string; trades: number } | null> {
+    return this.changing(userId, async (manager) => {
+      const [tag] = (await manager.query(
+        `SELECT g.name, (SELECT count(*)::int FROM trade_tags t WHERE t.user_id = g.user_id AND t.tag_key = g.tag_key) AS trades
+           FROM journal_tags g WHERE g.user_id = $1 AND g.tag_key = $2 FOR UPDATE`,
+        [userId, key],
+      )) as { name: string; trades: number }[];
+      if (tag === undefined) return null;
+      const carriers = (await manager.query(`SELECT trade_id FROM trade_tags WHERE user_id = $1 AND tag_key = $2`, [userId, key])) as { trade_id: string }[];
+      await manager.query(`DELETE FROM journal_tags WHERE user_id = $1 AND tag_key = $2`, [userId, key]);
+      await forgetUnannotated(
+        manager,
+        userId,
+        carriers.map((row) => row.trade_id),
+      );
+      return { name: tag.name, trades: Number(tag.trades) };
+    });
+  }
+
+  async dayNote(userId: number, day: IsoDate): Promise<StoredNote | null> {
+    const [row] = (await this.database.manager.query(`SELECT note, updated_at FROM day_notes WHERE user_id = $1 AND day = $2`, [userId, day])) as {
+      note: string;
+      updated_at: Date;
+    }[];
+    return row === undefined ? null : { note: row.note, updatedAt: new Date(row.updated_at) };
+  }
+
+  async setDayNote(userId: number, day: IsoDate, note: string): Promise<StoredNote | null> {
+    if (note === '') {
+      await this.database.manager.query(`DELETE FROM day_notes WHERE user_id = $1 AND day = $2`, [userId, day]);
+      return null;
+    }
+    const [row] = (await this.database.manager.query(
+      `INSERT INTO day_notes (user_id, day, note) VALUES ($1, $2, $3)
+       ON CONFLICT (user_id, day) DO UPDATE SET note = EXCLUDED.note, updated_at = now()
+       RETURNING updated_at`,
+      [userId, day, note],
+    )) as { updated_at: Date }[];
+    return { note, updatedAt: new Date(row.updated_at) };
+  }
+
+  async orphans(userId: number): Promise<OrphanedTrade[]> {
+    const rows = (await this.database.manager.query(
+      `SELECT j.trade_id, j.symbol, j.side, to_char(j.open_date, 'YYYY-MM-DD') AS open_date, to_char(j.close_date, 'YYYY-MM-DD') AS close_date,
+              j.volume::text AS volume, j.profit_loss::text AS profit_loss, n.note,
+              ARRAY(SELECT g.name FROM trade_tags t JOIN journal_tags g ON g.user_id = t.user_id AND g.tag_key = t.tag_key
+                     WHERE t.user_id = j.user_id AND t.trade_id = j.trade_id ORDER BY t.tag_key) AS tags
+         FROM journal_trades j LEFT JOIN trade_notes n ON n.user_id = j.user_id AND n.trade_id = j.trade_id
+        WHERE j.user_id = $1 AND NOT EXISTS (SELECT 1 FROM closed_trades c WHERE c.user_id = j.user_id AND c.trade_id = j.trade_id)
+        ORDER BY j.close_date, j.symbol, j.trade_id`,
+      [userId],
+    )) as Row[];
+    return rows.map((row) => ({
+      tradeId: String(row.trade_id),
+      symbol: String(row.symbol),
+      side: row.side as TradeSide,
+      openDate: String(row.open_date),
+      closeDate: String(row.close_date),
+      volume: decimalFrom(row.volume as string),
+      profitLoss: decimalFrom(row.profit_loss as string),
+      tags: row.tags as string[],
+      note: row.note === null ? null : String(row.note),
+    }));
+  }
+
+  async discardOrphan(userId: number, tradeId: string): Promise<boolean> {
+    return this.changing(userId, async (manager) => {
+      // A SELECT around the DELETE: the driver's answer to a bare DELETE is its row count, not its rows.
+      const [{ deleted }] = (await manager.query(
+        `WITH gone AS (DELETE FROM journal_trades j WHERE j.user_id = $1 AND j.trade_id = $2
+                          AND NOT EXISTS (SELECT 1 FROM closed_trades c WHERE c.user_id = j.user_id AND c.trade_id = j.trade_id)
+                       RETURNING trade_id)
+         SELECT count(*)::int AS deleted FROM gone`,
+        [userId, tradeId],
+      )) as { deleted: number }[];
+      return deleted > 0;
+    });
+  }
+
+  async closingFills(userId: number, keys: readonly ClosingKey[]): Promise<ClosingFills[]> {
+    if (keys.length === 0) return [];
+    const rows = (await this.database.manager.query(
+      `SELECT k.i::int AS i, array_agg(c.trade_id ORDER BY c.account_id, c.seq) AS trade_ids,
+              count(DISTINCT COALESCE(c.close_fill, c.trade_id))::int AS fills
+         FROM unnest($2::text[], $3::text[], $4::date[]) WITH ORDINALITY AS k(symbol, side, day, i)
+         JOIN closed_trades c ON c.user_id = $1 AND c.symbol = k.symbol AND c.close_date = k.day AND c.side = k.side
+        GROUP BY k.i`,
+      [userId, keys.map((key) => key.symbol), keys.map((key) => key.side), keys.map((key) => key.closeDate)],
+    )) as { i: number; trade_ids: string[]; fills: number }[];
+    const byIndex = new Map(rows.map((row) => [row.i, row]));
+    return keys.map((_, index) => {
+      const row = byIndex.get(index + 1);
+      return row === undefined ? { fills: 0, tradeIds: [] } : { fills: row.fills, tradeIds: row.trade_ids };
+    });
+  }
+
+  /** Runs a change in one transaction that also raises the user's report version (tags show in the cached reports). */
+  private async changing<T>(userId: number, work: (manager: Manager) => Promise<T>): Promise<T> {
+    return this.database.inTransaction(async () => {
+      const result = await work(this.database.manager);
+      await raiseReportVersion(this.database.manager, userId);
+      this.database.afterCommit(() => this.changes.changed(userId));
+      return result;
+    });
+  }
+}
+
+/** Makes sure the journal has a row for the user's trade (locked for this transaction); false when the user has no such trade. */
+async function journalTrade(manager: Manager, userId: number, tradeId: string): Promise<boolean> {
+  const rows = (await manager.query(
+    `INSERT INTO journal_trades (user_id, ${JOURNAL_TRADE_COLUMNS})
+     SELECT user_id, ${JOURNAL_TRADE_COLUMNS} FROM closed_trades WHERE user_id = $1 AND trade_id = $2 LIMIT 1
+     ON CONFLICT (user_id, trade_id) DO UPDATE SET close_fill = COALESCE(EXCLUDED.close_fill, journal_trades.close_fill)
+     RETURNING trade_id`,
+    [userId, tradeId],
+  )) as unknown[];
+  return rows.length > 0;
+}
+
+/** Adds `tags` (created as written when new, else kept as first written) to each of the trades. */
+async function insertTags(manager: Manager, userId: number, tradeIds: readonly string[], tags: readonly TagName[]): Promise<void> {
+  if (tags.length === 0 || tradeIds.length === 0) return;
+  await manager.query(
+    `INSERT INTO journal_tags (user_id, tag_key, name) SELECT $1, t.* FROM unnest($2::text[], $3::text[]) AS t
+     ON CONFLICT (user_id, tag_key) DO NOTHING`,
+    [userId, tags.map((tag) => tag.key), tags.map((tag) => tag.name)],
+  );
+  await manager.query(
+    `INSERT INTO trade_tags (user_id, trade_id, tag_key)
+     SELECT $1, trade_id, tag_key FROM unnest($2::text[]) AS trade_id CROSS JOIN unnest($3::text[]) AS tag_key
+     ON CONFLICT DO NOTHING`,
+    [userId, [...tradeIds], tags.map((tag) => tag.key)],
+  );
+}
+
+/** Drops the journal rows of trades left with neither tags nor a note. */
+async function forgetUnannotated(manager: Manager, userId: number, tradeIds: readonly string[]): Promise<void> {
+  if (tradeIds.length === 0) return;
+  await manager.query(
+    `DELETE FROM journal_trades j WHERE j.user_id = $1 AND j.trade_id = ANY($2::text[])
+        AND NOT EXISTS (SELECT 1 FROM trade_tags t WHERE t.user_id = j.user_id AND t.trade_id = j.trade_id)
+        AND NOT EXISTS (SELECT 1 FROM trade_notes n WHERE n.user_id = j.user_id AND n.trade_id = j.trade_id)`,
+    [userId, [...tradeIds]],
+  );
+}
+
+/**
+ * Before an import rewrites an account's trades: the ids of the trades that share a closing fill with
+ * an annotated trade (what `reattachJournal` tells new trades from old by); null when the account has
+ * no annotated trade with a known fill (nothing to move, whatever the import does).
+ */
+export async function journaledFillMates(manager: Manager, accountId: number): Promise<Set<string> | null> {
+  const [{ any }] = (await manager.query(`SELECT EXISTS (SELECT 1 FROM journal_trades WHERE account_id = $1 AND close_fill IS NOT NULL) AS any`, [
+    accountId,
+  ])) as { any: boolean }[];
+  if (!any) return null;
+  const rows = (await manager.query(
+    `SELECT c.trade_id FROM closed_trades c
+      WHERE c.account_id = $1 AND c.close_fill IN (SELECT close_fill FROM journal_trades WHERE account_id = $1 AND close_fill IS NOT NULL)`,
+    [accountId],
+  )) as { trade_id: string }[];
+  return new Set(rows.map((row) => row.trade_id));
+}
+
+/**
+ * After an import rewrote an account's trades (inside its transaction): the journal of each trade it
+ * no longer derives moves to the trades of the same closing fill that are new (all of that fill's
+ * trades when none is new), tags united and notes joined (`mergedNotes`); a trade the import derived
+ * again as it was keeps its own journal. What finds no trade of its fill stays, as an orphan.
+ * `before`: `journaledFillMates` from before the rewrite.
+ */
+export async function reattachJournal(manager: Manager, userId: number, accountId: number, before: Set<string> | null): Promise<void> {
+  if (before === null) return;
+  const stale = (await manager.query(
+    `SELECT j.trade_id, j.close_fill FROM journal_trades j
+      WHERE j.account_id = $1 AND j.close_fill IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM closed_trades c WHERE c.user_id = j.user_id AND c.trade_id = j.trade_id)
+      ORDER BY j.close_date, j.open_date, j.trade_id`,
+    [accountId],
+  )) as { trade_id: string; close_fill: string }[];
+  if (stale.length === 0) return;
+  const targets = (await manager.query(
+    `SELECT trade_id, close_fill FROM closed_trades WHERE account_id = $1 AND close_fill = ANY($2::text[]) ORDER BY seq`,
+    [accountId, [...new Set(stale.map((row) => row.close_fill))]],
+  )) as { trade_id: string; close_fill: string }[];
+  if (targets.length === 0) return;
+  const staleIds = stale.map((row) => row.trade_id);
+  const tags = (await manager.query(`SELECT trade_id, tag_key FROM trade_tags WHERE user_id = $1 AND trade_id = ANY($2::text[])`, [userId, staleIds])) as {
+    trade_id: string;
+    tag_key: string;
+  }[];
+  const notes = new Map(
+    ((await manager.query(`SELECT trade_id, note FROM trade_notes WHERE user_id = $1 AND trade_id = ANY($2::text[])`, [userId, staleIds])) as { trade_id: string; note: string }[]).map(
+      (row) => [row.trade_id, row.note],
+    ),
+  );
+  const moved: string[] = [];
+  for (const fill of new Set(targets.map((row) => row.close_fill))) {
+    const from = stale.filter((row) => row.close_fill === fill).map((row) => row.trade_id);
+    const all = targets.filter((row) => row.close_fill === fill).map((row) => row.trade_id);
+    const fresh = all.filter((id) => !before.has(id));
+    const to = fresh.length > 0 ? fresh : all;
+    await manager.query(
+      `INSERT INTO journal_trades (user_id, ${JOURNAL_TRADE_COLUMNS})
+       SELECT user_id, ${JOURNAL_TRADE_COLUMNS} FROM closed_trades WHERE user_id = $1 AND trade_id = ANY($2::text[])
+       ON CONFLICT (user_id, trade_id) DO NOTHING`,
+      [userId, to],
+    );
+    const tagKeys = [...new Set(tags.filter((row) => from.includes(row.trade_id)).map((row) => row.tag_key))];
+    if (tagKeys.length > 0) {
+      await manager.query(
+        `INSERT INTO trade_tags (user_id, trade_id, tag_key)
+         SELECT $1, trade_id, tag_key FROM unnest($2::text[]) AS trade_id CROSS JOIN unnest($3::text[]) AS tag_key
+         ON CONFLICT DO NOTHING`,
+        [userId, to, tagKeys],
+      );
+    }
+    const movedNotes = from.map((id) => notes.get(id) ?? null);
+    if (mergedNotes(movedNotes) !== null) {
+      const existing = (await manager.query(`SELECT trade_id, note FROM trade_notes WHERE user_id = $1 AND trade_id = ANY($2::text[])`, [userId, to])) as {
+        trade_id: string;
+        note: string;
+      }[];
+      for (const id of to) {
+        const note = mergedNotes([existing.find((row) => row.trade_id === id)?.note ?? null, ...movedNotes]) as string;
+        await manager.query(
+          `INSERT INTO trade_notes (user_id, trade_id, note) VALUES ($1, $2, $3)
+           ON CONFLICT (user_id, trade_id) DO UPDATE SET note = EXCLUDED.note, updated_at = now()`,
+          [userId, id, note],
+        );
+      }
+    }
+    moved.push(...from);
+  }
+  await manager.query(`DELETE FROM journal_trades WHERE user_id = $1 AND trade_id = ANY($2::text[])`, [userId, moved]);
+}

@@ -1,0 +1,247 @@
+import { startService, type RunningService } from './support/service.js';
+import { signIn, type SignedIn } from './support/sign-in.js';
+import { exampleFiles, fixture, ndjson, uploadForm } from './support/uploads.js';
+
+interface Trade {
+  id: string;
+  symbol: string;
+  side: string;
+  source: string;
+  close_date: string;
+  volume: number;
+  total_profit_loss: number;
+  tags: string[];
+  has_note: boolean;
+}
+
+/** The example's lot details without the three lots of the PEP sale of 2024-06-04: that sale is then matched FIFO. */
+function lotsWithoutPepSale(): string {
+  return fixture('schwab-example', 'realized_gains.csv')
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => !line.startsWith('"PEP","PEPSICO INC","06/04/2024"'))
+    .join('\n');
+}
+
+/**
+ * The journal (docs/api.md "Journal") on the example files: tags and notes on FIFO and broker trades
+ * survive re-uploads, move with the closing fill when the broker's lot details arrive, filter the
+ * reports; statistics per tag equal figures computed here; bad input changes nothing.
+ */
+describe('the journal: tags and notes', () => {
+  let service: RunningService;
+  let trader: SignedIn;
+  let other: SignedIn;
+  const call = async (session: SignedIn, method: string, path: string, body?: unknown) => {
+    const headers: Record<string, string> = { origin: service.url, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+    const response = await session.fetch(path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+  const upload = async (session: SignedIn, realized: string | Buffer) => {
+    const files = { ...exampleFiles(), realized_gains_file: { name: 'realized_gains.csv', content: realized } };
+    const lines = ndjson(await (await session.fetch('/api/upload-csv', { method: 'POST', headers: { origin: service.url }, body: uploadForm(files) })).text());
+    expect(lines.at(-1).type).toBe('success');
+  };
+  const allTrades = async (query = ''): Promise<Trade[]> => {
+    const { status, body } = await call(trader, 'GET', `/api/trades?limit=500${query}`);
+    expect(status).toBe(200);
+    expect(body.next_cursor).toBeNull();
+    return body.trades as Trade[];
+  };
+  const cents = (trades: Trade[]) => trades.reduce((total, trade) => total + Math.round(trade.total_profit_loss * 100), 0);
+
+  beforeAll(async () => {
+    service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,other@example.com' } });
+    trader = await signIn(service, 'trader@example.com');
+    other = await signIn(service, 'other@example.com');
+    for (const session of [trader, other]) {
+      await call(session, 'PUT', '/auth/profile', { brokerage_account: 'XXXX-1234' });
+    }
+    await upload(trader, lotsWithoutPepSale());
+    await upload(other, fixture('schwab-example', 'realized_gains.csv'));
+  });
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  it('keeps tags and notes through re-uploads, and moves them to the trades of the same closing fill when its lots arrive', async () => {
+    const before = await allTrades();
+    const fifoPep = before.filter((trade) => trade.symbol === 'PEP' && trade.close_date === '2024-06-04');
+    expect(fifoPep.length).toBeGreaterThan(0);
+    expect(fifoPep.every((trade) => trade.source === 'fifo')).toBe(true);
+    const nvda = before.filter((trade) => trade.symbol === 'NVDA' && trade.close_date === '2024-05-08');
+    expect(nvda.map((trade) => trade.source)).toEqual(['broker', 'broker', 'broker', 'broker']);
+
+    for (const trade of fifoPep) {
+      expect(await call(trader, 'PUT', `/api/trades/${trade.id}/tags`, { tags: ['Breakout', '  late   exit ', 'breakout'] })).toEqual({
+        status: 200,
+        body: { success: true, id: trade.id, tags: ['Breakout', 'late exit'] },
+      });
+    }
+    expect((await call(trader, 'PUT', `/api/trades/${fifoPep[0].id}/note`, { note: 'Sold into *weakness*.' })).body).toMatchObject({ note: 'Sold into *weakness*.' });
+    // The same tag in another case is the same tag, shown as first written.
+    expect((await call(trader, 'PUT', `/api/trades/${nvda[0].id}/tags`, { tags: ['BREAKOUT', 'Earnings'] })).body.tags).toEqual(['Breakout', 'Earnings']);
+    await call(trader, 'PUT', `/api/trades/${nvda[1].id}/tags`, { tags: ['earnings'] });
+    await call(trader, 'PUT', `/api/trades/${nvda[1].id}/note`, { note: 'Held through the report.' });
+
+    const tagged = async () => {
+      const trades = await allTrades();
+      return Object.fromEntries(trades.filter((trade) => trade.tags.length > 0 || trade.has_note).map((trade) => [trade.id, [trade.tags, trade.has_note]]));
+    };
+    const journal = await tagged();
+    expect(Object.keys(journal)).toHaveLength(fifoPep.length + 2);
+
+    // The same files again, then an overlapping export of the same period: nothing moves.
+    await upload(trader, lotsWithoutPepSale());
+    expect((await allTrades()).map((trade) => trade.id)).toEqual(before.map((trade) => trade.id));
+    expect(await tagged()).toEqual(journal);
+
+    // The lot details of the PEP sale arrive: its FIFO trades become the broker's three lots, which
+    // receive their tags and note; every other trade keeps its id and its journal.
+    await upload(trader, fixture('schwab-example', 'realized_gains.csv'));
+    const after = await allTrades();
+    const brokerPep = after.filter((trade) => trade.symbol === 'PEP' && trade.close_date === '2024-06-04');
+    expect(brokerPep.map((trade) => [trade.source, trade.volume]).sort()).toEqual([
+      ['broker', 1.44],
+      ['broker', 20.56],
+      ['broker', 23],
+    ]);
+    for (const trade of brokerPep) {
+      expect(fifoPep.map((old) => old.id)).not.toContain(trade.id);
+      expect([trade.tags, trade.has_note]).toEqual([['Breakout', 'late exit'], true]);
+      expect((await call(trader, 'GET', `/api/trades/${trade.id}/note`)).body).toMatchObject({ success: true, id: trade.id, note: 'Sold into *weakness*.' });
+    }
+    const unchanged = after.filter((trade) => !brokerPep.includes(trade));
+    expect(unchanged.map((trade) => trade.id)).toEqual(before.filter((trade) => !fifoPep.includes(trade)).map((trade) => trade.id));
+    expect(after.find((trade) => trade.id === nvda[1].id)).toMatchObject({ tags: ['Earnings'], has_note: true });
+    expect((await call(trader, 'GET', '/api/journal/orphans')).body).toEqual({ success: true, orphans: [], count: 0 });
+
+    // A day and a symbol carry the journal too.
+    const day = (await call(trader, 'GET', '/api/day-details?date=2024-06-04')).body;
+    expect(day.trades.filter((trade: Trade) => trade.symbol === 'PEP').map((trade: Trade) => [trade.id, trade.tags, trade.has_note]).sort()).toEqual(
+      brokerPep.map((trade) => [trade.id, ['Breakout', 'late exit'], true]).sort(),
+    );
+    const symbol = (await call(trader, 'GET', '/api/symbols/nvda')).body.data;
+    expect(symbol.trades.find((trade: Trade) => trade.id === nvda[0].id)).toMatchObject({ tags: ['Breakout', 'Earnings'], has_note: false });
+  });
+
+  it('filters the trades, the statistics and the equity curve by tag, and sums each tag as the statistics define it', async () => {
+    const every = await allTrades();
+    const carrying = (tag: string) => every.filter((trade) => trade.tags.some((own) => own.toLowerCase() === tag));
+    const breakout = carrying('breakout');
+    expect(breakout.length).toBe(4);
+    expect((await allTrades('&tag=BreakOut')).map((trade) => trade.id)).toEqual(breakout.map((trade) => trade.id));
+    expect((await allTrades('&tag=breakout&tag=earnings')).map((trade) => trade.id)).toEqual(
+      every.filter((trade) => trade.tags.includes('Breakout') && trade.tags.includes('Earnings')).map((trade) => trade.id),
+    );
+    const untagged = await allTrades('&untagged=true');
+    expect(untagged.length).toBe(every.filter((trade) => trade.tags.length === 0).length);
+    expect(untagged.every((trade) => trade.tags.length === 0)).toBe(true);
+
+    const statistics = (await call(trader, 'GET', '/api/statistics?all=true&tag=breakout')).body;
+    expect(statistics.filters).toMatchObject({ tags: ['breakout'], untagged: false });
+    const winners = breakout.filter((trade) => trade.total_profit_loss > 0);
+    const losers = breakout.filter((trade) => trade.total_profit_loss < 0);
+    expect(statistics.statistics).toMatchObject({ total_trades: breakout.length, winning_trades: winners.length, losing_trades: losers.length });
+    expect(Math.round(statistics.statistics.net_profit_loss * 100)).toBe(cents(breakout));
+
+    const curve = (await call(trader, 'GET', '/api/equity-curve?all=true&tag=breakout')).body;
+    expect(Math.round(curve.points.at(-1).cumulative_trading_profit_loss * 100)).toBe(cents(breakout));
+    expect(curve.points.every((point: { dividends: number }) => point.dividends === 0)).toBe(true);
+
+    const { body } = await call(trader, 'GET', '/api/tags');
+    const row = body.tags.find((tag: { name: string }) => tag.name === 'Breakout');
+    expect(row).toEqual({
+      name: 'Breakout',
+      total_trades: breakout.length,
+      winning_trades: winners.length,
+      losing_trades: losers.length,
+      win_rate: Math.round((winners.length / breakout.length) * 10000) / 100,
+      gross_profit: cents(winners) / 100,
+      gross_loss: cents(losers) / 100,
+      net_profit_loss: cents(breakout) / 100,
+      profit_factor: losers.length === 0 ? null : Math.round((cents(winners) / Math.abs(cents(losers))) * 100) / 100,
+      expectancy: Math.round(cents(breakout) / breakout.length) / 100,
+    });
+    expect(body.tags.map((tag: { name: string }) => tag.name)).toEqual(['Breakout', 'Earnings', 'late exit']);
+  });
+
+  it('refuses bad input with a clear message and changes nothing', async () => {
+    const [trade] = await allTrades('&tag=earnings&sort=symbol&order=asc');
+    const state = async () => [await allTrades(), (await call(trader, 'GET', '/api/tags')).body, (await call(trader, 'GET', `/api/trades/${trade.id}/note`)).body];
+    const before = await state();
+    const refused: [string, string, unknown, number, RegExp][] = [
+      ['PUT', `/api/trades/${trade.id}/tags`, { tags: ['x'.repeat(41)] }, 400, /at most 40 characters/],
+      ['PUT', `/api/trades/${trade.id}/tags`, { tags: 'breakout' }, 400, /tags must be a list of strings/],
+      ['PUT', `/api/trades/${trade.id}/tags`, { tags: [7] }, 400, /tags must be a list of strings/],
+      ['PUT', `/api/trades/${trade.id}/tags`, { tags: ['  '] }, 400, /must not be empty/],
+      ['PUT', `/api/trades/${trade.id}/tags`, {}, 400, /tags must be a list of strings/],
+      ['PUT', `/api/trades/${trade.id}/note`, { note: 'x'.repeat(20_001) }, 400, /note must be at most 20000 characters/],
+      ['PUT', `/api/trades/${trade.id}/note`, { note: 5 }, 400, /note must be a string/],
+      ['PUT', '/api/trades/0123456789abcdef0123/tags', { tags: ['a'] }, 404, /^Trade not found$/],
+      ['PUT', '/api/trades/not-an-id/note', { note: 'a' }, 400, /Trade id must be 20 hexadecimal characters/],
+      ['PATCH', '/api/tags/breakout', { name: '' }, 400, /must not be empty/],
+      ['PATCH', '/api/tags/no-such-tag', { name: 'x' }, 404, /^Tag not found$/],
+      ['DELETE', '/api/tags/no-such-tag', undefined, 404, /^Tag not found$/],
+      ['PUT', '/api/journal/2024-02-30', { note: 'x' }, 400, /date/],
+    ];
+    for (const [method, path, body, status, message] of refused) {
+      const answer = await call(trader, method, path, body);
+      expect([method, path, answer.status, answer.body.success]).toEqual([method, path, status, false]);
+      expect(answer.body.error).toMatch(message);
+    }
+    // Another user's trade is as unknown as one that never existed, both ways.
+    const theirs = (await call(other, 'GET', '/api/trades?limit=1')).body.trades[0];
+    expect(await call(trader, 'PUT', `/api/trades/${theirs.id}/tags`, { tags: ['mine'] })).toEqual({ status: 404, body: { success: false, error: 'Trade not found' } });
+    for (const [method, path, body] of [
+      ['PUT', `/api/trades/${trade.id}/tags`, { tags: ['mine'] }],
+      ['PUT', `/api/trades/${trade.id}/note`, { note: 'mine' }],
+      ['GET', `/api/trades/${trade.id}/note`, undefined],
+    ] as const) {
+      expect(await call(other, method, path, body)).toEqual({ status: 404, body: { success: false, error: 'Trade not found' } });
+    }
+    expect(await state()).toEqual(before);
+  });
+
+  it('renames, merges and deletes tags; keeps a note per day; imports tags from a file', async () => {
+    expect((await call(trader, 'PATCH', '/api/tags/late%20exit', { name: 'Late Exit' })).body).toMatchObject({ name: 'Late Exit', merged: false });
+    expect((await call(trader, 'PATCH', '/api/tags/late%20exit', { name: 'earnings' })).body).toMatchObject({ name: 'Earnings', merged: true });
+    let tags = (await call(trader, 'GET', '/api/tags')).body.tags;
+    expect(tags.map((tag: { name: string; total_trades: number }) => [tag.name, tag.total_trades])).toEqual([
+      ['Breakout', 4],
+      ['Earnings', 5],
+    ]);
+    expect((await call(trader, 'DELETE', '/api/tags/EARNINGS')).body).toMatchObject({ name: 'Earnings', trades_untagged: 5 });
+    tags = (await call(trader, 'GET', '/api/tags')).body.tags;
+    expect(tags.map((tag: { name: string }) => tag.name)).toEqual(['Breakout']);
+
+    expect((await call(trader, 'GET', '/api/journal/2024-07-01')).body).toEqual({ success: true, date: '2024-07-01', note: null, updated_at: null });
+    const note = '# Plan\n<script>alert(1)</script> stayed flat';
+    expect((await call(trader, 'PUT', '/api/journal/2024-07-01', { note })).body).toMatchObject({ date: '2024-07-01', note });
+    expect((await call(trader, 'GET', '/api/journal/2024-07-01')).body.note).toBe(note);
+    expect((await call(other, 'GET', '/api/journal/2024-07-01')).body.note).toBeNull();
+    expect((await call(trader, 'PUT', '/api/journal/2024-07-01', { note: '' })).body).toMatchObject({ note: null });
+
+    const file = [
+      'Symbol,Close_Date,Side,Tags,Notes',
+      'SCHD,2024-05-17,long,Dividend play; swing,',
+      'PEP,06/04/2024,Long,fill,',
+      'KO,2024-05-17,long,nope,',
+      'SCHD,2024-13-01,long,x,',
+      '',
+    ].join('\n');
+    const form = new FormData();
+    form.append('file', new Blob([file]), 'tags.csv');
+    const imported = await trader.fetch('/api/trades/tags.csv', { method: 'POST', headers: { origin: service.url }, body: form });
+    expect(imported.status).toBe(200);
+    const result = (await imported.json()) as any;
+    expect(result).toMatchObject({ success: true, lines: 4, matched: 2, trades_tagged: 4, ambiguous: 0, unmatched: 2 });
+    expect(result.problems.map((problem: { line: number; kind: string }) => [problem.line, problem.kind])).toEqual([
+      [4, 'unmatched'],
+      [5, 'unmatched'],
+    ]);
+    const schd = await allTrades('&tag=swing');
+    expect(schd.map((trade) => [trade.symbol, trade.close_date, trade.tags])).toEqual([['SCHD', '2024-05-17', ['Dividend play', 'swing']]]);
+    expect((await allTrades('&tag=fill')).map((trade) => trade.volume).sort()).toEqual([1.44, 20.56, 23]);
+  });
+});
