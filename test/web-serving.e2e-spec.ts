@@ -7,7 +7,7 @@ import { signIn, type SignedIn } from './support/sign-in.js';
 // public and cached, everything else still the API's.
 
 const WEB = path.resolve(process.cwd(), 'dist/web');
-const PAGES = ['/', '/calendar', '/month/2024-05', '/symbols', '/symbols/NVDA', '/timeframe', '/statistics', '/trades', '/import', '/portfolio'];
+const PAGES = ['/', '/calendar', '/month/2024-05', '/symbols', '/symbols/NVDA', '/timeframe', '/statistics', '/trades', '/tags', '/import', '/portfolio'];
 
 describe('the web app, served by the API', () => {
   let service: RunningService;

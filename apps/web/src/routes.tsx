@@ -7,6 +7,7 @@ import { PortfolioPage } from './pages/portfolio/PortfolioPage';
 import { StatisticsPage } from './pages/StatisticsPage';
 import { SymbolPage } from './pages/SymbolPage';
 import { SymbolsPage } from './pages/SymbolsPage';
+import { TagsPage } from './pages/TagsPage';
 import { TimeframePage } from './pages/TimeframePage';
 import { TradesPage } from './pages/TradesPage';
 
@@ -25,6 +26,7 @@ export const ROUTES: readonly Route[] = [
   { pattern: '/timeframe', page: TimeframePage },
   { pattern: '/statistics', page: StatisticsPage },
   { pattern: '/trades', page: TradesPage },
+  { pattern: '/tags', page: TagsPage },
   { pattern: '/import', page: ImportPage },
   { pattern: '/portfolio', page: PortfolioPage },
 ];
@@ -36,6 +38,7 @@ export const NAVIGATION = [
   { to: '/timeframe', label: 'Timeframe', section: '/timeframe' },
   { to: '/statistics', label: 'Statistics', section: '/statistics' },
   { to: '/trades', label: 'Trades', section: '/trades' },
+  { to: '/tags', label: 'Tags', section: '/tags' },
   { to: '/symbols', label: 'Symbols', section: '/symbols' },
   { to: '/portfolio', label: 'Portfolio', section: '/portfolio' },
   { to: '/import', label: 'Import', section: '/import' },

@@ -59,7 +59,7 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
   return checked<T>(response);
 }
 
-export async function sendJson<T>(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
+export async function sendJson<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
   const response = await fetch(path, {
     method,
     credentials: 'same-origin',

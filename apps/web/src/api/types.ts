@@ -6,7 +6,8 @@ export type Profile = Api.Profile;
 export type MarketMetrics = Api.TradingCalendarMetrics;
 
 /** A trade in any listing: a month's lists the fields the month page shows, the others every field. */
-export type Trade = Api.MonthTrade & Partial<Api.Trade>;
+/** A trade of any list: a month's (the fewest fields), every field, or a stored trade with its journal (a day, a symbol). */
+export type Trade = Api.MonthTrade & Partial<Api.Trade> & Partial<Pick<Api.JournaledTrade, 'id' | 'tags' | 'has_note'>>;
 export type Dividend = Api.Dividend;
 
 export type MonthListItem = Api.MonthSummary;
@@ -55,3 +56,10 @@ export type EquityCurveResponse = Api.EquityCurveResponse;
 
 export type ListedTrade = Api.JournaledTrade;
 export type TradeListResponse = Api.TradeListResponse;
+
+export type JournaledTrade = Api.JournaledTrade;
+export type TagFigures = Api.TagFigures;
+export type TagsResponse = Api.TagsResponse;
+export type TradeTagsResponse = Api.TradeTagsResponse;
+export type TradeNoteResponse = Api.TradeNoteResponse;
+export type DayNoteResponse = Api.DayNoteResponse;

@@ -3,10 +3,26 @@ import { formatDate, formatMoney, formatPrice, formatShares, formatSignedPercent
 import { Link } from '../lib/router';
 import { Pnl, SourceBadge } from './common';
 import { DataTable, type Column } from './DataTable';
+import { TradeJournalCell, useTagNames } from './Journal';
 
 const closeDate = (trade: Trade) => trade.close_date ?? trade.sell_date;
 
 export function TradesTable({ trades, caption, showSymbol = true }: { trades: readonly Trade[]; caption: string; showSymbol?: boolean }) {
+  // Stored trades (a day's, a symbol's) carry their id: they get the journal's column.
+  const journaled = trades.some((trade) => trade.id !== undefined);
+  const tags = useTagNames(journaled);
+  const journalColumn: Column<Trade> = {
+    key: 'journal',
+    header: 'Tags & note',
+    cell: (trade) =>
+      trade.id === undefined ? null : (
+        <TradeJournalCell
+          trade={{ id: trade.id, symbol: trade.symbol, close_date: closeDate(trade), tags: trade.tags ?? [], has_note: trade.has_note ?? false }}
+          suggestions={tags.names}
+          onSaved={tags.reload}
+        />
+      ),
+  };
   const columns: Column<Trade>[] = [
     ...(showSymbol
       ? [
@@ -67,13 +83,14 @@ export function TradesTable({ trades, caption, showSymbol = true }: { trades: re
     },
     { key: 'result', header: 'Result', cell: (trade) => trade.trade_result, sortValue: (trade) => trade.trade_result, minor: true },
     { key: 'source', header: 'Source', cell: (trade) => <SourceBadge source={trade.source} />, sortValue: (trade) => trade.source, minor: true },
+    ...(journaled ? [journalColumn] : []),
   ];
   return (
     <DataTable
       caption={caption}
       columns={columns}
       rows={trades}
-      rowKey={(trade, index) => `${trade.symbol}-${trade.buy_date}-${trade.sell_date}-${index}`}
+      rowKey={(trade, index) => trade.id ?? `${trade.symbol}-${trade.buy_date}-${trade.sell_date}-${index}`}
       initialSort={{ key: 'sell_date', direction: 'ascending' }}
       empty={<p className="muted">No completed trades.</p>}
     />

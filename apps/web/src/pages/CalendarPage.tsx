@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import type { CalendarDay, CalendarResponse, DayDetailsResponse, MonthsResponse } from '../api/types';
 import { EmptyState, ErrorMessage, Loading, PageHeader, Pnl, Section, Stat, Stats } from '../components/common';
 import { ExportButtons } from '../components/ExportButtons';
+import { DayNote } from '../components/Journal';
 import { DividendsTable, TradesTable } from '../components/TradeTables';
 import { calendarWeeks, heatStep, largestDailyMove, WEEKDAY_NAMES, WEEKDAYS } from '../lib/calendar-grid';
 import { addMonths, isDay, isMonth, localToday, monthOf } from '../lib/dates';
@@ -105,6 +106,7 @@ function DayDetails({ date }: { date: string }) {
           <DividendsTable dividends={details.data.dividends} caption={`Dividends on ${formatLongDate(date)}`} />
         </>
       )}
+      <DayNote date={date} />
     </Section>
   );
 }

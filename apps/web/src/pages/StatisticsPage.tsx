@@ -100,10 +100,12 @@ function Figures({ stats }: { stats: TradeStatistics }) {
   );
 }
 
-/** The query of `/api/statistics` and `/api/equity-curve` for what the address selects. */
-export function statisticsQuery(base: string, side: string | null): string {
+/** The query of `/api/statistics` and `/api/equity-curve` for what the address selects (side, and a tag or untagged). */
+export function statisticsQuery(base: string, side: string | null, journal: { tag?: string | null; untagged?: string | null } = {}): string {
   const params = new URLSearchParams(base);
   if (side === 'long' || side === 'short') params.set('side', side);
+  if (journal.tag) params.set('tag', journal.tag);
+  else if (journal.untagged === 'true') params.set('untagged', 'true');
   return params.toString();
 }
 
@@ -113,12 +115,15 @@ export function StatisticsPage() {
   const { range, symbols } = selection;
   const { search } = useLocation();
   const side = search.get('side');
-  const query = statisticsQuery(timeframeQuery(range, symbols), side);
+  const tag = search.get('tag');
+  const untagged = search.get('untagged');
+  const query = statisticsQuery(timeframeQuery(range, symbols), side, { tag, untagged });
   const report = useApi<StatisticsResponse>(`/api/statistics?${query}`);
   const curve = useApi<EquityCurveResponse>(`/api/equity-curve?${query}`);
   const stats = report.data?.statistics;
   const points = curve.data?.points ?? [];
-  const sideLabel = side === 'long' ? ', long trades' : side === 'short' ? ', short trades' : '';
+  const sideLabel =
+    (side === 'long' ? ', long trades' : side === 'short' ? ', short trades' : '') + (tag ? `, tagged ${tag}` : untagged === 'true' ? ', without tags' : '');
 
   return (
     <>

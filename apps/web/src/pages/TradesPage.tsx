@@ -3,6 +3,7 @@ import { downloadFile } from '../api/client';
 import type { ListedTrade, TradeListResponse } from '../api/types';
 import { ErrorMessage, Loading, PageHeader, Pnl, Section, SourceBadge, Stat, Stats } from '../components/common';
 import { DataTable, type Column } from '../components/DataTable';
+import { TradeJournalCell, useTagNames } from '../components/Journal';
 import { NoTradesInSelection, RangeFilter, selectionLabel, SearchSelect, useRangeSelection } from '../components/RangeFilter';
 import { formatCount, formatDate, formatPercent, formatShares, formatSignedPercent, tone } from '../lib/format';
 import { Link, updateSearch, useLocation } from '../lib/router';
@@ -11,7 +12,9 @@ import { useApi, useTitle } from '../lib/use-api';
 import { SIDE_OPTIONS } from './StatisticsPage';
 
 /** Filters of the address that `/api/trades` takes as they are. */
-const PASSED_ON = ['side', 'result', 'source', 'min_holding_days', 'max_holding_days'] as const;
+const PASSED_ON = ['side', 'result', 'source', 'min_holding_days', 'max_holding_days', 'tag', 'untagged'] as const;
+/** The tag filter's choice for "trades without tags". */
+const UNTAGGED = '\u0000untagged';
 /** Changing a filter or the order starts again from the first page. */
 const FIRST_PAGE = { cursor: null } as const;
 
@@ -53,6 +56,35 @@ export function tradeListQueries(base: string, search: URLSearchParams): { filte
     if (value) page.set(name, value);
   }
   return { filters: filters.toString(), page: page.toString() };
+}
+
+/** One select for the journal's filters: a tag (`tag`), or trades without any (`untagged=true`). */
+function TagFilter({ names }: { names: readonly string[] }) {
+  const { search } = useLocation();
+  const tag = search.get('tag');
+  const value = search.get('untagged') === 'true' ? UNTAGGED : (tag ?? '');
+  const options = tag !== null && !names.some((name) => name.toLowerCase() === tag.toLowerCase()) ? [...names, tag] : names;
+  return (
+    <div className="field">
+      <label htmlFor="filter-tag">Tag</label>
+      <select
+        id="filter-tag"
+        value={value}
+        onChange={(event) => {
+          const chosen = event.target.value;
+          updateSearch({ tag: chosen === '' || chosen === UNTAGGED ? null : chosen, untagged: chosen === UNTAGGED ? 'true' : null, ...FIRST_PAGE });
+        }}
+      >
+        <option value="">Any tag</option>
+        <option value={UNTAGGED}>No tags</option>
+        {options.map((name) => (
+          <option key={name} value={name}>
+            {name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
 }
 
 const COLUMNS: Column<ListedTrade>[] = [
@@ -101,6 +133,11 @@ export function TradesPage() {
   const earlier = previous.filters === queries.filters ? previous.cursors : [];
   const [download, setDownload] = useState<{ error: boolean; text: string } | null>(null);
   const data = list.data;
+  const tags = useTagNames();
+  const columns: Column<ListedTrade>[] = [
+    ...COLUMNS,
+    { key: 'journal', header: 'Tags & note', cell: (trade) => <TradeJournalCell trade={trade} suggestions={tags.names} onSaved={tags.reload} /> },
+  ];
 
   const next = () => {
     if (!data?.next_cursor) return;
@@ -137,6 +174,7 @@ export function TradesPage() {
         <SearchSelect name="side" label="Side" options={SIDE_OPTIONS} reset={FIRST_PAGE} />
         <SearchSelect name="result" label="Result" options={RESULT_OPTIONS} reset={FIRST_PAGE} />
         <SearchSelect name="source" label="Source" options={SOURCE_OPTIONS} reset={FIRST_PAGE} />
+        <TagFilter names={tags.names} />
         <SearchSelect name="sort" label="Sort by" options={SORT_OPTIONS} reset={FIRST_PAGE} />
         <SearchSelect name="order" label="Order" options={ORDER_OPTIONS} reset={FIRST_PAGE} />
       </RangeFilter>
@@ -156,7 +194,7 @@ export function TradesPage() {
               </Stats>
             </Section>
             <Section title={`${formatCount(data.total_count)} trades`} id="trade-list">
-              <DataTable caption="The selected trades, in the chosen order" columns={COLUMNS} rows={data.trades} rowKey={(trade) => trade.id} />
+              <DataTable caption="The selected trades, in the chosen order" columns={columns} rows={data.trades} rowKey={(trade) => trade.id} />
               <div className="button-row pager">
                 <span className="muted small">{search.get('cursor') && earlier.length === 0 ? 'A later page' : `Page ${earlier.length + 1}`}</span>
                 <button type="button" className="button-secondary" disabled={earlier.length === 0} onClick={back}>

@@ -1,0 +1,129 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import {
+  describeInChromium,
+  describeViolations,
+  launchChromium,
+  PHONE,
+  DESKTOP,
+  screenshotBothSizes,
+  seriousAxeViolations,
+  signInThroughBrowser,
+  type ChromiumSession,
+} from './support/chromium.js';
+import { startService, type RunningService } from './support/service.js';
+import { FIXTURES } from './support/uploads.js';
+
+// The journal in a real browser: tag a trade with a chip (suggested from the user's tags), remove it with
+// one click, write a note holding markup that must stay text, filter by tag, see the tag's figures on
+// the Tags page and rename it there, and keep a note on a calendar day.
+
+const EMAIL = 'web-journal@example.com';
+const HOSTILE = '<script>window.__journalPwned = 1</script><img src=x onerror="window.__journalPwned = 2"> **bold**';
+
+describeInChromium('web app: the journal (Chromium)', () => {
+  let service: RunningService;
+  let browser: ChromiumSession;
+  let page: Page;
+  let base: string;
+
+  beforeAll(async () => {
+    service = await startService({ env: { AUTHORIZED_USERS: EMAIL } });
+    base = service.url.replace('127.0.0.1', 'localhost');
+    browser = await launchChromium();
+    page = browser.page;
+    await signInThroughBrowser(page, base, EMAIL);
+    await page.goto(`${base}/import`);
+    // The form is filled once the profile has loaded (until then it is disabled).
+    await page.getByText('Set your account number first.').waitFor();
+    await page.getByLabel('Account number').fill('XXXX-1234');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved: your uploads go to account XXXX-1234.').waitFor();
+    await page.getByLabel('Transactions CSV').setInputFiles(path.join(FIXTURES, 'schwab-example', 'transactions.csv'));
+    await page.getByLabel('Realized gain/loss (lot details) CSV').setInputFiles(path.join(FIXTURES, 'schwab-example', 'realized_gains.csv'));
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByText('Successfully processed files.').waitFor({ timeout: 60_000 });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await service?.stop();
+  });
+
+  async function noSeriousViolations(name: string): Promise<void> {
+    const violations = await seriousAxeViolations(page);
+    if (violations.length > 0) throw new Error(`axe-core on ${name}:\n${describeViolations(violations)}`);
+  }
+  const nvdaTrade = 'NVDA closed 2024-05-08';
+
+  it('tags a trade with chips, suggests the user\'s tags, and removes a tag with one click', async () => {
+    await page.goto(`${base}/trades?symbols=NVDA&sort=profit_loss`);
+    const add = page.getByLabel(`Add a tag to ${nvdaTrade}`).first();
+    await add.fill('Breakout');
+    await add.press('Enter');
+    const chips = page.getByRole('list', { name: `Tags of ${nvdaTrade}` }).first();
+    await chips.getByText('Breakout').waitFor();
+    await add.fill('late exit');
+    await add.press('Enter');
+    await chips.getByText('late exit').waitFor();
+    // The second NVDA trade of the day suggests the tags already written.
+    const suggestions = await page.locator('datalist').nth(1).locator('option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    expect(suggestions.sort()).toEqual(['Breakout', 'late exit']);
+
+    await page.getByRole('button', { name: `Remove tag late exit from ${nvdaTrade}` }).first().click();
+    await chips.getByText('late exit').waitFor({ state: 'detached' });
+    expect(await chips.locator('li').allInnerTexts()).toEqual([expect.stringContaining('Breakout')]);
+    // The field takes at most 40 characters (the service refuses longer tags too).
+    await add.fill('x'.repeat(40) + 'y');
+    expect(await add.inputValue()).toHaveLength(40);
+    await noSeriousViolations('the trades page with tags');
+    await screenshotBothSizes(page, 'trades-with-tags');
+  });
+
+  it('keeps a note holding markup as text, never as HTML', async () => {
+    await page.getByRole('button', { name: `Add a note for ${nvdaTrade}` }).first().click();
+    const dialog = page.getByRole('dialog', { name: `Note: ${nvdaTrade}` });
+    await dialog.getByLabel(/Why you took it/).fill(HOSTILE);
+    await dialog.getByRole('button', { name: 'Save note' }).click();
+    await dialog.getByText('Note saved.').waitFor();
+    expect(await dialog.getByLabel('Saved note').innerText()).toBe(HOSTILE);
+    expect(await dialog.locator('script, img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __journalPwned?: number }).__journalPwned)).toBeUndefined();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: `Note for ${nvdaTrade}` }).first().waitFor();
+  });
+
+  it('filters the trades by tag and shows each tag\'s figures on the Tags page, where it can be renamed', async () => {
+    await page.goto(`${base}/trades`);
+    await page.getByLabel('Tag', { exact: true }).selectOption('Breakout');
+    await page.getByRole('heading', { name: '1 trades' }).waitFor();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tags' }).click();
+    const table = page.getByRole('region', { name: "Your tags and their trades' figures" });
+    await table.getByRole('link', { name: 'Breakout' }).waitFor();
+    const row = await table.locator('tbody tr').filter({ hasText: 'Breakout' }).locator('td').allInnerTexts();
+    expect(row.slice(0, 6)).toEqual(['Breakout', '1', '100%', '+$525.88', '—', '+$525.88']);
+    await noSeriousViolations('the tags page');
+    await screenshotBothSizes(page, 'tags');
+
+    await page.getByRole('button', { name: 'Rename Breakout' }).click();
+    await page.getByLabel('New name for Breakout').fill('Breakout A+');
+    await page.getByRole('button', { name: 'Rename', exact: true }).click();
+    await page.getByText("Tag renamed to 'Breakout A+'").waitFor();
+    await table.getByRole('link', { name: 'Breakout A+' }).click();
+    await page.getByRole('heading', { name: '1 trades' }).waitFor();
+    expect(await page.getByLabel('Tag', { exact: true }).inputValue()).toBe('Breakout A+');
+  });
+
+  it('keeps a note on a calendar day, shown as text', async () => {
+    await page.goto(`${base}/calendar?month=2024-05&date=2024-05-08`);
+    await page.getByRole('button', { name: 'Write a note' }).click();
+    await page.getByLabel('Note for 2024-05-08').fill('<b>Earnings week</b>\nStayed patient.');
+    await page.getByRole('button', { name: 'Save note' }).click();
+    await page.getByText('Note saved.').waitFor();
+    const shown = page.locator('.day-note .note-text');
+    expect(await shown.innerText()).toBe('<b>Earnings week</b>\nStayed patient.');
+    expect(await shown.locator('b').count()).toBe(0);
+    await page.setViewportSize(PHONE);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.setViewportSize(DESKTOP);
+  });
+});
