@@ -46,7 +46,17 @@ const SCENARIOS = [
   // fifth of one), so this row always runs two (BENCH_WORKERS still sets the others).
   { name: 'equity curve all', path: '/api/equity-curve?all=true', session: true, p99MaxMs: 50, firstMaxMs: 300, workers: 2 },
   { name: 'trades of a symbol by P&L', path: '/api/trades?symbol=BAA&sort=profit_loss&limit=100', session: true, p99MaxMs: 50, firstMaxMs: 100 },
+  // The journal (issue 18), after 50 tags were put on every trade by a tag file: the tags' figures
+  // (through the report cache; "first" is the uncached computation), a trade list filtered by a tag,
+  // then setting a trade's tags (PUT, a random one of 1,000 trades per request; each raises the
+  // user's report version, so the cached reports above would be recomputed).
+  { name: 'tags', path: '/api/tags', session: true, p99MaxMs: 50, firstMaxMs: 100 },
+  { name: 'trades with a tag', path: '/api/trades?tag=setup-07&limit=100', session: true, p99MaxMs: 50 },
+  // One trader tagging from a few tabs: 4 connections (64 writes of one user at once queue on the user's
+  // report version row, and on the embedded engine's single connection).
+  { name: 'set tags', path: '/api/trades/{id}/tags', method: 'PUT', body: { tags: ['bench-a', 'Bench B'] }, session: true, p99MaxMs: 50, connections: 4 },
 ];
+const JOURNAL_TAGS = 50;
 
 /** The account's shape (see bench/support/trading-history.mjs): vary it to measure more than one kind of trader. */
 const SHAPE = {
@@ -79,39 +89,58 @@ async function main() {
     const session = await signIn({ url: base }, TRADER);
     const imported = await importHistory(session);
     console.log(`imported ${imported.trades} trades and ${imported.dividends} dividends (${imported.rows} rows, ${imported.lots} broker lots) in ${imported.seconds.toFixed(1)} s`);
+    // The same files again, before and after every trade is tagged: what following the journal costs a re-import.
+    const untagged = await importHistory(session);
+    const journal = await tagEveryTrade(session, base);
+    console.log(
+      `tagged ${journal.tagged} of ${journal.listed} trades with ${JOURNAL_TAGS} tags from a ${journal.lines}-line tag file in ${journal.seconds.toFixed(1)} s (${journal.ambiguous} ambiguous lines)`,
+    );
+    const again = await importHistory(session);
+    console.log(`the same files again: ${untagged.seconds.toFixed(1)} s untagged, ${again.seconds.toFixed(1)} s with every trade tagged`);
 
     await new Promise((resolve) => setTimeout(resolve, SETTLE_S * 1000));
 
     const rows = [];
     for (const scenario of SCENARIOS.filter((each) => ONLY === undefined || each.path === '/health/live' || ONLY.includes(each.path))) {
-      const headers = { 'accept-encoding': scenario.identity ? 'identity' : BROWSER_ENCODINGS, ...(scenario.session ? { cookie: session.cookie } : {}) };
+      const headers = {
+        'accept-encoding': scenario.identity ? 'identity' : BROWSER_ENCODINGS,
+        ...(scenario.session ? { cookie: session.cookie } : {}),
+        ...(scenario.body ? { 'content-type': 'application/json', origin: base } : {}),
+      };
+      const method = scenario.method ?? 'GET';
+      const body = scenario.body ? JSON.stringify(scenario.body) : undefined;
+      // A path with {id}: a random one of the tagged trades per request.
+      const pathOf = () => scenario.path.replace('{id}', journal.ids[Math.floor(Math.random() * journal.ids.length)]);
       // The first request after the import finds no cached response: the read model's own speed.
       const started = performance.now();
-      const first = await fetch(base + scenario.path, { headers });
-      const body = Buffer.from(await first.arrayBuffer());
+      const first = await fetch(base + pathOf(), { method, headers, body });
+      const answer = Buffer.from(await first.arrayBuffer());
       const firstMs = performance.now() - started;
-      if (first.status !== 200) throw new Error(`${scenario.path}: ${first.status} ${body.toString('utf8', 0, 200)}`);
+      if (first.status !== 200) throw new Error(`${scenario.path}: ${first.status} ${answer.toString('utf8', 0, 200)}`);
       const clientCpu = process.cpuUsage();
       const serviceCpu = cpuSecondsOf(service.pid);
       const result = await autocannon({
         url: base + scenario.path,
-        connections: CONNECTIONS,
+        connections: scenario.connections ?? CONNECTIONS,
         duration: DURATION_S,
         headers,
-        warmup: { connections: CONNECTIONS, duration: 1 },
+        method,
+        ...(body === undefined ? {} : { body }),
+        ...(scenario.path.includes('{id}') ? { requests: [{ setupRequest: (request) => ({ ...request, path: pathOf() }) }] } : {}),
+        warmup: { connections: scenario.connections ?? CONNECTIONS, duration: 1 },
         ...((scenario.workers ?? WORKERS) > 0 ? { workers: scenario.workers ?? WORKERS } : {}),
       });
       const { user, system } = process.cpuUsage(clientCpu);
       const serviceSeconds = cpuSecondsOf(service.pid) - serviceCpu;
       // What was sent during the run (a compressed form may be made after the first request, as Brotli is).
-      const last = await fetch(base + scenario.path, { headers });
+      const last = await fetch(base + pathOf(), { method, headers, body });
       const sentBytes = Number(last.headers.get('content-length') ?? 0);
       await last.arrayBuffer();
       rows.push({
         ...scenario,
         firstMs,
-        bytes: body.length,
-        sentBytes: sentBytes || body.length,
+        bytes: answer.length,
+        sentBytes: sentBytes || answer.length,
         // The load generator's own CPU share (100% = one core busy): above ~90% it, not the service, sets the pace.
         clientCpu: (user + system) / 1000 / ((DURATION_S + 1) * 1000),
         serviceCpu: serviceSeconds / (DURATION_S + 1),
@@ -135,7 +164,7 @@ async function main() {
       if (row.minRatio !== undefined) goals.push(ratio >= row.minRatio ? `ratio ≥ ${row.minRatio} ✓` : `ratio ≥ ${row.minRatio} ✗`);
       if (goals.some((goal) => goal.endsWith('✗')) || row.errors > 0) failed = true;
       console.log(
-        `| ${row.path}${row.identity ? ' (uncompressed)' : ''} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${ratio.toFixed(2)} | ${row.firstMs.toFixed(0)} | ${(row.bytes / 1024).toFixed(1)} | ${(row.sentBytes / 1024).toFixed(1)} | ${Number.isNaN(row.serviceCpu) ? '–' : `${(row.serviceCpu * 100).toFixed(0)}%`} | ${(row.clientCpu * 100).toFixed(0)}% | ${row.errors} | ${goals.join(', ')} |`,
+        `| ${row.method ? `${row.method} ` : ''}${row.path}${row.identity ? ' (uncompressed)' : ''}${row.connections ? ` (${row.connections} connections)` : ''} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${ratio.toFixed(2)} | ${row.firstMs.toFixed(0)} | ${(row.bytes / 1024).toFixed(1)} | ${(row.sentBytes / 1024).toFixed(1)} | ${Number.isNaN(row.serviceCpu) ? '–' : `${(row.serviceCpu * 100).toFixed(0)}%`} | ${(row.clientCpu * 100).toFixed(0)}% | ${row.errors} | ${goals.join(', ')} |`,
       );
     }
     if (failed) process.exitCode = 1;
@@ -145,6 +174,39 @@ async function main() {
     await database?.drop();
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Tags every trade the way a trader moving from another journal would: a tag file (POST
+ * /api/trades/tags.csv) naming each symbol, side and close date once, with one of JOURNAL_TAGS tags
+ * (two for a tenth of them). Lines naming several closing fills are ambiguous and tag nothing.
+ * Returns 1,000 trade ids for the PUT scenario.
+ */
+async function tagEveryTrade(session, base) {
+  const trades = [];
+  let cursor = null;
+  do {
+    const page = await (await session.fetch(`/api/trades?limit=500${cursor ? `&cursor=${cursor}` : ''}`)).json();
+    trades.push(...page.trades.map((trade) => ({ id: trade.id, key: `${trade.symbol},${trade.close_date},${trade.side}` })));
+    cursor = page.next_cursor;
+  } while (cursor);
+  const keys = [...new Set(trades.map((trade) => trade.key))];
+  const name = (index) => `setup-${String(index % JOURNAL_TAGS).padStart(2, '0')}`;
+  const file = ['symbol,close_date,side,tags', ...keys.map((key, index) => `${key},${name(index)}${index % 10 === 0 ? `;${name(index + 7)}` : ''}`)].join('\n');
+  const form = new FormData();
+  form.append('file', new Blob([file]), 'tags.csv');
+  const started = performance.now();
+  const response = await session.fetch('/api/trades/tags.csv', { method: 'POST', headers: { origin: base }, body: form });
+  const result = await response.json();
+  if (response.status !== 200) throw new Error(`tag import: ${response.status} ${JSON.stringify(result).slice(0, 200)}`);
+  return {
+    listed: trades.length,
+    lines: keys.length,
+    tagged: result.trades_tagged,
+    ambiguous: result.ambiguous,
+    seconds: (performance.now() - started) / 1000,
+    ids: trades.filter((_, index) => index % Math.max(1, Math.floor(trades.length / 1000)) === 0).map((trade) => trade.id).slice(0, 1000),
+  };
 }
 
 /** Sets the trader's brokerage account and uploads the generated exports through POST /api/upload-csv. */

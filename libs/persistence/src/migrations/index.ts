@@ -10,6 +10,8 @@ import { BulkTablesWithoutSurrogateKeys1763800000000 } from './1763800000000-bul
 import { IdentityProviderState1763810000000 } from './1763810000000-identity-provider-state.js';
 import { TradeStatisticGroups1763820000000 } from './1763820000000-trade-statistic-groups.js';
 import { TradeJournal1763830000000 } from './1763830000000-trade-journal.js';
+import { TradeIdsWithProfitLoss1763835000000 } from './1763835000000-trade-ids-with-profit-loss.js';
+import { TagFiguresWithoutJoins1763840000000 } from './1763840000000-tag-figures-without-joins.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -25,4 +27,6 @@ export const MIGRATIONS = [
   IdentityProviderState1763810000000,
   TradeStatisticGroups1763820000000,
   TradeJournal1763830000000,
+  TradeIdsWithProfitLoss1763835000000,
+  TagFiguresWithoutJoins1763840000000,
 ];

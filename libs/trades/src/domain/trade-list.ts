@@ -215,8 +215,9 @@ export interface ListedTrade {
 /**
  * A trade's id: stable across imports that derive the same trade again (a re-import, a later file),
  * because it is made of what the trade is, not of where the import put it: the account, symbol, side,
- * source, dates, shares, cost basis and proceeds, and `occurrence`, the count of identical trades the
- * import recorded before it (a lot sold in equal parts on one day).
+ * source, dates, shares, cost basis, proceeds and P&L (a broker's gain/loss can differ from proceeds
+ * minus cost basis), and `occurrence`, the count of identical trades the import recorded before it (a
+ * lot sold in equal parts on one day). So a trade's P&L is fixed by its id.
  */
 export function tradeId(accountId: number, trade: ClosedTrade, occurrence: number): string {
   const key = [
@@ -229,6 +230,7 @@ export function tradeId(accountId: number, trade: ClosedTrade, occurrence: numbe
     trade.volume.rawUnits,
     trade.costBasis.rawUnits,
     trade.proceeds.rawUnits,
+    trade.totalProfitLoss.rawUnits,
     occurrence,
   ].join('|');
   return createHash('sha256').update(key).digest('hex').slice(0, 20);
@@ -238,7 +240,17 @@ export function tradeId(accountId: number, trade: ClosedTrade, occurrence: numbe
 export function tradeIds(accountId: number, trades: readonly ClosedTrade[]): string[] {
   const seen = new Map<string, number>();
   return trades.map((trade) => {
-    const key = [trade.symbol, trade.side, trade.source, trade.openDate, trade.closeDate, trade.volume.rawUnits, trade.costBasis.rawUnits, trade.proceeds.rawUnits].join('|');
+    const key = [
+      trade.symbol,
+      trade.side,
+      trade.source,
+      trade.openDate,
+      trade.closeDate,
+      trade.volume.rawUnits,
+      trade.costBasis.rawUnits,
+      trade.proceeds.rawUnits,
+      trade.totalProfitLoss.rawUnits,
+    ].join('|');
     const occurrence = seen.get(key) ?? 0;
     seen.set(key, occurrence + 1);
     return tradeId(accountId, trade, occurrence);

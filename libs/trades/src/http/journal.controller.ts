@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Req, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import {
@@ -20,6 +20,7 @@ import { JournalService } from '../application/journal.service.js';
 import { MAX_TAG_LENGTH } from '../domain/journal.js';
 import { NoteDto, RenameTagDto, TradeTagsDto } from './dto/journal.dto.js';
 import { noteView, orphanView, tagImportView, tagView } from './journal-views.js';
+import { ReportCacheInterceptor } from './report-cache.interceptor.js';
 
 const TAG_FILE_FIELD = 'file';
 const tradeIdParam = ApiParam({ name: 'id', schema: string({ pattern: '^[0-9a-f]{20}$' }), description: "A trade's `id` (from `/api/trades`, a day or a symbol)." });
@@ -90,7 +91,8 @@ export class JournalController {
   }
 
   @Get('tags')
-  @ApiOperation({ summary: "The user's tags, each with its trades' figures" })
+  @UseInterceptors(ReportCacheInterceptor)
+  @ApiOperation({ summary: "The user's tags, each with its trades' figures (through the report cache)" })
   @ApiJson('TagsResponse', 'Every tag, by name.')
   async tags(@CurrentUser() user: AuthenticatedUser) {
     const tags = (await this.journal.tags(user.id)).map(tagView);

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
+import type { MigrationInterface } from 'typeorm';
 import { Database, MIGRATIONS } from '@app/persistence';
 import { loadConfig } from '@app/shared';
 import { Decimal } from '@app/shared/domain';
@@ -12,6 +13,7 @@ import { tagNameOf } from '../../domain/journal.js';
 import { tradeIds } from '../../domain/trade-list.js';
 import { aTrade } from '../../testing/in-memory-trade-reports.js';
 import { ReportDataChanges } from './report-data-changes.js';
+import { InProcessReportVersions } from './report-versions.adapters.js';
 import { SqlTradeJournal } from './sql-trade-journal.js';
 import { SqlTradeLedger } from './sql-trade-ledger.js';
 
@@ -70,6 +72,26 @@ describe('SqlTradeJournal (real database)', () => {
     accountId = Number(account.id);
   }, 60000);
 
+  // Whatever a test did, the kept sums equal the tags' trades summed afresh (live trades only).
+  afterEach(async () => {
+    const kept = await database.manager.query(
+      `SELECT g.user_id, g.tag_key, COALESCE(s.total_trades, 0) AS trades, COALESCE(s.winning_trades, 0) AS winning,
+              COALESCE(s.losing_trades, 0) AS losing, COALESCE(s.gross_profit, 0)::text AS profit, COALESCE(s.gross_loss, 0)::text AS loss
+         FROM journal_tags g LEFT JOIN tag_totals s USING (user_id, tag_key) ORDER BY 1, 2`,
+    );
+    const fresh = await database.manager.query(
+      `SELECT g.user_id, g.tag_key, count(c.trade_id)::int AS trades, (count(*) FILTER (WHERE c.profit_loss > 0))::int AS winning,
+              (count(*) FILTER (WHERE c.profit_loss < 0))::int AS losing,
+              COALESCE(SUM(c.profit_loss) FILTER (WHERE c.profit_loss > 0), 0)::text AS profit,
+              COALESCE(SUM(c.profit_loss) FILTER (WHERE c.profit_loss < 0), 0)::text AS loss
+         FROM journal_tags g LEFT JOIN trade_tags t USING (user_id, tag_key)
+         LEFT JOIN closed_trades c ON c.user_id = t.user_id AND c.trade_id = t.trade_id
+        GROUP BY 1, 2 ORDER BY 1, 2`,
+    );
+    const normal = (rows: Record<string, unknown>[]) => rows.map((row) => ({ ...row, profit: d(String(row.profit)).toString(), loss: d(String(row.loss)).toString() }));
+    expect(normal(kept)).toEqual(normal(fresh));
+  });
+
   afterAll(async () => {
     await database?.onApplicationShutdown();
     await serverDatabase?.drop();
@@ -108,10 +130,7 @@ describe('SqlTradeJournal (real database)', () => {
     const [kept] = await store(sale('fill-b', [50], 'fifo'));
     // The trades of the first test are gone with that import: their journal is kept, as orphans.
     const earlier = await journal.orphans(userId);
-    expect(earlier.map((orphan) => orphan.tags)).toEqual([
-      ['Breakout', 'late exit', 'scaled out'],
-      ['Breakout', 'late exit', 'size'],
-    ]);
+    expect(earlier.map((orphan) => orphan.tags.join(', ')).sort()).toEqual(['Breakout, late exit, scaled out', 'Breakout, late exit, size']);
     for (const orphan of earlier) expect(await journal.discardOrphan(userId, orphan.tradeId)).toBe(true);
     await journal.setTags(userId, kept, tags('earnings'));
     await journal.setNote(userId, kept, 'Gone soon.');
@@ -128,6 +147,7 @@ describe('SqlTradeJournal (real database)', () => {
     await store(sale('fill-b', [50], 'fifo'));
     expect(await journal.orphans(userId)).toEqual([]);
     expect(await journalOf([kept])).toEqual([[['earnings'], 'Gone soon.']]);
+    expect((await journal.tags(userId)).find((tag) => tag.key === 'earnings')).toMatchObject({ totalTrades: 1, winningTrades: 1 });
     await store(sale('fill-c', [51], 'fifo'));
     expect(await journal.discardOrphan(otherId, kept)).toBe(false);
     expect(await journal.discardOrphan(userId, kept)).toBe(true);
@@ -153,6 +173,56 @@ describe('SqlTradeJournal (real database)', () => {
       [[], null],
       [[], null],
     ]);
+  });
+
+  it("raises only the user's report version when their journal changes (their cached reports, no one else's, are recomputed)", async () => {
+    const changes = new ReportDataChanges();
+    const versions = new InProcessReportVersions(changes);
+    const counted = new SqlTradeJournal(database, changes);
+    const [id] = await store(sale('fill-h', [9], 'fifo'));
+    const version = async (user: number) => Number((await database.manager.query(`SELECT version FROM report_versions WHERE user_id = $1`, [user]))[0]?.version ?? 0);
+    const [mine, theirs] = [await version(userId), await version(otherId)];
+    await counted.setTags(userId, id, tags('versioned'));
+    await counted.setNote(userId, id, 'v');
+    expect([await version(userId), await version(otherId)]).toEqual([mine + 2, theirs]);
+    expect([await versions.current(userId), await versions.current(otherId)]).toEqual([2, 0]);
+    versions.onModuleDestroy();
+  });
+
+  it('the migration that puts the P&L on tag rows (TagFiguresWithoutJoins1763840000000) fills rows stored before it as the journal does', async () => {
+    const ids = await store([...sale('fill-i', [3, 4], 'fifo'), ...sale('fill-j', [5], 'fifo').map((trade) => ({ ...trade, symbol: 'AMD' }))]);
+    await journal.setTags(userId, ids[0], tags('migrated', 'other'));
+    await journal.setTags(userId, ids[2], tags('migrated'));
+    await store(sale('fill-i', [3, 4], 'fifo'));
+    const rows = () => database.manager.query(`SELECT trade_id, tag_key, profit_loss::text, orphaned FROM trade_tags ORDER BY trade_id, tag_key`);
+    const written = await rows();
+    expect(written.filter((row: { orphaned: boolean; tag_key: string }) => row.orphaned && row.tag_key === 'migrated')).toHaveLength(1);
+    const migration = MIGRATIONS.map((Migration) => new (Migration as new () => MigrationInterface)()).find((candidate) => candidate.name === 'TagFiguresWithoutJoins1763840000000');
+    const runner = database.dataSource.createQueryRunner();
+    try {
+      await migration?.down(runner);
+      await migration?.up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await rows()).toEqual(written);
+  });
+
+  it('keeps each tag\'s sums through renames, merges, removals and deletions', async () => {
+    const ids = await store([...sale('fill-k', [3, 4], 'fifo'), ...sale('fill-l', [5], 'fifo').map((trade) => ({ ...trade, symbol: 'AMD', totalProfitLoss: d('-5') }))]);
+    await journal.setTags(userId, ids[0], tags('alpha', 'beta'));
+    await journal.setTags(userId, ids[1], tags('beta'));
+    await journal.setTags(userId, ids[2], tags('Gamma', 'alpha'));
+    const figures = async () =>
+      Object.fromEntries((await journal.tags(userId)).map((tag) => [tag.name, [tag.totalTrades, tag.winningTrades, tag.losingTrades, tag.grossProfit.toString(), tag.grossLoss.toString()]]));
+    expect(await figures()).toMatchObject({ alpha: [2, 1, 1, '3', '-5'], beta: [2, 2, 0, '7', '0'], Gamma: [1, 0, 1, '0', '-5'] });
+    await journal.renameTag(userId, 'gamma', tagNameOf('Delta'));
+    expect(await journal.renameTag(userId, 'beta', tagNameOf('ALPHA'))).toEqual({ merged: true, name: 'alpha' });
+    expect(await figures()).toMatchObject({ alpha: [3, 2, 1, '7', '-5'], Delta: [1, 0, 1, '0', '-5'] });
+    await journal.setTags(userId, ids[2], tags('delta'));
+    expect(await figures()).toMatchObject({ alpha: [2, 2, 0, '7', '0'], Delta: [1, 0, 1, '0', '-5'] });
+    await journal.deleteTag(userId, 'alpha');
+    expect(Object.keys(await figures())).not.toContain('alpha');
   });
 
   it('keeps each user to their own trades and tags', async () => {

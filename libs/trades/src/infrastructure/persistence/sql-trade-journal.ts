@@ -46,14 +46,25 @@ export class SqlTradeJournal extends TradeJournal {
   async setTags(userId: number, tradeId: string, tags: readonly TagName[]): Promise<string[] | null> {
     return this.changing(userId, async (manager) => {
       if (!(await journalTrade(manager, userId, tradeId))) return null;
-      await manager.query(`DELETE FROM trade_tags WHERE user_id = $1 AND trade_id = $2`, [userId, tradeId]);
-      await insertTags(manager, userId, [tradeId], tags);
-      await forgetUnannotated(manager, userId, [tradeId]);
+      // One statement (the PUT answers in a few round trips): new tags are created, the trade's other
+      // tags removed and the missing ones added (the two sets are disjoint). The names answered are
+      // those stored before this statement, else the ones given (a new tag).
+      const keys = tags.map((tag) => tag.key);
       const rows = (await manager.query(
-        `SELECT g.name FROM trade_tags t JOIN journal_tags g ON g.user_id = t.user_id AND g.tag_key = t.tag_key
-          WHERE t.user_id = $1 AND t.trade_id = $2 ORDER BY t.tag_key`,
-        [userId, tradeId],
+        `WITH created AS (INSERT INTO journal_tags (user_id, tag_key, name) SELECT $1, t.* FROM unnest($3::text[], $4::text[]) AS t
+                          ON CONFLICT (user_id, tag_key) DO NOTHING),
+              removed AS (DELETE FROM trade_tags WHERE user_id = $1 AND trade_id = $2 AND tag_key <> ALL($3::text[])),
+              added AS (INSERT INTO trade_tags (user_id, trade_id, tag_key, profit_loss)
+                        SELECT $1, $2, key, (SELECT profit_loss FROM journal_trades WHERE user_id = $1 AND trade_id = $2)
+                          FROM unnest($3::text[]) AS key
+                        ON CONFLICT DO NOTHING)
+         SELECT COALESCE(g.name, t.name) AS name
+           FROM unnest($3::text[], $4::text[]) AS t(key, name)
+           LEFT JOIN journal_tags g ON g.user_id = $1 AND g.tag_key = t.key
+          ORDER BY t.key`,
+        [userId, tradeId, keys, tags.map((tag) => tag.name)],
       )) as { name: string }[];
+      if (tags.length === 0) await forgetUnannotated(manager, userId, [tradeId]);
       return rows.map((row) => row.name);
     });
   }
@@ -68,7 +79,9 @@ export class SqlTradeJournal extends TradeJournal {
          ON CONFLICT (user_id, trade_id) DO NOTHING`,
         [userId, [...new Set(wanted.flatMap((assignment) => assignment.tradeIds))]],
       );
-      for (const assignment of wanted) await insertTags(manager, userId, assignment.tradeIds, assignment.tags);
+      // Two statements for the whole file: every (trade, tag) pair at once.
+      const pairs = wanted.flatMap((assignment) => assignment.tradeIds.flatMap((tradeId) => assignment.tags.map((tag) => ({ tradeId, tag }))));
+      await insertTagPairs(manager, userId, pairs);
     });
   }
 
@@ -104,17 +117,14 @@ export class SqlTradeJournal extends TradeJournal {
   }
 
   async tags(userId: number): Promise<TagFigures[]> {
+    // The sums `tag_totals` keeps as tag rows change (see its migration): one row per tag.
     const rows = (await this.database.manager.query(
-      `SELECT g.tag_key, g.name, count(c.trade_id)::int AS total_trades,
-              (count(*) FILTER (WHERE c.profit_loss > 0))::int AS winning_trades,
-              (count(*) FILTER (WHERE c.profit_loss < 0))::int AS losing_trades,
-              COALESCE(SUM(c.profit_loss) FILTER (WHERE c.profit_loss > 0), 0)::text AS gross_profit,
-              COALESCE(SUM(c.profit_loss) FILTER (WHERE c.profit_loss < 0), 0)::text AS gross_loss
-         FROM journal_tags g
-         LEFT JOIN trade_tags t ON t.user_id = g.user_id AND t.tag_key = g.tag_key
-         LEFT JOIN closed_trades c ON c.user_id = t.user_id AND c.trade_id = t.trade_id
+      `SELECT g.tag_key, g.name, COALESCE(s.total_trades, 0) AS total_trades, COALESCE(s.winning_trades, 0) AS winning_trades,
+              COALESCE(s.losing_trades, 0) AS losing_trades, COALESCE(s.gross_profit, 0)::text AS gross_profit,
+              COALESCE(s.gross_loss, 0)::text AS gross_loss
+         FROM journal_tags g LEFT JOIN tag_totals s ON s.user_id = g.user_id AND s.tag_key = g.tag_key
         WHERE g.user_id = $1
-        GROUP BY g.tag_key, g.name ORDER BY g.tag_key`,
+        ORDER BY g.tag_key`,
       [userId],
     )) as Row[];
     return rows.map((row) => ({
@@ -145,8 +155,8 @@ export class SqlTradeJournal extends TradeJournal {
         return { merged: false, name: to.name };
       }
       await manager.query(
-        `INSERT INTO trade_tags (user_id, trade_id, tag_key)
-         SELECT user_id, trade_id, $3 FROM trade_tags WHERE user_id = $1 AND tag_key = $2
+        `INSERT INTO trade_tags (user_id, trade_id, tag_key, profit_loss, orphaned)
+         SELECT user_id, trade_id, $3, profit_loss, orphaned FROM trade_tags WHERE user_id = $1 AND tag_key = $2
          ON CONFLICT DO NOTHING`,
         [userId, key, to.key],
       );
@@ -274,19 +284,23 @@ async function journalTrade(manager: Manager, userId: number, tradeId: string): 
   return rows.length > 0;
 }
 
-/** Adds `tags` (created as written when new, else kept as first written) to each of the trades. */
-async function insertTags(manager: Manager, userId: number, tradeIds: readonly string[], tags: readonly TagName[]): Promise<void> {
-  if (tags.length === 0 || tradeIds.length === 0) return;
+/** Adds each pair's tag to its trade, creating tags as first written (the first spelling of a new key wins). */
+async function insertTagPairs(manager: Manager, userId: number, pairs: readonly { tradeId: string; tag: TagName }[]): Promise<void> {
+  if (pairs.length === 0) return;
+  const tags = new Map<string, string>();
+  for (const { tag } of pairs) if (!tags.has(tag.key)) tags.set(tag.key, tag.name);
   await manager.query(
     `INSERT INTO journal_tags (user_id, tag_key, name) SELECT $1, t.* FROM unnest($2::text[], $3::text[]) AS t
      ON CONFLICT (user_id, tag_key) DO NOTHING`,
-    [userId, tags.map((tag) => tag.key), tags.map((tag) => tag.name)],
+    [userId, [...tags.keys()], [...tags.values()]],
   );
+  // Each row carries its trade's P&L (from the journal's record of the trade, written first).
   await manager.query(
-    `INSERT INTO trade_tags (user_id, trade_id, tag_key)
-     SELECT $1, trade_id, tag_key FROM unnest($2::text[]) AS trade_id CROSS JOIN unnest($3::text[]) AS tag_key
+    `INSERT INTO trade_tags (user_id, trade_id, tag_key, profit_loss)
+     SELECT $1, t.trade_id, t.tag_key, j.profit_loss FROM unnest($2::text[], $3::text[]) AS t(trade_id, tag_key)
+       JOIN journal_trades j ON j.user_id = $1 AND j.trade_id = t.trade_id
      ON CONFLICT DO NOTHING`,
-    [userId, [...tradeIds], tags.map((tag) => tag.key)],
+    [userId, pairs.map((pair) => pair.tradeId), pairs.map((pair) => pair.tag.key)],
   );
 }
 
@@ -301,46 +315,74 @@ async function forgetUnannotated(manager: Manager, userId: number, tradeIds: rea
   );
 }
 
-/**
- * Before an import rewrites an account's trades: the ids of the trades that share a closing fill with
- * an annotated trade (what `reattachJournal` tells new trades from old by); null when the account has
- * no annotated trade with a known fill (nothing to move, whatever the import does).
- */
-export async function journaledFillMates(manager: Manager, accountId: number): Promise<Set<string> | null> {
-  const [{ any }] = (await manager.query(`SELECT EXISTS (SELECT 1 FROM journal_trades WHERE account_id = $1 AND close_fill IS NOT NULL) AS any`, [
-    accountId,
-  ])) as { any: boolean }[];
-  if (!any) return null;
-  const rows = (await manager.query(
-    `SELECT c.trade_id FROM closed_trades c
-      WHERE c.account_id = $1 AND c.close_fill IN (SELECT close_fill FROM journal_trades WHERE account_id = $1 AND close_fill IS NOT NULL)`,
-    [accountId],
-  )) as { trade_id: string }[];
-  return new Set(rows.map((row) => row.trade_id));
+/** What the journal needs to know, before an import rewrites an account's trades, to follow them. */
+export interface JournalRewrite {
+  /** The account's annotated trades the new ledger no longer holds, in date order. */
+  readonly stale: readonly { trade_id: string; close_fill: string | null }[];
+  /** The ids the account held, before the rewrite, of the trades of those trades' closing fills. */
+  readonly before: ReadonlySet<string>;
 }
 
 /**
- * After an import rewrote an account's trades (inside its transaction): the journal of each trade it
- * no longer derives moves to the trades of the same closing fill that are new (all of that fill's
- * trades when none is new), tags united and notes joined (`mergedNotes`); a trade the import derived
- * again as it was keeps its own journal. What finds no trade of its fill stays, as an orphan.
- * `before`: `journaledFillMates` from before the rewrite.
+ * Before an import rewrites an account's trades (`newIds`: the ids of the trades it will write): the
+ * annotated trades it drops, and the trades their fills held; null when the account has no annotated
+ * trade. Two queries at most; the dropped ones are found by hash against the new ids, however many.
  */
-export async function reattachJournal(manager: Manager, userId: number, accountId: number, before: Set<string> | null): Promise<void> {
-  if (before === null) return;
+export async function journalBeforeRewrite(manager: Manager, accountId: number, newIds: readonly string[]): Promise<JournalRewrite | null> {
+  const [{ any }] = (await manager.query(`SELECT EXISTS (SELECT 1 FROM journal_trades WHERE account_id = $1) AS any`, [accountId])) as { any: boolean }[];
+  if (!any) return null;
   const stale = (await manager.query(
-    `SELECT j.trade_id, j.close_fill FROM journal_trades j
-      WHERE j.account_id = $1 AND j.close_fill IS NOT NULL
-        AND NOT EXISTS (SELECT 1 FROM closed_trades c WHERE c.user_id = j.user_id AND c.trade_id = j.trade_id)
-      ORDER BY j.close_date, j.open_date, j.trade_id`,
-    [accountId],
-  )) as { trade_id: string; close_fill: string }[];
-  if (stale.length === 0) return;
-  const targets = (await manager.query(
-    `SELECT trade_id, close_fill FROM closed_trades WHERE account_id = $1 AND close_fill = ANY($2::text[]) ORDER BY seq`,
-    [accountId, [...new Set(stale.map((row) => row.close_fill))]],
-  )) as { trade_id: string; close_fill: string }[];
-  if (targets.length === 0) return;
+    `SELECT trade_id, close_fill FROM journal_trades WHERE account_id = $1 AND trade_id <> ALL($2::text[])
+      ORDER BY close_date, open_date, trade_id`,
+    [accountId, newIds],
+  )) as { trade_id: string; close_fill: string | null }[];
+  const fills = [...new Set(stale.flatMap((row) => (row.close_fill === null ? [] : [row.close_fill])))];
+  const before =
+    fills.length === 0
+      ? []
+      : ((await manager.query(`SELECT trade_id FROM closed_trades WHERE account_id = $1 AND close_fill = ANY($2::text[])`, [accountId, fills])) as { trade_id: string }[]);
+  return { stale, before: new Set(before.map((row) => row.trade_id)) };
+}
+
+/**
+ * After an import rewrote an account's trades (inside its transaction; `trades`: the ids and closing
+ * fills it wrote): the journal of each trade it no longer derives moves to the trades of the same
+ * closing fill that are new (all of that fill's trades when none is new), tags united and notes joined
+ * (`mergedNotes`); a trade the import derived again as it was keeps its own journal. What finds no
+ * trade of its fill stays, as an orphan: its tag rows are marked so (they count for no tag), and
+ * unmarked when an import derives the trade again. `rewrite`: `journalBeforeRewrite`.
+ */
+export async function reattachJournal(
+  manager: Manager,
+  userId: number,
+  rewrite: JournalRewrite | null,
+  trades: readonly { id: string; closeFill: string | null }[],
+): Promise<void> {
+  if (rewrite === null) return;
+  const { stale, before } = rewrite;
+  const staleFills = new Set(stale.flatMap((row) => (row.close_fill === null ? [] : [row.close_fill])));
+  const targets = trades.flatMap((trade) => (trade.closeFill !== null && staleFills.has(trade.closeFill) ? [{ trade_id: trade.id, close_fill: trade.closeFill }] : []));
+  const moved = targets.length === 0 ? [] : await moveJournal(manager, userId, stale, targets, before);
+  const orphans = stale.map((row) => row.trade_id).filter((id) => !moved.includes(id));
+  if (orphans.length > 0) {
+    await manager.query(`UPDATE trade_tags SET orphaned = true WHERE user_id = $1 AND trade_id = ANY($2::text[]) AND NOT orphaned`, [userId, orphans]);
+  }
+  // Orphans whose trade this import derives again are theirs once more (few rows: a partial index).
+  await manager.query(
+    `UPDATE trade_tags t SET orphaned = false
+      WHERE t.user_id = $1 AND t.orphaned AND EXISTS (SELECT 1 FROM closed_trades c WHERE c.user_id = t.user_id AND c.trade_id = t.trade_id)`,
+    [userId],
+  );
+}
+
+/** Moves the journal of `stale` trades to the new trades of their fill (`reattachJournal`); the ids it moved. */
+async function moveJournal(
+  manager: Manager,
+  userId: number,
+  stale: readonly { trade_id: string; close_fill: string | null }[],
+  targets: readonly { trade_id: string; close_fill: string }[],
+  before: ReadonlySet<string>,
+): Promise<string[]> {
   const staleIds = stale.map((row) => row.trade_id);
   const tags = (await manager.query(`SELECT trade_id, tag_key FROM trade_tags WHERE user_id = $1 AND trade_id = ANY($2::text[])`, [userId, staleIds])) as {
     trade_id: string;
@@ -364,14 +406,11 @@ export async function reattachJournal(manager: Manager, userId: number, accountI
       [userId, to],
     );
     const tagKeys = [...new Set(tags.filter((row) => from.includes(row.trade_id)).map((row) => row.tag_key))];
-    if (tagKeys.length > 0) {
-      await manager.query(
-        `INSERT INTO trade_tags (user_id, trade_id, tag_key)
-         SELECT $1, trade_id, tag_key FROM unnest($2::text[]) AS trade_id CROSS JOIN unnest($3::text[]) AS tag_key
-         ON CONFLICT DO NOTHING`,
-        [userId, to, tagKeys],
-      );
-    }
+    await insertTagPairs(
+      manager,
+      userId,
+      to.flatMap((tradeId) => tagKeys.map((key) => ({ tradeId, tag: { key, name: key } }))),
+    );
     const movedNotes = from.map((id) => notes.get(id) ?? null);
     if (mergedNotes(movedNotes) !== null) {
       const existing = (await manager.query(`SELECT trade_id, note FROM trade_notes WHERE user_id = $1 AND trade_id = ANY($2::text[])`, [userId, to])) as {
@@ -390,4 +429,5 @@ export async function reattachJournal(manager: Manager, userId: number, accountI
     moved.push(...from);
   }
   await manager.query(`DELETE FROM journal_trades WHERE user_id = $1 AND trade_id = ANY($2::text[])`, [userId, moved]);
+  return moved;
 }

@@ -3,7 +3,7 @@ import { Database, rowsOf, textOrNull, type CopyTarget } from '@app/persistence'
 import { TradeLedger, type AccountLedger, type LedgerChange } from '../../application/trade-ledger.port.js';
 import { tradeIds } from '../../domain/trade-list.js';
 import { ReportDataChanges } from './report-data-changes.js';
-import { journaledFillMates, reattachJournal } from './sql-trade-journal.js';
+import { journalBeforeRewrite, reattachJournal } from './sql-trade-journal.js';
 import { refreshTradeReports } from './report-rollups.js';
 
 /**
@@ -23,11 +23,11 @@ export class SqlTradeLedger extends TradeLedger {
   async replaceAccount(userId: number, accountId: number, ledger: AccountLedger): Promise<LedgerChange> {
     const manager = this.database.manager;
     const before = await this.monthSignatures(accountId);
-    const fillMates = await journaledFillMates(manager, accountId);
+    const ids = tradeIds(accountId, ledger.trades);
+    const journal = await journalBeforeRewrite(manager, accountId, ids);
     for (const table of ['closed_trades', 'dividends', 'position_history', 'securities']) {
       await manager.query(`DELETE FROM ${table} WHERE account_id = $1`, [accountId]);
     }
-    const ids = tradeIds(accountId, ledger.trades);
     // One call: on the embedded database the engine takes in the trades while the rest is being built.
     await this.database.copyRows(
       {
@@ -76,7 +76,12 @@ export class SqlTradeLedger extends TradeLedger {
         [userId, accountId, names.map(([symbol]) => symbol), names.map(([, name]) => name)],
       );
     }
-    await reattachJournal(manager, userId, accountId, fillMates);
+    await reattachJournal(
+      manager,
+      userId,
+      journal,
+      ledger.trades.map((trade, seq) => ({ id: ids[seq], closeFill: trade.txFingerprint ?? null })),
+    );
     const after = await this.monthSignatures(accountId);
     await refreshTradeReports(this.database, userId);
     this.database.afterCommit(() => this.changes.changed(userId));

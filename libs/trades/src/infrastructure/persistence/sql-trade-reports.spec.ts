@@ -237,17 +237,26 @@ describe('SqlTradeReports (real database)', () => {
     expect(await snapshot()).toEqual(rebuilt);
   });
 
-  it('the migration that stores trade ids (TradeJournal1763830000000) gives trades stored before it the ids the ledger computes', async () => {
+  it('the migrations that store trade ids (TradeJournal1763830000000, TradeIdsWithProfitLoss1763835000000) give trades stored before them the ids the ledger computes', async () => {
     const ids = async () =>
       ((await database.manager.query(`SELECT account_id, seq, trade_id FROM closed_trades ORDER BY account_id, seq`)) as { trade_id: string }[]).map((row) => row.trade_id);
     const written = await ids();
     expect(written.length).toBeGreaterThan(10);
     expect(written.every((id) => /^[0-9a-f]{20}$/.test(id))).toBe(true);
-    const migration = MIGRATIONS.map((Migration) => new (Migration as new () => MigrationInterface)()).find((candidate) => candidate.name === 'TradeJournal1763830000000');
+    const named = (name: string) => {
+      const found = MIGRATIONS.map((Migration) => new (Migration as new () => MigrationInterface)()).find((candidate) => candidate.name === name);
+      if (found === undefined) throw new Error(`no migration ${name}`);
+      return found;
+    };
+    const [journal, withProfitLoss, tagFigures] = [named('TradeJournal1763830000000'), named('TradeIdsWithProfitLoss1763835000000'), named('TagFiguresWithoutJoins1763840000000')];
     const runner = database.dataSource.createQueryRunner();
     try {
-      await migration?.down(runner);
-      await migration?.up(runner);
+      await tagFigures.down(runner);
+      await withProfitLoss.down(runner);
+      await journal.down(runner);
+      await journal.up(runner);
+      await withProfitLoss.up(runner);
+      await tagFigures.up(runner);
     } finally {
       await runner.release();
     }

@@ -86,7 +86,7 @@ export class SqlTradeReports extends TradeReports {
 
   async tradeListPage(userId: number, query: TradeListQuery): Promise<TradeListPage> {
     const params: unknown[] = [userId];
-    const where = filterClause(query.filters, params);
+    const where = filterClause(query.filters, params, await this.taggedTrades(userId, query.filters));
     const [totals] = await this.query(
       `SELECT count(*)::int AS total_count, (count(*) FILTER (WHERE profit_loss > 0))::int AS winning_trades,
               COALESCE(SUM(profit_loss), 0)::text AS net_profit_loss
@@ -126,13 +126,14 @@ export class SqlTradeReports extends TradeReports {
 
   async tradesMatching(userId: number, filters: TradeFilters): Promise<ClosedTrade[]> {
     const params: unknown[] = [userId];
-    const rows = await this.query(`SELECT ${TRADE_COLUMNS} FROM closed_trades WHERE ${filterClause(filters, params)} ORDER BY close_date, account_id, seq`, params);
+    const where = filterClause(filters, params, await this.taggedTrades(userId, filters));
+    const rows = await this.query(`SELECT ${TRADE_COLUMNS} FROM closed_trades WHERE ${where} ORDER BY close_date, account_id, seq`, params);
     return rows.map(toTrade);
   }
 
   async tradeAggregates(userId: number, filters: TradeFilters): Promise<TradeAggregates> {
     const params: unknown[] = [userId];
-    const where = filterClause(filters, params);
+    const where = filterClause(filters, params, await this.taggedTrades(userId, filters));
     // All time, every symbol: the rollup the import keeps (a few rows per day, side, period, symbol and
     // bucket). Otherwise one scan of the selected trades, summed by each grouping at once.
     const groups = (
@@ -251,6 +252,24 @@ export class SqlTradeReports extends TradeReports {
     return rows.map((row) => ({ symbol: String(row.symbol), shares: Decimal.parse(String(row.shares)) }));
   }
 
+  /**
+   * For the journal's filters: the ids of the user's trades carrying every tag asked for (`tag`), or
+   * carrying any tag (`untagged`); null without them. Read first, through the tag index, and handed to
+   * the trade query as a constant list, which PostgreSQL matches by hash whatever its statistics say
+   * (the embedded engine keeps none): a subquery in its place was planned as a nested loop there.
+   */
+  private async taggedTrades(userId: number, filters: TradeFilters): Promise<string[] | null> {
+    if (filters.tags === null && !filters.untagged) return null;
+    const rows =
+      filters.tags === null
+        ? await this.query(`SELECT DISTINCT trade_id FROM trade_tags WHERE user_id = $1`, [userId])
+        : await this.query(
+            `SELECT trade_id FROM trade_tags WHERE user_id = $1 AND tag_key = ANY($2::text[]) GROUP BY trade_id HAVING count(*) = $3`,
+            [userId, [...filters.tags], filters.tags.length],
+          );
+    return rows.map((row) => String(row.trade_id));
+  }
+
   private async query(sql: string, params: unknown[]): Promise<SqlRow[]> {
     return (await this.database.manager.query(sql, params)) as SqlRow[];
   }
@@ -271,8 +290,8 @@ function isAllTrades(filters: TradeFilters): boolean {
   );
 }
 
-/** The SQL condition of `filters` (the user is `$1`), its values pushed onto `params`. */
-function filterClause(filters: TradeFilters, params: unknown[]): string {
+/** The SQL condition of `filters` (the user is `$1`), its values pushed onto `params`; `tagged`: `taggedTrades` of them. */
+function filterClause(filters: TradeFilters, params: unknown[], tagged: readonly string[] | null): string {
   const range = dateRangeOf(filters.selection);
   const conditions = ['user_id = $1', `close_date BETWEEN $${params.push(range.from)} AND $${params.push(range.to)}`];
   if (filters.selection.symbols !== null) conditions.push(`symbol = ANY($${params.push([...filters.selection.symbols])}::text[])`);
@@ -281,14 +300,8 @@ function filterClause(filters: TradeFilters, params: unknown[]): string {
   if (filters.source !== null) conditions.push(`source = $${params.push(filters.source)}`);
   if (filters.minHoldingDays !== null) conditions.push(`holding_days >= $${params.push(filters.minHoldingDays)}`);
   if (filters.maxHoldingDays !== null) conditions.push(`holding_days <= $${params.push(filters.maxHoldingDays)}`);
-  // Tags: the trade carries every one named (by key); untagged: it carries none.
-  if (filters.tags !== null) {
-    conditions.push(
-      `trade_id IN (SELECT trade_id FROM trade_tags WHERE user_id = $1 AND tag_key = ANY($${params.push([...filters.tags])}::text[])
-                     GROUP BY trade_id HAVING count(*) = ${filters.tags.length})`,
-    );
-  }
-  if (filters.untagged) conditions.push(`trade_id NOT IN (SELECT trade_id FROM trade_tags WHERE user_id = $1)`);
+  // Tags: the trade is one of those carrying every tag named; untagged: none of those carrying a tag.
+  if (tagged !== null) conditions.push(`trade_id ${filters.untagged ? '<> ALL' : '= ANY'}($${params.push([...tagged])}::text[])`);
   return conditions.join(' AND ');
 }
 
