@@ -24,6 +24,18 @@ function lotsWithoutPepSale(): string {
 }
 
 /**
+ * A later export of the same account that overlaps the first: the transactions from April on only
+ * (the rows before are already stored; the broker's preamble, header and total line kept).
+ */
+function transactionsFromApril(): string {
+  return fixture('schwab-example', 'transactions.csv')
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => !/^"0[1-3]\/\d\d\/2024/.test(line))
+    .join('\n');
+}
+
+/**
  * The journal (docs/api.md "Journal") on the example files: tags and notes on FIFO and broker trades
  * survive re-uploads, move with the closing fill when the broker's lot details arrive, filter the
  * reports; statistics per tag equal figures computed here; bad input changes nothing.
@@ -37,8 +49,12 @@ describe('the journal: tags and notes', () => {
     const response = await session.fetch(path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     return { status: response.status, body: (await response.json()) as any };
   };
-  const upload = async (session: SignedIn, realized: string | Buffer) => {
-    const files = { ...exampleFiles(), realized_gains_file: { name: 'realized_gains.csv', content: realized } };
+  const upload = async (session: SignedIn, realized: string | Buffer, transactions?: string) => {
+    const files = {
+      ...exampleFiles(),
+      ...(transactions === undefined ? {} : { transaction_history_file: { name: 'transactions.csv', content: transactions } }),
+      realized_gains_file: { name: 'realized_gains.csv', content: realized },
+    };
     const lines = ndjson(await (await session.fetch('/api/upload-csv', { method: 'POST', headers: { origin: service.url }, body: uploadForm(files) })).text());
     expect(lines.at(-1).type).toBe('success');
   };
@@ -91,8 +107,13 @@ describe('the journal: tags and notes', () => {
     const journal = await tagged();
     expect(Object.keys(journal)).toHaveLength(fifoPep.length + 2);
 
-    // The same files again, then an overlapping export of the same period: nothing moves.
+    // The same files again, then a later export that overlaps them: nothing moves.
     await upload(trader, lotsWithoutPepSale());
+    expect((await allTrades()).map((trade) => trade.id)).toEqual(before.map((trade) => trade.id));
+    expect(await tagged()).toEqual(journal);
+    const overlapping = transactionsFromApril();
+    expect(overlapping.split('\n').length).toBeLessThan(fixture('schwab-example', 'transactions.csv').toString('utf8').split('\n').length - 10);
+    await upload(trader, lotsWithoutPepSale(), overlapping);
     expect((await allTrades()).map((trade) => trade.id)).toEqual(before.map((trade) => trade.id));
     expect(await tagged()).toEqual(journal);
 

@@ -12,7 +12,7 @@ import {
   type ChromiumSession,
 } from './support/chromium.js';
 import { startService, type RunningService } from './support/service.js';
-import { FIXTURES } from './support/uploads.js';
+import { expected, FIXTURES } from './support/uploads.js';
 
 // The journal in a real browser: tag a trade with a chip (suggested from the user's tags), remove it with
 // one click, write a note holding markup that must stay text, filter by tag, see the tag's figures on
@@ -111,6 +111,15 @@ describeInChromium('web app: the journal (Chromium)', () => {
     await table.getByRole('link', { name: 'Breakout A+' }).click();
     await page.getByRole('heading', { name: '1 trades' }).waitFor();
     expect(await page.getByLabel('Tag', { exact: true }).inputValue()).toBe('Breakout A+');
+  });
+
+  it("leads from a month's trades to the Trades page, where they can be tagged", async () => {
+    const inMay = expected<{ trades: { close_date: string }[] }>().trades.filter((trade) => trade.close_date.startsWith('2024-05')).length;
+    await page.goto(`${base}/month/2024-05`);
+    await page.getByRole('link', { name: 'Tag or annotate these trades' }).click();
+    await page.getByRole('heading', { name: `${inMay} trades` }).waitFor();
+    expect(new URL(page.url()).searchParams.get('end')).toBe('2024-05-31');
+    expect(await page.getByRole('list', { name: /^Tags of / }).count()).toBe(inMay);
   });
 
   it('keeps a note on a calendar day, shown as text', async () => {

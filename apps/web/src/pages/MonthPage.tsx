@@ -67,7 +67,15 @@ export function MonthPage({ params }: { params: Record<string, string> }) {
               </p>
             )}
           </Section>
-          <Section title={`Trades (${report.data.trades.length})`} id="trades">
+          <Section
+            title={`Trades (${report.data.trades.length})`}
+            id="trades"
+            actions={
+              report.data.trades.length > 0 ? (
+                <Link to={`/trades?start=${month}-01&end=${lastDayOf(month)}&sort=close_date&order=asc`}>Tag or annotate these trades</Link>
+              ) : undefined
+            }
+          >
             <TradesTable trades={report.data.trades} caption={`Trades closed in ${formatMonth(month)}`} />
           </Section>
           <Section title={`Dividends (${report.data.dividends.length})`} id="dividends">
@@ -77,4 +85,10 @@ export function MonthPage({ params }: { params: Record<string, string> }) {
       )}
     </>
   );
+}
+
+/** The month's last day, `YYYY-MM-DD`. */
+function lastDayOf(month: string): string {
+  const [year, monthNumber] = month.split('-').map(Number);
+  return `${month}-${String(new Date(Date.UTC(year, monthNumber, 0)).getUTCDate()).padStart(2, '0')}`;
 }
