@@ -220,8 +220,12 @@ export interface ListedTrade {
  * lot sold in equal parts on one day). So a trade's P&L is fixed by its id.
  */
 export function tradeId(accountId: number, trade: ClosedTrade, occurrence: number): string {
-  const key = [
-    accountId,
+  return createHash('sha256').update(`${accountId}|${identityOf(trade)}|${occurrence}`).digest('hex').slice(0, 20);
+}
+
+/** What makes two trades identical (the id's fields but the account and the occurrence). */
+function identityOf(trade: ClosedTrade): string {
+  return [
     trade.symbol,
     trade.side,
     trade.source,
@@ -231,26 +235,14 @@ export function tradeId(accountId: number, trade: ClosedTrade, occurrence: numbe
     trade.costBasis.rawUnits,
     trade.proceeds.rawUnits,
     trade.totalProfitLoss.rawUnits,
-    occurrence,
   ].join('|');
-  return createHash('sha256').update(key).digest('hex').slice(0, 20);
 }
 
 /** The ids of an account's trades in the order the import records them (each counts the identical trades before it). */
 export function tradeIds(accountId: number, trades: readonly ClosedTrade[]): string[] {
   const seen = new Map<string, number>();
   return trades.map((trade) => {
-    const key = [
-      trade.symbol,
-      trade.side,
-      trade.source,
-      trade.openDate,
-      trade.closeDate,
-      trade.volume.rawUnits,
-      trade.costBasis.rawUnits,
-      trade.proceeds.rawUnits,
-      trade.totalProfitLoss.rawUnits,
-    ].join('|');
+    const key = identityOf(trade);
     const occurrence = seen.get(key) ?? 0;
     seen.set(key, occurrence + 1);
     return tradeId(accountId, trade, occurrence);

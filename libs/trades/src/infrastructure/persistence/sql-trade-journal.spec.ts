@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
-import type { MigrationInterface } from 'typeorm';
 import { Database, MIGRATIONS } from '@app/persistence';
 import { loadConfig } from '@app/shared';
 import { Decimal } from '@app/shared/domain';
+import { migrateAgain } from '../../../../../test/support/migrations.js';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
 import type { AccountLedger, LedgerTrade } from '../../application/trade-ledger.port.js';
 import { JournalService } from '../../application/journal.service.js';
@@ -197,14 +197,7 @@ describe('SqlTradeJournal (real database)', () => {
     const rows = () => database.manager.query(`SELECT trade_id, tag_key, profit_loss::text, orphaned FROM trade_tags ORDER BY trade_id, tag_key`);
     const written = await rows();
     expect(written.filter((row: { orphaned: boolean; tag_key: string }) => row.orphaned && row.tag_key === 'migrated')).toHaveLength(1);
-    const migration = MIGRATIONS.map((Migration) => new (Migration as new () => MigrationInterface)()).find((candidate) => candidate.name === 'TagFiguresWithoutJoins1763840000000');
-    const runner = database.dataSource.createQueryRunner();
-    try {
-      await migration?.down(runner);
-      await migration?.up(runner);
-    } finally {
-      await runner.release();
-    }
+    await migrateAgain(database, 'TagFiguresWithoutJoins1763840000000');
     expect(await rows()).toEqual(written);
   });
 

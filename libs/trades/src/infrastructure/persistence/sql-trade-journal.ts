@@ -106,13 +106,7 @@ export class SqlTradeJournal extends TradeJournal {
         await forgetUnannotated(manager, userId, [tradeId]);
         return null;
       }
-      const [row] = (await manager.query(
-        `INSERT INTO trade_notes (user_id, trade_id, note) VALUES ($1, $2, $3)
-         ON CONFLICT (user_id, trade_id) DO UPDATE SET note = EXCLUDED.note, updated_at = now()
-         RETURNING updated_at`,
-        [userId, tradeId, note],
-      )) as { updated_at: Date }[];
-      return { note, updatedAt: new Date(row.updated_at) };
+      return writeNote(manager, 'trade_notes', 'trade_id', [userId, tradeId, note]);
     });
   }
 
@@ -197,13 +191,7 @@ export class SqlTradeJournal extends TradeJournal {
       await this.database.manager.query(`DELETE FROM day_notes WHERE user_id = $1 AND day = $2`, [userId, day]);
       return null;
     }
-    const [row] = (await this.database.manager.query(
-      `INSERT INTO day_notes (user_id, day, note) VALUES ($1, $2, $3)
-       ON CONFLICT (user_id, day) DO UPDATE SET note = EXCLUDED.note, updated_at = now()
-       RETURNING updated_at`,
-      [userId, day, note],
-    )) as { updated_at: Date }[];
-    return { note, updatedAt: new Date(row.updated_at) };
+    return writeNote(this.database.manager, 'day_notes', 'day', [userId, day, note]);
   }
 
   async orphans(userId: number): Promise<OrphanedTrade[]> {
@@ -270,6 +258,17 @@ export class SqlTradeJournal extends TradeJournal {
       return result;
     });
   }
+}
+
+/** Writes a trade's or a day's note (`[user, key, note]`), keeping when it was last written. */
+async function writeNote(manager: Manager, table: 'trade_notes' | 'day_notes', key: 'trade_id' | 'day', values: [number, string, string]): Promise<StoredNote> {
+  const [row] = (await manager.query(
+    `INSERT INTO ${table} (user_id, ${key}, note) VALUES ($1, $2, $3)
+     ON CONFLICT (user_id, ${key}) DO UPDATE SET note = EXCLUDED.note, updated_at = now()
+     RETURNING updated_at`,
+    values,
+  )) as { updated_at: Date }[];
+  return { note: values[2], updatedAt: new Date(row.updated_at) };
 }
 
 /** Makes sure the journal has a row for the user's trade (locked for this transaction); false when the user has no such trade. */

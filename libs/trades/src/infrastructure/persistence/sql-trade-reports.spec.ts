@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
-import type { MigrationInterface } from 'typeorm';
 import { Database, MIGRATIONS } from '@app/persistence';
 import { loadConfig } from '@app/shared';
 import { Decimal } from '@app/shared/domain';
+import { migrateAgain } from '../../../../../test/support/migrations.js';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
 import type { DividendPayment, ClosedTrade } from '../../domain/closed-trade.js';
 import type { TradeReports } from '../../application/trade-reports.port.js';
@@ -225,15 +225,7 @@ describe('SqlTradeReports (real database)', () => {
     const rebuilt = await snapshot();
     expect(rebuilt.daily_totals.length).toBeGreaterThan(5);
     expect(rebuilt.trade_statistic_groups.length).toBeGreaterThan(20);
-    const migration = MIGRATIONS.map((Migration) => new (Migration as new () => MigrationInterface)()).find((candidate) => candidate.name === name);
-    expect(migration).toBeDefined();
-    const runner = database.dataSource.createQueryRunner();
-    try {
-      await migration?.down(runner);
-      await migration?.up(runner);
-    } finally {
-      await runner.release();
-    }
+    await migrateAgain(database, name);
     expect(await snapshot()).toEqual(rebuilt);
   });
 
@@ -243,23 +235,7 @@ describe('SqlTradeReports (real database)', () => {
     const written = await ids();
     expect(written.length).toBeGreaterThan(10);
     expect(written.every((id) => /^[0-9a-f]{20}$/.test(id))).toBe(true);
-    const named = (name: string) => {
-      const found = MIGRATIONS.map((Migration) => new (Migration as new () => MigrationInterface)()).find((candidate) => candidate.name === name);
-      if (found === undefined) throw new Error(`no migration ${name}`);
-      return found;
-    };
-    const [journal, withProfitLoss, tagFigures] = [named('TradeJournal1763830000000'), named('TradeIdsWithProfitLoss1763835000000'), named('TagFiguresWithoutJoins1763840000000')];
-    const runner = database.dataSource.createQueryRunner();
-    try {
-      await tagFigures.down(runner);
-      await withProfitLoss.down(runner);
-      await journal.down(runner);
-      await journal.up(runner);
-      await withProfitLoss.up(runner);
-      await tagFigures.up(runner);
-    } finally {
-      await runner.release();
-    }
+    await migrateAgain(database, 'TradeJournal1763830000000', 'TradeIdsWithProfitLoss1763835000000', 'TagFiguresWithoutJoins1763840000000');
     expect(await ids()).toEqual(written);
   });
 
