@@ -22,6 +22,9 @@ const E = expected();
 
 const signedMoney = (value: number): string =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', signDisplay: 'exceptZero' }).format(value).replace('-', '−');
+/** 2024-05-09 → "May 9, 2024", as the tables show a date. */
+const longDate = (day: string): string =>
+  new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
 const percent = (value: number): string => new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 2 }).format(value / 100);
 
 /** The value shown under a summary label (`<dt>label</dt><dd>value</dd>`), in the first stats block holding it. */
@@ -231,9 +234,12 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
       expect(label).toContain(`total ${signedMoney(day.total_pnl)}`);
       if (day.trade_count > 0) expect(label).toContain(`${day.trade_count} trade`);
     }
+    // Each week's row sums the days it shows (those of May), in cents: the rows add up to the month.
     const weekTotals = await page.locator('.calendar-week .calendar-full').allInnerTexts();
-    const expectedWeeks = [...new Map(days.map((d) => [d.week_start, d.week_total_pnl])).values()].map(signedMoney);
-    expect(weekTotals).toEqual(expectedWeeks);
+    const shownWeeks = new Map<string, number>();
+    for (const day of days) shownWeeks.set(day.week_start, (shownWeeks.get(day.week_start) ?? 0) + Math.round(day.total_pnl * 100));
+    expect(weekTotals).toEqual([...shownWeeks.values()].map((cents) => signedMoney(cents / 100)));
+    expect([...shownWeeks.values()].reduce((a, b) => a + b, 0)).toBe(Math.round(E.month_summaries[month].total_return_with_dividends * 100));
     await checkAccessibility('the calendar');
     await screenshotBothSizes(page, 'calendar');
 
@@ -254,7 +260,16 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     expect(file.suggestedFilename()).toBe(`trading-${busiest.date}.csv`);
     const content = await readFile((await file.path())!, 'utf8');
     expect(content.length).toBeGreaterThan(50);
+
+    // June's first row shows only June 1 and 2: none of the May trades of that week count there.
+    const june: any[] = E.calendar['2024-06'];
+    await visit('/calendar?month=2024-06', () => page.getByRole('heading', { name: 'Calendar: June 2024' }).waitFor());
+    const firstWeek = june.filter((day) => day.week_start === june[0].week_start);
+    expect(firstWeek[0].week_total_pnl).not.toBe(0);
+    const firstRow = signedMoney(firstWeek.reduce((cents, day) => cents + Math.round(day.total_pnl * 100), 0) / 100);
+    expect((await page.locator('.calendar-week .calendar-full').allInnerTexts())[0]).toBe(firstRow);
   });
+
 
   it('the month page: summary, sortable trades with their source, dividends, and a month export', async () => {
     const month = '2024-05';
@@ -275,13 +290,23 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     // Sorting by profit/loss: the first row is the biggest loss, then the biggest gain.
     const sortButton = trades.getByRole('button', { name: /Profit\/loss/ });
     await sortButton.click();
-    const pnlColumn = () => trades.locator('tbody tr td:nth-child(7)');
+    const pnlColumn = () => trades.locator('tbody tr td:nth-child(8)');
     const worst = Math.min(...monthTrades.map((t: any) => t.total_profit_loss));
     const best = Math.max(...monthTrades.map((t: any) => t.total_profit_loss));
     expect(await pnlColumn().first().innerText()).toBe(signedMoney(best));
     await sortButton.click();
     expect(await pnlColumn().first().innerText()).toBe(signedMoney(worst));
     expect(await trades.locator('th[aria-sort="ascending"]').innerText()).toContain('Profit/loss');
+
+    // A short reads as one: its side, the sale that opened it, the buy that covered (closed) it; the
+    // Closed column sorts by the close date it shows.
+    const short = monthTrades.find((t: any) => t.side === 'short');
+    const shortRow = trades.locator('tbody tr').filter({ hasText: 'Short' }).filter({ hasText: signedMoney(short.total_profit_loss) });
+    const shortCells = await shortRow.locator('td').allInnerTexts();
+    expect(shortCells.slice(0, 4)).toEqual([short.symbol, 'Short', longDate(short.sell_date), longDate(short.close_date)]);
+    await trades.getByRole('button', { name: /^Closed/ }).click();
+    const closed = await trades.locator('tbody tr td:nth-child(4)').allInnerTexts();
+    expect(closed).toEqual([...monthTrades].sort((a: any, b: any) => (a.close_date < b.close_date ? -1 : a.close_date > b.close_date ? 1 : 0)).map((t: any) => longDate(t.close_date)));
 
     await checkAccessibility('the month page');
     await screenshotBothSizes(page, 'month');
@@ -409,7 +434,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     await page.waitForURL(/sort=profit_loss/);
     await settle(page);
     const best = Math.max(...trades.map((trade) => trade.total_profit_loss));
-    expect(await onceItReads(() => list.locator('tbody tr').first().locator('td').nth(4).innerText(), signedMoney(best))).toBe(signedMoney(best));
+    expect(await onceItReads(() => list.locator('tbody tr').first().locator('td').nth(5).innerText(), signedMoney(best))).toBe(signedMoney(best));
 
     await page.getByLabel('Result').selectOption('Loss');
     await page.waitForURL(/result=Loss/);

@@ -5,7 +5,10 @@ import { Pnl, SourceBadge } from './common';
 import { DataTable, type Column } from './DataTable';
 import { TradeJournalCell, useTagNames } from './Journal';
 
-const closeDate = (trade: Trade) => trade.close_date ?? trade.sell_date;
+// A long opens with its buy and closes with its sale; a short opens with its sale and closes with the
+// buy that covers it. The columns show (and sort by) those dates, whatever the side.
+const closeDate = (trade: Trade) => trade.close_date ?? (trade.side === 'short' ? trade.buy_date : trade.sell_date);
+const openDate = (trade: Trade) => trade.open_date ?? (trade.side === 'short' ? trade.sell_date : trade.buy_date);
 
 export function TradesTable({ trades, caption, showSymbol = true }: { trades: readonly Trade[]; caption: string; showSymbol?: boolean }) {
   // Stored trades (a day's, a symbol's) carry their id: they get the journal's column.
@@ -35,27 +38,20 @@ export function TradesTable({ trades, caption, showSymbol = true }: { trades: re
         ]
       : []),
     {
-      key: 'buy_date',
-      header: 'Bought',
-      cell: (trade) => <span className="nowrap">{formatDate(trade.buy_date)}</span>,
-      sortValue: (trade) => trade.buy_date,
-      minor: true,
+      key: 'side',
+      header: 'Side',
+      cell: (trade) =>
+        trade.side === 'short' ? (
+          <span className="badge badge-short" title="A short sale: sold first, bought back (covered) to close">
+            Short
+          </span>
+        ) : (
+          'Long'
+        ),
+      sortValue: (trade) => trade.side,
     },
-    {
-      key: 'sell_date',
-      header: 'Sold',
-      cell: (trade) => (
-        <>
-          <span className="nowrap">{formatDate(trade.sell_date)}</span>
-          {trade.side === 'short' && (
-            <span className="badge badge-short" title="A short sale: sold first, bought back (covered) on the other date">
-              Short
-            </span>
-          )}
-        </>
-      ),
-      sortValue: closeDate,
-    },
+    { key: 'opened', header: 'Opened', cell: (trade) => <span className="nowrap">{formatDate(openDate(trade))}</span>, sortValue: openDate, minor: true },
+    { key: 'closed', header: 'Closed', cell: (trade) => <span className="nowrap">{formatDate(closeDate(trade))}</span>, sortValue: closeDate },
     { key: 'volume', header: 'Shares', cell: (trade) => formatShares(trade.volume), sortValue: (trade) => trade.volume, numeric: true, minor: true },
     { key: 'buy_price', header: 'Buy price', cell: (trade) => formatPrice(trade.buy_price), sortValue: (trade) => trade.buy_price, numeric: true, minor: true },
     { key: 'sell_price', header: 'Sell price', cell: (trade) => formatPrice(trade.sell_price), sortValue: (trade) => trade.sell_price, numeric: true, minor: true },
@@ -81,7 +77,6 @@ export function TradesTable({ trades, caption, showSymbol = true }: { trades: re
       numeric: true,
       minor: true,
     },
-    { key: 'result', header: 'Result', cell: (trade) => trade.trade_result, sortValue: (trade) => trade.trade_result, minor: true },
     { key: 'source', header: 'Source', cell: (trade) => <SourceBadge source={trade.source} />, sortValue: (trade) => trade.source, minor: true },
     ...(journaled ? [journalColumn] : []),
   ];
@@ -91,7 +86,7 @@ export function TradesTable({ trades, caption, showSymbol = true }: { trades: re
       columns={columns}
       rows={trades}
       rowKey={(trade, index) => trade.id ?? `${trade.symbol}-${trade.buy_date}-${trade.sell_date}-${index}`}
-      initialSort={{ key: 'sell_date', direction: 'ascending' }}
+      initialSort={{ key: 'closed', direction: 'ascending' }}
       empty={<p className="muted">No completed trades.</p>}
     />
   );

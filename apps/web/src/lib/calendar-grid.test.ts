@@ -38,10 +38,12 @@ describe('calendarWeeks', () => {
     expect(weeks[4].cells.map((cell) => cell?.day ?? null)).toEqual([27, 28, 29, 30, 31, null, null]);
   });
 
-  it("takes each week's totals from its days (week_*)", () => {
-    const weeks = calendarWeeks(may2024());
-    expect(weeks.map((week) => week.totals.totalPnl)).toEqual([0, 10, 20, 30, 40]);
-    expect(weeks[2].totals.tradeCount).toBe(2);
+  it("sums each week's row from the days it shows, in cents, so the rows add up to the month (not week_*, the whole week)", () => {
+    const days = may2024().map((day) => (day.day === 30 ? { ...day, total_pnl: 0.1, trade_count: 1, winning_trades: 1 } : day.day === 31 ? { ...day, total_pnl: 0.2 } : day));
+    const weeks = calendarWeeks(days);
+    expect(weeks.map((week) => week.totals.totalPnl)).toEqual([0, 1059.63, 0, 0, -3290.69]);
+    expect(weeks[4].totals).toEqual({ tradeCount: 3, winningTrades: 1, totalPnl: -3290.69, winRate: 33.33 });
+    expect(weeks[0].totals).toEqual({ tradeCount: 0, winningTrades: 0, totalPnl: 0, winRate: 0 });
   });
 
   it('does not depend on the order of the days', () => {

@@ -1,7 +1,8 @@
 import type { CalendarDay } from '../api/types';
 
-// The month as a grid of weeks, Monday to Sunday (as the reports' weeks run), with the week's totals
-// (`week_*`, which cover the whole week, also its days outside the month) beside each row.
+// The month as a grid of weeks, Monday to Sunday (as the reports' weeks run), with beside each row the
+// totals of the days it shows: a week that starts or ends in a neighbouring month counts only its days
+// in this month (the API's `week_*` cover the whole week), so the rows add up to the month's total.
 
 export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 export const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
@@ -31,15 +32,20 @@ export function calendarWeeks(days: readonly CalendarDay[]): CalendarWeek[] {
   for (const day of sorted) {
     const column = mondayFirstColumn(day.day_of_week);
     if (current === undefined || column === 0) {
-      current = {
-        cells: Array<CalendarDay | null>(7).fill(null),
-        totals: { tradeCount: day.week_trade_count, winningTrades: day.week_winning_trades, totalPnl: day.week_total_pnl, winRate: day.week_win_rate },
-      };
+      current = { cells: Array<CalendarDay | null>(7).fill(null), totals: { tradeCount: 0, winningTrades: 0, totalPnl: 0, winRate: 0 } };
       weeks.push(current);
     }
     current.cells[column] = day;
   }
-  return weeks;
+  return weeks.map((week) => ({ ...week, totals: totalsOf(week.cells.filter((cell): cell is CalendarDay => cell !== null)) }));
+}
+
+/** The totals of some days: money summed in whole cents (each day's figure is rounded to the cent). */
+function totalsOf(days: readonly CalendarDay[]): WeekTotals {
+  const tradeCount = days.reduce((sum, day) => sum + day.trade_count, 0);
+  const winningTrades = days.reduce((sum, day) => sum + day.winning_trades, 0);
+  const cents = days.reduce((sum, day) => sum + Math.round(day.total_pnl * 100), 0);
+  return { tradeCount, winningTrades, totalPnl: cents / 100, winRate: tradeCount === 0 ? 0 : Math.round((winningTrades / tradeCount) * 10000) / 100 };
 }
 
 /**

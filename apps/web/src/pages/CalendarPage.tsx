@@ -169,7 +169,7 @@ export function CalendarPage() {
           <p className="muted small legend">
             <span className="legend-swatch heat-gain-3" aria-hidden="true" /> gain
             <span className="legend-swatch heat-loss-3" aria-hidden="true" /> loss · darker means a larger share of the month's biggest day ·
-            totals include dividends · choose a day to see its trades
+            totals include dividends · a week's total counts its days in this month · choose a day to see its trades
           </p>
         </Section>
       )}

@@ -97,16 +97,8 @@ const COLUMNS: Column<ListedTrade>[] = [
       </Link>
     ),
   },
-  {
-    key: 'symbol',
-    header: 'Symbol',
-    cell: (trade) => (
-      <>
-        <Link to={`/symbols/${encodeURIComponent(trade.symbol)}`}>{trade.symbol}</Link>
-        {trade.side === 'short' && <span className="badge badge-short">Short</span>}
-      </>
-    ),
-  },
+  { key: 'symbol', header: 'Symbol', cell: (trade) => <Link to={`/symbols/${encodeURIComponent(trade.symbol)}`}>{trade.symbol}</Link> },
+  { key: 'side', header: 'Side', cell: (trade) => (trade.side === 'short' ? <span className="badge badge-short">Short</span> : 'Long') },
   { key: 'open', header: 'Opened', cell: (trade) => <span className="nowrap">{formatDate(trade.open_date)}</span>, minor: true },
   { key: 'volume', header: 'Shares', cell: (trade) => formatShares(trade.volume), numeric: true, minor: true },
   { key: 'pnl', header: 'Profit/loss', cell: (trade) => <Pnl value={trade.total_profit_loss} />, numeric: true },
