@@ -308,6 +308,13 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     const closed = await trades.locator('tbody tr td:nth-child(4)').allInnerTexts();
     expect(closed).toEqual([...monthTrades].sort((a: any, b: any) => (a.close_date < b.close_date ? -1 : a.close_date > b.close_date ? 1 : 0)).map((t: any) => longDate(t.close_date)));
 
+    // One number of decimals per price column (4 here: $44.273 is shown as $44.2730 beside $73.7200).
+    for (const column of [6, 7]) {
+      const prices = await trades.locator(`tbody tr td:nth-child(${column})`).allInnerTexts();
+      expect(new Set(prices.map((price) => price.split('.')[1]?.length)).size).toBe(1);
+    }
+    expect(await trades.getByText('$44.2730').count()).toBe(1);
+
     await checkAccessibility('the month page');
     await screenshotBothSizes(page, 'month');
 

@@ -1,5 +1,5 @@
 import type { Dividend, Trade } from '../api/types';
-import { formatDate, formatMoney, formatPrice, formatShares, formatSignedPercent, tone } from '../lib/format';
+import { formatDate, formatMoney, formatPrice, formatShares, formatSignedPercent, priceDecimals, tone } from '../lib/format';
 import { Link } from '../lib/router';
 import { Pnl, SourceBadge } from './common';
 import { DataTable, type Column } from './DataTable';
@@ -26,6 +26,8 @@ export function TradesTable({ trades, caption, showSymbol = true }: { trades: re
         />
       ),
   };
+  const buyPlaces = priceDecimals(trades.map((trade) => trade.buy_price));
+  const sellPlaces = priceDecimals(trades.map((trade) => trade.sell_price));
   const columns: Column<Trade>[] = [
     ...(showSymbol
       ? [
@@ -53,8 +55,8 @@ export function TradesTable({ trades, caption, showSymbol = true }: { trades: re
     { key: 'opened', header: 'Opened', cell: (trade) => <span className="nowrap">{formatDate(openDate(trade))}</span>, sortValue: openDate, minor: true },
     { key: 'closed', header: 'Closed', cell: (trade) => <span className="nowrap">{formatDate(closeDate(trade))}</span>, sortValue: closeDate },
     { key: 'volume', header: 'Shares', cell: (trade) => formatShares(trade.volume), sortValue: (trade) => trade.volume, numeric: true, minor: true },
-    { key: 'buy_price', header: 'Buy price', cell: (trade) => formatPrice(trade.buy_price), sortValue: (trade) => trade.buy_price, numeric: true, minor: true },
-    { key: 'sell_price', header: 'Sell price', cell: (trade) => formatPrice(trade.sell_price), sortValue: (trade) => trade.sell_price, numeric: true, minor: true },
+    { key: 'buy_price', header: 'Buy price', cell: (trade) => formatPrice(trade.buy_price, buyPlaces), sortValue: (trade) => trade.buy_price, numeric: true, minor: true },
+    { key: 'sell_price', header: 'Sell price', cell: (trade) => formatPrice(trade.sell_price, sellPlaces), sortValue: (trade) => trade.sell_price, numeric: true, minor: true },
     {
       key: 'pnl',
       header: 'Profit/loss',

@@ -8,6 +8,7 @@ import {
   formatMonth,
   formatPercent,
   formatPrice,
+  priceDecimals,
   formatShares,
   formatShortMonth,
   formatSignedMoney,
@@ -37,6 +38,11 @@ describe('money', () => {
   it('keeps prices to four decimals and at least two', () => {
     expect(formatPrice(177.0779)).toBe('$177.0779');
     expect(formatPrice(1)).toBe('$1.00');
+    // A column's decimals: 4 when any price in it needs them, else 2; each price then shows as many.
+    expect(priceDecimals([44.273, 47.5598, 73.72])).toBe(4);
+    expect(priceDecimals([73.72, 1, null])).toBe(2);
+    expect([44.273, 73.72].map((price) => formatPrice(price, 4))).toEqual(['$44.2730', '$73.7200']);
+    expect(formatPrice(73.7, 2)).toBe('$73.70');
   });
 
   it('shortens for small spaces: whole dollars below a thousand, then K and M', () => {

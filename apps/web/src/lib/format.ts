@@ -7,6 +7,8 @@ const LOCALE = 'en-US';
 const moneyFormat = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'USD' });
 const signedMoneyFormat = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'USD', signDisplay: 'exceptZero' });
 const priceFormat = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 });
+const money2Format = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const price4Format = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'USD', minimumFractionDigits: 4, maximumFractionDigits: 4 });
 const wholeSignedMoneyFormat = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'USD', maximumFractionDigits: 0, signDisplay: 'exceptZero' });
 const compactMoneyFormat = new Intl.NumberFormat(LOCALE, {
   style: 'currency',
@@ -51,8 +53,14 @@ export function formatCompactMoney(value: number | null | undefined): string {
 }
 
 /** $171.04 · $177.0779: prices keep up to 4 decimals. */
-export function formatPrice(value: number | null | undefined): string {
-  return missing(value) ? DASH : withMinus(priceFormat.format(value));
+export function formatPrice(value: number | null | undefined, places?: 2 | 4): string {
+  if (missing(value)) return DASH;
+  return withMinus((places === undefined ? priceFormat : places === 2 ? money2Format : price4Format).format(value));
+}
+
+/** A price column's decimals: 2, or 4 when any of its prices needs more than 2 (one column never mixes them). */
+export function priceDecimals(prices: readonly (number | null | undefined)[]): 2 | 4 {
+  return prices.some((price) => typeof price === 'number' && Number(price.toFixed(2)) !== price) ? 4 : 2;
 }
 
 /** A percent number from the API (42.86 → "42.86%"). */

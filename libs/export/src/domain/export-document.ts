@@ -94,3 +94,16 @@ export function summaryRows(summary: ExportSummary): [string, number][] {
   ];
   return rows.filter((row): row is [string, number] => row[1] !== null);
 }
+
+/**
+ * The decimals one price column is written with: 2, or 4 when any of its prices needs more than 2
+ * (prices come rounded to 4 places), so a column never mixes $44.273 with $73.72.
+ */
+export function priceDecimals(prices: readonly number[]): 2 | 4 {
+  return prices.some((price) => Number(price.toFixed(2)) !== price) ? 4 : 2;
+}
+
+/** Each price column's decimals (`priceDecimals`) for a document's trades. */
+export function priceColumnDecimals(trades: readonly ExportTrade[]): { buy: 2 | 4; sell: 2 | 4 } {
+  return { buy: priceDecimals(trades.map((trade) => trade.buyPrice)), sell: priceDecimals(trades.map((trade) => trade.sellPrice)) };
+}

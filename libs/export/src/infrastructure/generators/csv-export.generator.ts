@@ -6,6 +6,7 @@ import {
   TRADE_COLUMNS,
   exportFileName,
   exportTitle,
+  priceColumnDecimals,
   summaryRows,
   type ExportDocument,
 } from '../../domain/export-document.js';
@@ -22,6 +23,7 @@ export class CsvExportGenerator extends ExportGenerator {
   async generate(document: ExportDocument): Promise<GeneratedFile> {
     const text = (value: string) => neutraliseFormula(value);
     const money = (value: number) => value.toFixed(2);
+    const places = priceColumnDecimals(document.trades);
     const rows: (string | number)[][] = [
       [text(exportTitle(document))],
       ['Account', text(document.account ?? '')],
@@ -38,8 +40,8 @@ export class CsvExportGenerator extends ExportGenerator {
         trade.buyDate,
         trade.sellDate,
         trade.volume,
-        trade.buyPrice.toFixed(4).replace(/(\.\d\d)00$/, '$1'),
-        trade.sellPrice.toFixed(4).replace(/(\.\d\d)00$/, '$1'),
+        trade.buyPrice.toFixed(places.buy),
+        trade.sellPrice.toFixed(places.sell),
         money(trade.totalProfitLoss),
         trade.returnPercentage.toFixed(2),
         trade.tradeResult,

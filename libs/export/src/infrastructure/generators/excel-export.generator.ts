@@ -6,13 +6,15 @@ import {
   TRADE_COLUMNS,
   exportFileName,
   exportTitle,
+  priceColumnDecimals,
   summaryRows,
   type ExportDocument,
 } from '../../domain/export-document.js';
 import { neutraliseFormula } from '../../domain/spreadsheet-safety.js';
 
 const MONEY = '#,##0.00;[Red]-#,##0.00';
-const PRICE = '#,##0.00##';
+/** A price column's format: as many decimals as the column needs (`priceDecimals`). */
+const PRICE = { 2: '#,##0.00', 4: '#,##0.0000' } as const;
 const PERCENT = '0.00';
 const DATE = 'yyyy-mm-dd';
 
@@ -46,6 +48,7 @@ export class ExcelExportGenerator extends ExportGenerator {
         label === 'Trades' || label === 'Winning trades' ? number(value) : number(value, label === 'Win rate %' ? PERCENT : MONEY),
       ]),
     ];
+    const places = priceColumnDecimals(document.trades);
     const trades: Cell[][] = [
       TRADE_COLUMNS.map(text),
       ...document.trades.map((trade) => [
@@ -55,8 +58,8 @@ export class ExcelExportGenerator extends ExportGenerator {
         date(trade.buyDate),
         date(trade.sellDate),
         number(trade.volume),
-        number(trade.buyPrice, PRICE),
-        number(trade.sellPrice, PRICE),
+        number(trade.buyPrice, PRICE[places.buy]),
+        number(trade.sellPrice, PRICE[places.sell]),
         number(trade.totalProfitLoss, MONEY),
         number(trade.returnPercentage, PERCENT),
         text(trade.tradeResult),

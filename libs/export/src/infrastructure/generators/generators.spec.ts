@@ -33,7 +33,13 @@ describe('export generators', () => {
     ]);
     const trades = csvBlock(rows, 'Trades (3)');
     expect(trades[0]).toEqual(['Symbol', 'Side', 'Source', 'Buy date', 'Sell date', 'Shares', 'Buy price', 'Sell price', 'P&L', 'Return %', 'Result']);
+    // Each price column keeps one number of decimals: 4 where any of its prices needs them, else 2.
     expect(trades[1]).toEqual(['NVDA', 'long', 'broker', '2024-03-07', '2024-05-08', '90', '46.9896', '39.94', '-634.46', '-15.00', 'Loss']);
+    expect(trades.slice(1).map((row) => [row[6], row[7]])).toEqual([
+      ['46.9896', '39.94'],
+      ['10.0000', '12.00'],
+      ['170.3000', '110.00'],
+    ]);
     expect(trades[2][0]).toBe(`'=HYPERLINK("http://evil","x")`);
     expect(trades[3][8]).toBe('-603.11'); // a negative number stays a number
     expect(csvBlock(rows, 'Dividends (1)')).toEqual([
@@ -52,7 +58,8 @@ describe('export generators', () => {
     const nvda = trades[1];
     expect(nvda[3]).toMatchObject({ t: 'n', v: 45358, z: 'yyyy-mm-dd' }); // 2024-03-07
     expect(nvda[8]).toMatchObject({ t: 'n', v: -634.46 });
-    expect(nvda[6]).toMatchObject({ t: 'n', v: 46.9896 });
+    expect(nvda[6]).toMatchObject({ t: 'n', v: 46.9896, z: '#,##0.0000' });
+    expect(nvda[7]).toMatchObject({ t: 'n', v: 39.94, z: '#,##0.00' });
     expect(trades[2][0]).toMatchObject({ t: 's', v: `'=HYPERLINK("http://evil","x")` });
     expect(trades[2][0].f).toBeUndefined();
     expect(book.Sheets.Trades['!cols']?.length).toBe(11);
@@ -74,6 +81,9 @@ describe('export generators', () => {
       const { text, pages } = await pdfText(await renderPdf(document, paper));
       expect(pages).toBe(1);
       expect(text).toContain('Trading month 2024-05');
+      expect(text).toContain('170.3000'); // the buy prices need 4 decimals, the sell prices 2
+      expect(text).toContain('110.00');
+      expect(text).not.toContain('110.0000');
       expect(text).toContain('Account XXXX-1234');
       for (const trade of document.trades) {
         expect(text).toContain(trade.symbol);

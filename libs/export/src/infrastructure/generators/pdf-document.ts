@@ -6,6 +6,7 @@ import {
   DIVIDEND_COLUMNS,
   TRADE_COLUMNS,
   exportTitle,
+  priceColumnDecimals,
   summaryRows,
   type ExportDocument,
 } from '../../domain/export-document.js';
@@ -25,7 +26,7 @@ pdfmake.setUrlAccessPolicy(() => false);
 pdfmake.setLocalAccessPolicy((path: string) => path.startsWith(FONT_DIR));
 
 const money = (value: number) => value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const price = (value: number) => value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
+const price = (value: number, places: 2 | 4) => value.toLocaleString('en-US', { minimumFractionDigits: places, maximumFractionDigits: places });
 
 /** The pdfmake document: landscape, readable on A4 and Letter, with page numbers. */
 export function pdfDefinition(document: ExportDocument, paper: 'A4' | 'LETTER'): TDocumentDefinitions {
@@ -33,6 +34,7 @@ export function pdfDefinition(document: ExportDocument, paper: 'A4' | 'LETTER'):
   const header = (cells: readonly string[], numeric: number[]) =>
     cells.map((text, index) => ({ text, style: 'th', alignment: numeric.includes(index) ? ('right' as const) : ('left' as const) }));
   const dividends = document.dividends;
+  const places = priceColumnDecimals(document.trades);
   const signed = (value: number) => ({ text: money(value), alignment: 'right' as const, color: value < 0 ? '#b00020' : value > 0 ? '#0a7d32' : '#333333' });
   return {
     pageSize: paper,
@@ -76,8 +78,8 @@ export function pdfDefinition(document: ExportDocument, paper: 'A4' | 'LETTER'):
                   trade.buyDate,
                   trade.sellDate,
                   { text: String(trade.volume), alignment: 'right' },
-                  { text: price(trade.buyPrice), alignment: 'right' },
-                  { text: price(trade.sellPrice), alignment: 'right' },
+                  { text: price(trade.buyPrice, places.buy), alignment: 'right' },
+                  { text: price(trade.sellPrice, places.sell), alignment: 'right' },
                   signed(trade.totalProfitLoss),
                   { text: trade.returnPercentage.toFixed(2), alignment: 'right' },
                   trade.tradeResult,
