@@ -51,10 +51,13 @@ export function DashboardPage() {
   const today = localToday();
   const months = useApi<MonthsResponse>('/api/months');
   const allTime = useApi<TimeframeResponse>(`/api/timeframe-data?${timeframeQuery({ all: true }, [])}`);
-  const ytdQuery = timeframeQuery(presetRange('ytd', today), []);
-  const ytd = useApi<TimeframeResponse>(`/api/timeframe-data?${ytdQuery}`);
+  // The second card: this year, or, when this year has no activity yet, the latest year that has
+  // (an account whose last trade is two years old gets its figures, not a card of zeros).
+  const period = months.status === 'ready' ? recentPeriod(today, months.data.months[0]?.month) : null;
+  const ytdQuery = period === null ? null : timeframeQuery(period.range, []);
+  const ytd = useApi<TimeframeResponse>(ytdQuery === null ? null : `/api/timeframe-data?${ytdQuery}`);
   const allTimeStats = useApi<StatisticsResponse>('/api/statistics?all=true');
-  const ytdStats = useApi<StatisticsResponse>(`/api/statistics?${ytdQuery}`);
+  const ytdStats = useApi<StatisticsResponse>(ytdQuery === null ? null : `/api/statistics?${ytdQuery}`);
   const curve = useApi<EquityCurveResponse>('/api/equity-curve?all=true');
 
   // Oldest first, left to right.
@@ -86,7 +89,7 @@ export function DashboardPage() {
       {header}
       <div className="grid-2">
         <SummaryCard title="All time" metrics={allTime.data?.data.summary} stats={allTimeStats.data?.statistics} link="/timeframe?preset=all" />
-        <SummaryCard title={`Year to date (${today.slice(0, 4)})`} metrics={ytd.data?.data.summary} stats={ytdStats.data?.statistics} link="/timeframe?preset=ytd" />
+        {period && <SummaryCard title={period.title} metrics={ytd.data?.data.summary} stats={ytdStats.data?.statistics} link={period.link} />}
       </div>
       <Section title="Equity curve" actions={<Link to="/statistics?preset=all">Statistics</Link>}>
         {curve.status === 'loading' && <Loading />}
@@ -119,4 +122,18 @@ export function DashboardPage() {
       </div>
     </>
   );
+}
+
+/**
+ * The dashboard's second card: this year to date when the latest month with activity is in it; else
+ * the whole latest year with activity (`latestMonth`: the newest month of `/api/months`).
+ */
+export function recentPeriod(today: string, latestMonth: string | undefined): { title: string; range: { all: false; start: string; end: string }; link: string } {
+  const year = today.slice(0, 4);
+  const latestYear = latestMonth?.slice(0, 4);
+  if (latestYear === undefined || latestYear >= year) {
+    return { title: `Year to date (${year})`, range: presetRange('ytd', today) as { all: false; start: string; end: string }, link: '/timeframe?preset=ytd' };
+  }
+  const range = { all: false as const, start: `${latestYear}-01-01`, end: `${latestYear}-12-31` };
+  return { title: `${latestYear} (your latest year with activity)`, range, link: `/timeframe?start=${range.start}&end=${range.end}` };
 }

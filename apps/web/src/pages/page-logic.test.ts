@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { MarketMetrics } from '../api/types';
 import { clockTime, marketDetail } from '../components/MarketStatus';
 import { filterSymbols } from './SymbolsPage';
+import { recentPeriod } from './DashboardPage';
 
 describe('market status line', () => {
   const metrics: MarketMetrics = {
@@ -34,5 +35,20 @@ describe('symbol search', () => {
     expect(filterSymbols(rows, 'nv').map((row) => row.symbol)).toEqual(['NVDA', 'NVO']);
     expect(filterSymbols(rows, 'pepsi').map((row) => row.symbol)).toEqual(['PEP']);
     expect(filterSymbols(rows, '  ')).toHaveLength(3);
+  });
+});
+
+describe("the dashboard's second card", () => {
+  it('is this year to date while this year has activity', () => {
+    expect(recentPeriod('2026-11-25', '2026-10')).toMatchObject({ title: 'Year to date (2026)', range: { start: '2026-01-01', end: '2026-11-25' }, link: '/timeframe?preset=ytd' });
+    expect(recentPeriod('2026-11-25', undefined).title).toBe('Year to date (2026)');
+  });
+
+  it('is the latest year with activity when this year has none, not a card of zeros', () => {
+    expect(recentPeriod('2026-11-25', '2024-06')).toEqual({
+      title: '2024 (your latest year with activity)',
+      range: { all: false, start: '2024-01-01', end: '2024-12-31' },
+      link: '/timeframe?start=2024-01-01&end=2024-12-31',
+    });
   });
 });
