@@ -369,6 +369,11 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     expect(await stat(page, 'Win rate')).toContain(percent(allTime.summary.win_rate_percentage));
     expect(await page.getByRole('region', { name: 'Totals by week' }).locator('tbody tr').count()).toBe(allTime.weekly_summary.length);
     expect(await page.getByRole('region', { name: 'Totals by month' }).locator('tbody tr').count()).toBe(allTime.monthly_summary.length);
+    // The weekly chart has a bar for every week from the first to the last, the empty ones at zero.
+    const starts = (allTime.weekly_summary as any[]).map((week) => Date.parse(`${week.week_start}T00:00:00Z`));
+    const everyWeek = (Math.max(...starts) - Math.min(...starts)) / (7 * 86_400_000) + 1;
+    expect(everyWeek).toBeGreaterThan(allTime.weekly_summary.length);
+    expect(await page.getByRole('region', { name: 'By week' }).locator('canvas[role="img"]').getAttribute('aria-label')).toContain(`${everyWeek} weeks`);
     const positions = page.getByRole('region', { name: /^Shares held at/ });
     expect(await positions.locator('tbody tr').count()).toBe(allTime.open_positions.length);
     await checkAccessibility('the timeframe page');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CalendarDay } from '../api/types';
 import { calendarWeeks, heatLevel, heatStep, largestDailyMove, mondayFirstColumn } from './calendar-grid';
+import { addDays, addMonths, withEmptyPeriods } from './dates';
 
 /** May 2024: the 1st is a Wednesday (day_of_week 3), 31 days. */
 function may2024(): CalendarDay[] {
@@ -79,5 +80,25 @@ describe('heat map scale', () => {
   it('still shows a tiny day (step 1 at least)', () => {
     expect(heatStep(0.01, 10000)).toBe(1);
     expect(heatStep(5, 0)).toBe(0);
+  });
+});
+
+describe('bars by period', () => {
+  it('shows the weeks and months without activity between others as zero', () => {
+    const weeks = withEmptyPeriods(
+      [
+        { key: '2024-05-06', value: 10 },
+        { key: '2024-05-27', value: -5 },
+      ],
+      (day) => addDays(day, 7),
+    );
+    expect(weeks).toEqual([
+      { key: '2024-05-06', value: 10 },
+      { key: '2024-05-13', value: 0 },
+      { key: '2024-05-20', value: 0 },
+      { key: '2024-05-27', value: -5 },
+    ]);
+    expect(withEmptyPeriods([{ key: '2023-11', value: 1 }, { key: '2024-02', value: 2 }], (month) => addMonths(month, 1)).map((m) => m.key)).toEqual(['2023-11', '2023-12', '2024-01', '2024-02']);
+    expect(withEmptyPeriods([], (day) => addDays(day, 7))).toEqual([]);
   });
 });

@@ -53,3 +53,17 @@ export function isMonth(text: string | null | undefined): text is string {
 export function isDay(text: string | null | undefined): text is string {
   return typeof text === 'string' && DAY_PATTERN.test(text) && isoDay(utc(text)) === text;
 }
+
+/**
+ * Bars of a chart by period with the periods between them that have none, as zero (a chart that
+ * skipped them would draw two weeks apart as neighbours). `next` steps from one period key to the
+ * next; `points` are in order. At most `limit` bars (the rest, the oldest, are left out).
+ */
+export function withEmptyPeriods(points: readonly { key: string; value: number }[], next: (key: string) => string, limit = 1000): { key: string; value: number }[] {
+  if (points.length === 0) return [];
+  const values = new Map(points.map((point) => [point.key, point.value]));
+  const last = points[points.length - 1].key;
+  const filled: { key: string; value: number }[] = [];
+  for (let key = points[0].key; key <= last; key = next(key)) filled.push({ key, value: values.get(key) ?? 0 });
+  return filled.slice(-limit);
+}

@@ -7,8 +7,10 @@ import { RangeFilter, selectionLabel, useRangeSelection } from '../components/Ra
 import { formatCompactMoney, formatCount, formatDate, formatMonth, formatPercent, formatShares, formatShortDate, formatShortMonth, formatSignedMoney } from '../lib/format';
 import { Link, updateSearch } from '../lib/router';
 import { timeframeQuery, type PresetId } from '../lib/timeframe-presets';
+import { addDays, addMonths, withEmptyPeriods } from '../lib/dates';
 import { useApi, useTitle } from '../lib/use-api';
 
+const byKey = <T extends { key: string }>(points: T[]): T[] => points.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 const periodTotal = (period: PeriodMetrics) => period.total_return ?? period.trading_profit_loss + period.total_dividends;
 
 function periodColumns<P extends PeriodMetrics>(label: string, cell: (period: P) => ReactNode, sortValue: (period: P) => string): Column<P>[] {
@@ -38,8 +40,15 @@ export function TimeframePage() {
   const report = useApi<TimeframeResponse>(`/api/timeframe-data?${timeframeQuery(range, symbols)}`);
 
   const data = report.data?.data;
-  const weeks = useMemo(() => [...(data?.weekly_summary ?? [])].reverse(), [data]);
-  const months = useMemo(() => [...(data?.monthly_summary ?? [])].reverse(), [data]);
+  // Oldest first, with the weeks and months that have nothing as zero bars.
+  const weeks = useMemo(
+    () => withEmptyPeriods(byKey((data?.weekly_summary ?? []).map((w) => ({ key: w.week_start, value: periodTotal(w) }))), (day) => addDays(day, 7)),
+    [data],
+  );
+  const months = useMemo(
+    () => withEmptyPeriods(byKey((data?.monthly_summary ?? []).map((m) => ({ key: m.period, value: periodTotal(m) }))), (month) => addMonths(month, 1)),
+    [data],
+  );
   const empty = data !== undefined && data.weekly_summary.length === 0 && data.open_positions.length === 0;
 
   const choose = (id: PresetId) => updateSearch({ preset: id, start: null, end: null });
@@ -84,8 +93,8 @@ export function TimeframePage() {
                 <Section title="By week" id="weekly">
                   <Chart
                     kind="bar"
-                    labels={weeks.map((w) => formatShortDate(w.week_start))}
-                    series={[{ label: 'Total', values: weeks.map(periodTotal), colorBySign: true }]}
+                    labels={weeks.map((w) => formatShortDate(w.key))}
+                    series={[{ label: 'Total', values: weeks.map((w) => w.value), colorBySign: true }]}
                     description={`Bar chart of the total per week (trading P&L plus dividends), ${weeks.length} weeks; the weekly table has the numbers.`}
                     format={formatSignedMoney}
                     axisFormat={formatCompactMoney}
@@ -95,8 +104,8 @@ export function TimeframePage() {
                 <Section title="By month" id="monthly">
                   <Chart
                     kind="bar"
-                    labels={months.map((m) => formatShortMonth(m.period))}
-                    series={[{ label: 'Total', values: months.map(periodTotal), colorBySign: true }]}
+                    labels={months.map((m) => formatShortMonth(m.key))}
+                    series={[{ label: 'Total', values: months.map((m) => m.value), colorBySign: true }]}
                     description={`Bar chart of the total per month (trading P&L plus dividends), ${months.length} months; the monthly table has the numbers.`}
                     format={formatSignedMoney}
                     axisFormat={formatCompactMoney}
