@@ -134,7 +134,7 @@ export interface HealthCheck {
 export interface HistorySnapshot {
   id: number;
   snapshot_time: string;
-  /** A holding without any known price counts at its cost. */
+  /** Of the priced holdings: one without any known price is left out of value, cost and gain (`unpriced_count`). */
   total_value: number;
   total_cost: number;
   total_gain_loss: number;
@@ -351,7 +351,7 @@ export interface PeriodMetrics {
 }
 
 export interface PortfolioTotals {
-  /** A holding without any known price counts at its cost. */
+  /** Of the priced holdings: one without any known price is left out of value, cost and gain (`unpriced_count`). */
   total_value: number;
   total_cost: number;
   total_gain_loss: number;
@@ -418,7 +418,7 @@ export interface RenameTagDto {
 export interface Snapshot {
   id: number;
   snapshot_time: string;
-  /** A holding without any known price counts at its cost. */
+  /** Of the priced holdings: one without any known price is left out of value, cost and gain (`unpriced_count`). */
   total_value: number;
   total_cost: number;
   total_gain_loss: number;

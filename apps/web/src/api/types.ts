@@ -41,7 +41,7 @@ export type Holding = Api.Holding;
 export type RefreshPricesResponse = Api.RefreshPricesResponse;
 export type HoldingsUploadResponse = Api.HoldingsUploadResponse;
 export type SnapshotType = Api.HistorySnapshot['snapshot_type'];
-/** A portfolio's totals as the server sums them (a holding without a price counts at its cost). */
+/** A portfolio's totals as the server sums them (a holding without a price is left out, and counted in `unpriced_count`). */
 export type PortfolioTotals = Api.PortfolioTotals;
 export type HoldingsResponse = Api.HoldingsResponse;
 export type Snapshot = Api.HistorySnapshot;

@@ -45,16 +45,16 @@ describe('holding valuation', () => {
     expect(percentage(d('1'), Decimal.ZERO).isZero()).toBe(true);
   });
 
-  it('sums a portfolio from the holdings’ cent amounts; an unpriced holding counts at cost', () => {
+  it('sums a portfolio from the priced holdings’ cent amounts; an unpriced holding is left out and counted', () => {
     const totals = portfolioTotals([
       valueHolding(d('3'), d('10.001'), d('10.005')), // cost 30.00, value 30.02
       valueHolding(d('1'), d('0.005'), d('0.005')), // cost 0.01, value 0.01
-      valueHolding(d('2'), d('50'), null), // unpriced: value = cost 100.00
+      valueHolding(d('2'), d('50'), null), // unpriced: neither its cost (100.00) nor a value
     ]);
-    expect(totals.totalCost.toFixed(2)).toBe('130.01');
-    expect(totals.totalValue.toFixed(2)).toBe('130.03');
+    expect(totals.totalCost.toFixed(2)).toBe('30.01');
+    expect(totals.totalValue.toFixed(2)).toBe('30.03');
     expect(totals.totalGainLoss.toFixed(2)).toBe('0.02');
-    expect(totals.totalReturnPct.toFixed(2)).toBe('0.02');
+    expect(totals.totalReturnPct.toFixed(2)).toBe('0.07');
     expect(totals.holdingsCount).toBe(3);
     expect(totals.unpricedCount).toBe(1);
   });

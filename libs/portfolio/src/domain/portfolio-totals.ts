@@ -10,14 +10,19 @@ export interface PortfolioTotals {
   /** Percent, two decimals. */
   readonly totalReturnPct: Decimal;
   readonly holdingsCount: number;
-  /** Holdings without any known price; they count at their cost (no gain, no loss). */
+  /** Holdings without any known price: left out of the value, the cost and the gain (nothing is made up for them). */
   readonly unpricedCount: number;
 }
 
-/** Sums of the holdings' cent amounts, so a snapshot equals the sum of the listed holdings to the cent. */
+/**
+ * Sums of the priced holdings' cent amounts, so a snapshot equals the sum of the listed holdings to the
+ * cent. A holding without any known price is left out of value, cost and gain alike (counting it at
+ * its cost would show a value no price supports); `unpricedCount` says how many were.
+ */
 export function portfolioTotals(valuations: readonly HoldingValuation[]): PortfolioTotals {
-  const totalCost = Decimal.sum(valuations.map((v) => v.totalCost));
-  const totalValue = Decimal.sum(valuations.map((v) => v.currentValue ?? v.totalCost));
+  const priced = valuations.filter((v) => v.currentValue !== null);
+  const totalCost = Decimal.sum(priced.map((v) => v.totalCost));
+  const totalValue = Decimal.sum(priced.map((v) => v.currentValue ?? Decimal.ZERO));
   const totalGainLoss = totalValue.sub(totalCost);
   return {
     totalValue,
@@ -25,6 +30,6 @@ export function portfolioTotals(valuations: readonly HoldingValuation[]): Portfo
     totalGainLoss,
     totalReturnPct: percentage(totalGainLoss, totalCost),
     holdingsCount: valuations.length,
-    unpricedCount: valuations.filter((v) => v.currentValue === null).length,
+    unpricedCount: valuations.length - priced.length,
   };
 }

@@ -4,7 +4,7 @@ import { arrayOf, boolean, dataEnvelope, instant, integer, isoDate, literal, nul
 
 const count = integer({ minimum: 0 });
 const totals = {
-  total_value: number({ description: 'A holding without any known price counts at its cost.' }),
+  total_value: number({ description: 'Of the priced holdings: one without any known price is left out of value, cost and gain (`unpriced_count`).' }),
   total_cost: number(),
   total_gain_loss: number(),
   total_return_pct: number(),

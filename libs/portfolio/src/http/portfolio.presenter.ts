@@ -62,7 +62,7 @@ export function toPriceData(quote: CachedQuote) {
 
 /**
  * A portfolio's totals with a snapshot's field names: summed exactly from the holdings' cent amounts,
- * a holding without any known price counted at its cost (`unpriced_count` says how many).
+ * the holdings without any known price left out of all of them (`unpriced_count` says how many).
  */
 export function toTotalsResponse(totals: PortfolioTotals) {
   return {

@@ -46,7 +46,18 @@ export function History({ version }: { version: number }) {
   const columns: Column<Snapshot>[] = [
     { key: 'time', header: 'Taken', cell: (s) => formatDateTime(s.snapshot_time), sortValue: (s) => s.snapshot_time },
     { key: 'type', header: 'Type', cell: (s) => SNAPSHOT_TYPE_LABELS[s.snapshot_type], sortValue: (s) => s.snapshot_type, minor: true },
-    { key: 'value', header: 'Value', cell: (s) => formatMoney(s.total_value), sortValue: (s) => s.total_value, numeric: true },
+    {
+      key: 'value',
+      header: 'Value',
+      cell: (s) => (
+        <>
+          {formatMoney(s.total_value)}
+          {s.unpriced_count > 0 && <span className="muted small block">{s.unpriced_count} without a price, left out</span>}
+        </>
+      ),
+      sortValue: (s) => s.total_value,
+      numeric: true,
+    },
     { key: 'gain', header: 'Gain/loss', cell: (s) => <Pnl value={s.total_gain_loss} />, sortValue: (s) => s.total_gain_loss, numeric: true },
     { key: 'return', header: 'Return', cell: (s) => <span className={`pnl pnl-${tone(s.total_return_pct)}`}>{formatSignedPercent(s.total_return_pct)}</span>, sortValue: (s) => s.total_return_pct, numeric: true, minor: true },
     { key: 'notes', header: 'Notes', cell: (s) => s.notes || '', minor: true },

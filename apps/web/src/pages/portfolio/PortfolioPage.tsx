@@ -51,7 +51,9 @@ export function PortfolioPage() {
     setSnapshotBusy(true);
     try {
       const body = await sendJson<{ snapshot: Snapshot }>('POST', '/api/portfolio/snapshot', { snapshot_type: 'MANUAL', notes: snapshotNotes.trim() });
-      setFeedback({ tone: 'ok', text: `Snapshot taken: ${formatMoney(body.snapshot.total_value)} in ${body.snapshot.holdings_count} holdings.` });
+      const unpriced = body.snapshot.unpriced_count;
+      const left = unpriced > 0 ? ` (${unpriced} without a price, left out)` : '';
+      setFeedback({ tone: 'ok', text: `Snapshot taken: ${formatMoney(body.snapshot.total_value)} in ${body.snapshot.holdings_count} holdings${left}.` });
       setSnapshotNotes('');
       setHistoryVersion((v) => v + 1);
     } catch (caught) {
@@ -140,7 +142,7 @@ export function PortfolioPage() {
                 <Stat
                   label="Value"
                   value={<span className="big">{formatMoney(totals.total_value)}</span>}
-                  hint={totals.unpriced_count > 0 ? `${totals.unpriced_count} of ${list.length} without a price, counted at cost` : undefined}
+                  hint={totals.unpriced_count > 0 ? `${totals.unpriced_count} of ${list.length} without a price, left out` : undefined}
                 />
                 <Stat label="Cost" value={formatMoney(totals.total_cost)} />
                 <Stat label="Gain/loss" value={<Pnl value={totals.total_gain_loss} />} />
