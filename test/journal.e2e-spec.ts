@@ -14,12 +14,12 @@ interface Trade {
   has_note: boolean;
 }
 
-/** The example's lot details without the three lots of the PEP sale of 2024-06-04: that sale is then matched FIFO. */
-function lotsWithoutPepSale(): string {
+/** The example's lot details without those of June 2024: every sale of June is then matched FIFO. */
+function lotsWithoutJune(): string {
   return fixture('schwab-example', 'realized_gains.csv')
     .toString('utf8')
     .split('\n')
-    .filter((line) => !line.startsWith('"PEP","PEPSICO INC","06/04/2024"'))
+    .filter((line) => !/^"[A-Z]+","[^"]*","06\/\d\d\/2024"/.test(line))
     .join('\n');
 }
 
@@ -73,7 +73,7 @@ describe('the journal: tags and notes', () => {
     for (const session of [trader, other]) {
       await call(session, 'PUT', '/auth/profile', { brokerage_account: 'XXXX-1234' });
     }
-    await upload(trader, lotsWithoutPepSale());
+    await upload(trader, lotsWithoutJune());
     await upload(other, fixture('schwab-example', 'realized_gains.csv'));
   });
   afterAll(async () => {
@@ -82,9 +82,11 @@ describe('the journal: tags and notes', () => {
 
   it('keeps tags and notes through re-uploads, and moves them to the trades of the same closing fill when its lots arrive', async () => {
     const before = await allTrades();
+    const june = (trade: Trade) => trade.close_date.startsWith('2024-06');
+    expect(before.filter(june).length).toBeGreaterThan(3);
+    expect(before.filter(june).every((trade) => trade.source === 'fifo')).toBe(true);
     const fifoPep = before.filter((trade) => trade.symbol === 'PEP' && trade.close_date === '2024-06-04');
     expect(fifoPep.length).toBeGreaterThan(0);
-    expect(fifoPep.every((trade) => trade.source === 'fifo')).toBe(true);
     const nvda = before.filter((trade) => trade.symbol === 'NVDA' && trade.close_date === '2024-05-08');
     expect(nvda.map((trade) => trade.source)).toEqual(['broker', 'broker', 'broker', 'broker']);
 
@@ -108,17 +110,17 @@ describe('the journal: tags and notes', () => {
     expect(Object.keys(journal)).toHaveLength(fifoPep.length + 2);
 
     // The same files again, then a later export that overlaps them: nothing moves.
-    await upload(trader, lotsWithoutPepSale());
+    await upload(trader, lotsWithoutJune());
     expect((await allTrades()).map((trade) => trade.id)).toEqual(before.map((trade) => trade.id));
     expect(await tagged()).toEqual(journal);
     const overlapping = transactionsFromApril();
     expect(overlapping.split('\n').length).toBeLessThan(fixture('schwab-example', 'transactions.csv').toString('utf8').split('\n').length - 10);
-    await upload(trader, lotsWithoutPepSale(), overlapping);
+    await upload(trader, lotsWithoutJune(), overlapping);
     expect((await allTrades()).map((trade) => trade.id)).toEqual(before.map((trade) => trade.id));
     expect(await tagged()).toEqual(journal);
 
-    // The lot details of the PEP sale arrive: its FIFO trades become the broker's three lots, which
-    // receive their tags and note; every other trade keeps its id and its journal.
+    // June's lot details arrive: its FIFO trades become the broker's lots; the PEP sale's three lots
+    // receive the tags and note of its FIFO trades; every trade outside June keeps its id and journal.
     await upload(trader, fixture('schwab-example', 'realized_gains.csv'));
     const after = await allTrades();
     const brokerPep = after.filter((trade) => trade.symbol === 'PEP' && trade.close_date === '2024-06-04');
@@ -132,8 +134,8 @@ describe('the journal: tags and notes', () => {
       expect([trade.tags, trade.has_note]).toEqual([['Breakout', 'late exit'], true]);
       expect((await call(trader, 'GET', `/api/trades/${trade.id}/note`)).body).toMatchObject({ success: true, id: trade.id, note: 'Sold into *weakness*.' });
     }
-    const unchanged = after.filter((trade) => !brokerPep.includes(trade));
-    expect(unchanged.map((trade) => trade.id)).toEqual(before.filter((trade) => !fifoPep.includes(trade)).map((trade) => trade.id));
+    expect(after.filter(june).every((trade) => trade.source === 'broker')).toBe(true);
+    expect(after.filter((trade) => !june(trade)).map((trade) => trade.id)).toEqual(before.filter((trade) => !june(trade)).map((trade) => trade.id));
     expect(after.find((trade) => trade.id === nvda[1].id)).toMatchObject({ tags: ['Earnings'], has_note: true });
     expect((await call(trader, 'GET', '/api/journal/orphans')).body).toEqual({ success: true, orphans: [], count: 0 });
 
