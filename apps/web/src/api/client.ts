@@ -42,6 +42,9 @@ export function errorMessage(body: unknown, status: number): string {
   return `The service answered ${status}`;
 }
 
+/** What a person should read for a failure caught in the app (an ApiError's message, else the error's). */
+export const failure = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 /** Checks an answer: 401 → login page; not ok or `success:false` → ApiError; otherwise the body. */
 export async function checked<T>(response: Response): Promise<T> {
   const body = await readBody(response);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { downloadFile } from '../api/client';
+import { downloadFile, failure } from '../api/client';
 
 const FORMATS = [
   { format: 'csv', label: 'CSV', extension: 'csv' },
@@ -23,7 +23,7 @@ export function ExportButtons({ kind, value, label }: { kind: 'day' | 'month'; v
       const name = await downloadFile(path, `trading-${value}.${extension}`);
       setStatus({ error: false, text: `Downloaded ${name}` });
     } catch (error) {
-      setStatus({ error: true, text: error instanceof Error ? error.message : String(error) });
+      setStatus({ error: true, text: failure(error) });
     } finally {
       setBusy(null);
     }

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { getJson, sendJson } from '../api/client';
+import { failure, getJson, sendJson } from '../api/client';
 import type { DayNoteResponse, TagsResponse, TradeNoteResponse, TradeTagsResponse } from '../api/types';
 import { useApi } from '../lib/use-api';
 
@@ -15,8 +15,6 @@ export interface JournalTrade {
   tags: string[];
   has_note: boolean;
 }
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The user's tag names, for suggestions and the tag filter (one request per page; `reload` after a change). */
 export function useTagNames(enabled = true): { names: string[]; reload: () => void } {
@@ -41,8 +39,8 @@ export function TradeTags({ trade, suggestions, onSaved }: { trade: JournalTrade
       setTags(answer.tags);
       onSaved?.();
       return true;
-    } catch (failure) {
-      setError(message(failure));
+    } catch (problem) {
+      setError(failure(problem));
       return false;
     } finally {
       setBusy(false);
@@ -112,8 +110,8 @@ export function TradeNote({ trade, onSaved }: { trade: JournalTrade; onSaved?: (
       const answer = await getJson<TradeNoteResponse>(`/api/trades/${trade.id}/note`);
       setSaved(answer.note);
       setText(answer.note ?? '');
-    } catch (failure) {
-      setStatus({ error: true, text: message(failure) });
+    } catch (problem) {
+      setStatus({ error: true, text: failure(problem) });
     }
   };
   const save = async (note: string) => {
@@ -125,8 +123,8 @@ export function TradeNote({ trade, onSaved }: { trade: JournalTrade; onSaved?: (
       setHasNote(answer.note !== null);
       setStatus({ error: false, text: answer.note === null ? 'Note deleted.' : 'Note saved.' });
       onSaved?.();
-    } catch (failure) {
-      setStatus({ error: true, text: message(failure) });
+    } catch (problem) {
+      setStatus({ error: true, text: failure(problem) });
     }
   };
   const label = `${trade.symbol} closed ${trade.close_date}`;
@@ -202,8 +200,8 @@ export function DayNote({ date }: { date: string }) {
       setStatus({ error: false, text: answer.note === null ? 'Note deleted.' : 'Note saved.' });
       setEditing(false);
       note.reload();
-    } catch (failure) {
-      setStatus({ error: true, text: message(failure) });
+    } catch (problem) {
+      setStatus({ error: true, text: failure(problem) });
     }
   };
 

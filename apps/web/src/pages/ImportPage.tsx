@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { ApiError } from '../api/client';
+import { ApiError, failure } from '../api/client';
 import { uploadTradeFiles } from '../api/ndjson';
 import type { ImportStats, UploadHistoryEntry, UploadMessage } from '../api/types';
 import { ErrorMessage, Loading, PageHeader, Section, Stat, Stats } from '../components/common';
@@ -27,7 +27,7 @@ function AccountForm() {
       const saved = await saveAccount(value);
       setStatus({ error: false, text: `Saved: your uploads go to account ${saved.brokerage_account}.` });
     } catch (error) {
-      setStatus({ error: true, text: error instanceof Error ? error.message : String(error) });
+      setStatus({ error: true, text: failure(error) });
     } finally {
       setSaving(false);
     }

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { sendJson } from '../api/client';
+import { failure, sendJson } from '../api/client';
 import type { TagFigures, TagsResponse } from '../api/types';
 import { EmptyState, ErrorMessage, Loading, PageHeader, Pnl, Section } from '../components/common';
 import { DataTable, type Column } from '../components/DataTable';
@@ -19,8 +19,8 @@ function TagActions({ tag, changed }: { tag: TagFigures; changed: (text: string)
     setError(null);
     try {
       changed((await work()).message);
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+    } catch (problem) {
+      setError(failure(problem));
     }
   };
   const rename = (event: FormEvent) => {

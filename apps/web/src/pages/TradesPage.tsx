@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { downloadFile } from '../api/client';
+import { downloadFile, failure } from '../api/client';
 import type { ListedTrade, TradeListResponse } from '../api/types';
 import { ErrorMessage, Loading, PageHeader, Pnl, Section, SourceBadge, Stat, Stats } from '../components/common';
 import { DataTable, type Column } from '../components/DataTable';
@@ -145,7 +145,7 @@ export function TradesPage() {
     try {
       setDownload({ error: false, text: `Downloaded ${await downloadFile(`/api/trades/export.csv?${queries.filters}`, 'trades.csv')}` });
     } catch (error) {
-      setDownload({ error: true, text: error instanceof Error ? error.message : String(error) });
+      setDownload({ error: true, text: failure(error) });
     }
   };
 

@@ -29,7 +29,8 @@ export interface LedgerChange {
 export abstract class TradeLedger {
   /**
    * Replaces an account's trades, dividends, positions and company names with `ledger`, moves the
-   * journal of trades it no longer holds to the trades of their closing fill, rebuilds the user's report rollups, and raises the user's report version once the unit of work has committed.
+   * journal of trades it no longer holds to the trades of their closing fill, rebuilds the user's report
+   * rollups, and raises the user's report version once the unit of work has committed.
    */
   abstract replaceAccount(userId: number, accountId: number, ledger: AccountLedger): Promise<LedgerChange>;
 }

@@ -220,7 +220,11 @@ export interface ListedTrade {
  * lot sold in equal parts on one day). So a trade's P&L is fixed by its id.
  */
 export function tradeId(accountId: number, trade: ClosedTrade, occurrence: number): string {
-  return createHash('sha256').update(`${accountId}|${identityOf(trade)}|${occurrence}`).digest('hex').slice(0, 20);
+  return digest(accountId, identityOf(trade), occurrence);
+}
+
+function digest(accountId: number, identity: string, occurrence: number): string {
+  return createHash('sha256').update(`${accountId}|${identity}|${occurrence}`).digest('hex').slice(0, 20);
 }
 
 /** What makes two trades identical (the id's fields but the account and the occurrence). */
@@ -242,10 +246,10 @@ function identityOf(trade: ClosedTrade): string {
 export function tradeIds(accountId: number, trades: readonly ClosedTrade[]): string[] {
   const seen = new Map<string, number>();
   return trades.map((trade) => {
-    const key = identityOf(trade);
-    const occurrence = seen.get(key) ?? 0;
-    seen.set(key, occurrence + 1);
-    return tradeId(accountId, trade, occurrence);
+    const identity = identityOf(trade);
+    const occurrence = seen.get(identity) ?? 0;
+    seen.set(identity, occurrence + 1);
+    return digest(accountId, identity, occurrence);
   });
 }
 

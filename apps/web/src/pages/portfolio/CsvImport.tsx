@@ -2,7 +2,8 @@ import { useRef, useState, type FormEvent } from 'react';
 import { ApiError, sendForm } from '../../api/client';
 import type { HoldingsUploadResponse } from '../../api/types';
 import { formatCount } from '../../lib/format';
-import { failure, FeedbackLine, type Feedback } from './feedback';
+import { failure } from '../../api/client';
+import { FeedbackLine, type Feedback } from './feedback';
 
 /** Holdings from a CSV file: rows with problems are listed and skipped. */
 export function CsvImport({ onImported }: { onImported: () => void }) {

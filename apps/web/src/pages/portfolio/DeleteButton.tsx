@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { sendJson } from '../../api/client';
 import type { Holding } from '../../api/types';
-import { failure } from './feedback';
+import { failure } from '../../api/client';
 
 /** Delete, asking once more first. */
 export function DeleteButton({ holding, onDeleted }: { holding: Holding; onDeleted: (message: string) => void }) {

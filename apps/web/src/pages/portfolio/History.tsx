@@ -7,7 +7,8 @@ import { ErrorMessage, Loading, Pnl, Section } from '../../components/common';
 import { DataTable, type Column } from '../../components/DataTable';
 import { formatCompactMoney, formatDateTime, formatMoney, formatSignedPercent, tone } from '../../lib/format';
 import { useApi } from '../../lib/use-api';
-import { failure, FeedbackLine, type Feedback } from './feedback';
+import { failure } from '../../api/client';
+import { FeedbackLine, type Feedback } from './feedback';
 
 /** How each kind of snapshot is named on the page (the API says `MANUAL`, `EOD`, `AUTOMATIC`). */
 const SNAPSHOT_TYPE_LABELS: Record<SnapshotType, string> = { MANUAL: 'Taken by hand', EOD: 'End of day', AUTOMATIC: 'Automatic' };

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError, sendJson } from '../../api/client';
 import type { Holding, HoldingType } from '../../api/types';
-import { failure } from './feedback';
+import { failure } from '../../api/client';
 
 export const TYPE_LABELS: Record<HoldingType, string> = { stock: 'Stock', etf: 'ETF', mutual_fund: 'Mutual fund' };
 

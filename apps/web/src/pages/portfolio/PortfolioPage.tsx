@@ -7,7 +7,8 @@ import { formatCount, formatDateTime, formatMoney, formatPrice, formatShares, fo
 import { useApi, useTitle } from '../../lib/use-api';
 import { CsvImport } from './CsvImport';
 import { DeleteButton } from './DeleteButton';
-import { failure, FeedbackLine, type Feedback } from './feedback';
+import { failure } from '../../api/client';
+import { FeedbackLine, type Feedback } from './feedback';
 import { History } from './History';
 import { HoldingForm, TYPE_LABELS } from './HoldingForm';
 

@@ -20,5 +20,3 @@ export function FeedbackLine({ feedback }: { feedback: Feedback }) {
     </div>
   );
 }
-
-export const failure = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -10,6 +10,10 @@ import { raiseReportVersion } from './report-rollups.js';
 type Manager = Database['manager'];
 type Row = Record<string, unknown>;
 
+/** The names of the tags of the journal's trade `j`, by key (as the answers list them). */
+const TAG_NAMES = `ARRAY(SELECT g.name FROM trade_tags t JOIN journal_tags g ON g.user_id = t.user_id AND g.tag_key = t.tag_key
+                         WHERE t.user_id = j.user_id AND t.trade_id = j.trade_id ORDER BY t.tag_key)`;
+
 /** The columns of `journal_trades` taken from a trade in `closed_trades`. */
 const JOURNAL_TRADE_COLUMNS = 'trade_id, account_id, close_fill, symbol, side, open_date, close_date, volume, profit_loss';
 
@@ -33,8 +37,7 @@ export class SqlTradeJournal extends TradeJournal {
     if (tradeIds.length === 0) return found;
     const rows = (await this.database.manager.query(
       `SELECT j.trade_id,
-              ARRAY(SELECT g.name FROM trade_tags t JOIN journal_tags g ON g.user_id = t.user_id AND g.tag_key = t.tag_key
-                     WHERE t.user_id = j.user_id AND t.trade_id = j.trade_id ORDER BY t.tag_key) AS tags,
+              ${TAG_NAMES} AS tags,
               EXISTS (SELECT 1 FROM trade_notes n WHERE n.user_id = j.user_id AND n.trade_id = j.trade_id) AS has_note
          FROM journal_trades j WHERE j.user_id = $1 AND j.trade_id = ANY($2::text[])`,
       [userId, [...new Set(tradeIds)]],
@@ -161,20 +164,14 @@ export class SqlTradeJournal extends TradeJournal {
 
   async deleteTag(userId: number, key: string): Promise<{ name: string; trades: number } | null> {
     return this.changing(userId, async (manager) => {
-      const [tag] = (await manager.query(
-        `SELECT g.name, (SELECT count(*)::int FROM trade_tags t WHERE t.user_id = g.user_id AND t.tag_key = g.tag_key) AS trades
-           FROM journal_tags g WHERE g.user_id = $1 AND g.tag_key = $2 FOR UPDATE`,
-        [userId, key],
-      )) as { name: string; trades: number }[];
+      const [tag] = (await manager.query(`SELECT name FROM journal_tags WHERE user_id = $1 AND tag_key = $2 FOR UPDATE`, [userId, key])) as { name: string }[];
       if (tag === undefined) return null;
-      const carriers = (await manager.query(`SELECT trade_id FROM trade_tags WHERE user_id = $1 AND tag_key = $2`, [userId, key])) as { trade_id: string }[];
-      await manager.query(`DELETE FROM journal_tags WHERE user_id = $1 AND tag_key = $2`, [userId, key]);
-      await forgetUnannotated(
-        manager,
-        userId,
-        carriers.map((row) => row.trade_id),
+      const carriers = ((await manager.query(`SELECT trade_id FROM trade_tags WHERE user_id = $1 AND tag_key = $2`, [userId, key])) as { trade_id: string }[]).map(
+        (row) => row.trade_id,
       );
-      return { name: tag.name, trades: Number(tag.trades) };
+      await manager.query(`DELETE FROM journal_tags WHERE user_id = $1 AND tag_key = $2`, [userId, key]);
+      await forgetUnannotated(manager, userId, carriers);
+      return { name: tag.name, trades: carriers.length };
     });
   }
 
@@ -198,8 +195,7 @@ export class SqlTradeJournal extends TradeJournal {
     const rows = (await this.database.manager.query(
       `SELECT j.trade_id, j.symbol, j.side, to_char(j.open_date, 'YYYY-MM-DD') AS open_date, to_char(j.close_date, 'YYYY-MM-DD') AS close_date,
               j.volume::text AS volume, j.profit_loss::text AS profit_loss, n.note,
-              ARRAY(SELECT g.name FROM trade_tags t JOIN journal_tags g ON g.user_id = t.user_id AND g.tag_key = t.tag_key
-                     WHERE t.user_id = j.user_id AND t.trade_id = j.trade_id ORDER BY t.tag_key) AS tags
+              ${TAG_NAMES} AS tags
          FROM journal_trades j LEFT JOIN trade_notes n ON n.user_id = j.user_id AND n.trade_id = j.trade_id
         WHERE j.user_id = $1 AND NOT EXISTS (SELECT 1 FROM closed_trades c WHERE c.user_id = j.user_id AND c.trade_id = j.trade_id)
         ORDER BY j.close_date, j.symbol, j.trade_id`,
@@ -361,8 +357,8 @@ export async function reattachJournal(
   const { stale, before } = rewrite;
   const staleFills = new Set(stale.flatMap((row) => (row.close_fill === null ? [] : [row.close_fill])));
   const targets = trades.flatMap((trade) => (trade.closeFill !== null && staleFills.has(trade.closeFill) ? [{ trade_id: trade.id, close_fill: trade.closeFill }] : []));
-  const moved = targets.length === 0 ? [] : await moveJournal(manager, userId, stale, targets, before);
-  const orphans = stale.map((row) => row.trade_id).filter((id) => !moved.includes(id));
+  const moved = new Set(targets.length === 0 ? [] : await moveJournal(manager, userId, stale, targets, before));
+  const orphans = stale.map((row) => row.trade_id).filter((id) => !moved.has(id));
   if (orphans.length > 0) {
     await manager.query(`UPDATE trade_tags SET orphaned = true WHERE user_id = $1 AND trade_id = ANY($2::text[]) AND NOT orphaned`, [userId, orphans]);
   }
