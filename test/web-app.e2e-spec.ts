@@ -508,8 +508,25 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(url('/auth/login'));
     await page.getByText('You are signed out.').waitFor();
+    await checkAccessibility('the signed-out page');
+    await screenshotBothSizes(page, 'signed-out');
     await page.goto(url('/calendar'));
     expect(new URL(page.url()).pathname).toBe('/auth/login');
+  });
+
+  it('a refused address gets a page that names it and offers another sign-in, not JSON', async () => {
+    // Signed out of the service, still signed in at the built-in provider as EMAIL: another address
+    // ends that provider session on the way (which once lost the sign-in's interaction).
+    await page.goto(url('/auth/login'));
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.locator('input[name="email"]').fill('stranger@example.com');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The address stranger@example.com is not allowed to use this service.' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/auth/callback');
+    await checkAccessibility('the refused-address page');
+    await screenshotBothSizes(page, 'address-not-allowed');
+    await page.getByRole('link', { name: 'Sign in with another address' }).click();
+    await page.locator('input[name="email"]').waitFor();
   });
 
   it('logged no errors in the browser console, and met no failure but the expected ones', () => {
@@ -517,6 +534,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     expect([...new Set(browser.failedResponses)].sort()).toEqual([
       // The empty file of the failed import; refreshing prices with no provider key; the unknown page.
       '400 POST /api/upload-csv',
+      '403 GET /auth/callback',
       '404 GET /no-such-page',
       '503 POST /api/portfolio/refresh-prices',
     ]);

@@ -4,9 +4,16 @@ import type { Database } from '@app/persistence';
 /**
  * oidc-provider's storage (its `Adapter`) in the service's database, table `identity_provider_state`:
  * one row per stored model (Interaction, AuthorizationCode, Grant, Session …) and id, the payload as
- * JSON, with the grant, uid and user code it may be looked up by and when it expires. Expired rows
+ * JSON, with the grant (of grantable models), uid and user code it may be looked up by and when it expires. Expired rows
  * are never answered and are deleted as new ones are written.
  */
+/**
+ * The models whose rows a grant's revocation removes (oidc-provider's own memory adapter keeps the same
+ * list). An Interaction or a Session also carries a grantId, but must outlive the revocation: signing
+ * in as another address ends the earlier session (revoking its grant) in the middle of an interaction.
+ */
+const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PreAuthorizedCode']);
+
 export function sqlProviderState(database: Database): (model: string) => Adapter {
   return (model) => new SqlProviderState(database, model);
 }
@@ -25,7 +32,7 @@ class SqlProviderState implements Adapter {
        ON CONFLICT (model, id) DO UPDATE
          SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, uid = EXCLUDED.uid,
              user_code = EXCLUDED.user_code, expires_at = EXCLUDED.expires_at`,
-      [this.model, id, JSON.stringify(payload), payload.grantId ?? null, payload.uid ?? null, payload.userCode ?? null, expiresIn ?? null],
+      [this.model, id, JSON.stringify(payload), GRANTABLE.has(this.model) ? (payload.grantId ?? null) : null, payload.uid ?? null, payload.userCode ?? null, expiresIn ?? null],
     );
   }
 
