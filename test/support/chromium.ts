@@ -126,17 +126,44 @@ export function describeViolations(violations: AxeViolation[]): string {
   return violations.map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join('\n  ')}`).join('\n');
 }
 
-/** Saves the page at desktop and phone widths: `<name>-1280.png` and `<name>-390.png`. */
+/** The narrowest phone the app is laid out for: no page scrolls sideways at this width. */
+export const NARROW_PHONE = { width: 360, height: 780 };
+
+/**
+ * What does not fit at the current width: the page itself scrolling sideways, or a table wider than
+ * its region (a table fits its card at every width; on a phone its rows become cards).
+ */
+export async function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const page = document.documentElement;
+    if (page.scrollWidth > window.innerWidth) problems.push(`the page is ${page.scrollWidth} px wide`);
+    for (const region of Array.from(document.querySelectorAll<HTMLElement>('.table-scroll'))) {
+      if (region.offsetParent === null) continue; // not displayed
+      if (region.scrollWidth > region.clientWidth + 1) {
+        problems.push(`table "${region.getAttribute('aria-label')}" is ${region.scrollWidth} px wide in ${region.clientWidth} px`);
+      }
+    }
+    return problems;
+  });
+}
+
+/**
+ * Checks the layout at 1280, 390 and 360 px (nothing scrolls sideways, no table is clipped) and saves
+ * the page at desktop and phone widths: `<name>-1280.png` and `<name>-390.png`.
+ */
 export async function screenshotBothSizes(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });
+  const problems: string[] = [];
+  for (const size of [DESKTOP, PHONE, NARROW_PHONE]) {
+    await page.setViewportSize(size);
+    await settle(page);
+    if (size !== NARROW_PHONE) await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${size.width}.png`), fullPage: true });
+    problems.push(...(await layoutProblems(page)).map((problem) => `${name} at ${size.width} px: ${problem}`));
+  }
   await page.setViewportSize(DESKTOP);
   await settle(page);
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-1280.png`), fullPage: true });
-  await page.setViewportSize(PHONE);
-  await settle(page);
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-390.png`), fullPage: true });
-  await page.setViewportSize(DESKTOP);
-  await settle(page);
+  if (problems.length > 0) throw new Error(`Layout:\n${problems.join('\n')}`);
 }
 
 /** Lets charts redraw after a resize and the page finish its requests. */

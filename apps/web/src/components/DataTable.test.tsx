@@ -63,4 +63,14 @@ describe('DataTable', () => {
     expect(screen.getByText('No trades.')).toBeTruthy();
     expect(screen.queryByRole('table')).toBeNull();
   });
+
+  it("labels each cell with its column's header, for a phone's card, headed by the title column", () => {
+    render(<DataTable caption="Results" columns={COLUMNS} rows={ROWS.slice(0, 1)} rowKey={(row) => row.symbol} cardTitle="pnl" />);
+    const cells = within(screen.getAllByRole('row')[1]).getAllByRole('cell');
+    expect(cells.map((cell) => cell.getAttribute('data-label'))).toEqual(['Symbol', 'P&L', 'Note']);
+    expect(cells.map((cell) => cell.classList.contains('card-title'))).toEqual([false, true, false]);
+    cleanup();
+    render(<DataTable caption="Results" columns={COLUMNS} rows={ROWS.slice(0, 1)} rowKey={(row) => row.symbol} />);
+    expect(within(screen.getAllByRole('row')[1]).getAllByRole('cell')[0].classList.contains('card-title')).toBe(true);
+  });
 });

@@ -1,7 +1,8 @@
 import { useMemo, useState, type ReactNode } from 'react';
 
 // A table with sortable columns (buttons in the headers, aria-sort on the sorted one), inside a
-// scrollable region that a keyboard can reach (wide tables on a phone).
+// region that a keyboard can reach. On a phone each row becomes a card: the title column on top, the
+// other cells as label and value (`data-label`), the header's sort buttons as a row above the cards.
 
 export interface Column<Row> {
   key: string;
@@ -12,6 +13,8 @@ export interface Column<Row> {
   numeric?: boolean;
   /** Hidden on narrow screens (the row stays readable without it). */
   minor?: boolean;
+  /** On a phone's card, the whole width (chips, forms). */
+  wide?: boolean;
 }
 
 export type SortDirection = 'ascending' | 'descending';
@@ -49,9 +52,17 @@ interface DataTableProps<Row> {
   /** Shown instead of the table when there are no rows. */
   empty?: ReactNode;
   captionHidden?: boolean;
+  /** The column that heads each row's card on a phone; the first one unless named. */
+  cardTitle?: string;
 }
 
-export function DataTable<Row>({ caption, columns, rows, rowKey, initialSort, footer, empty, captionHidden = true }: DataTableProps<Row>) {
+/** A cell's classes: alignment, and how it shows on a phone. */
+function cellClass<Row>(column: Column<Row>, title: boolean): string | undefined {
+  const names = [column.numeric && 'num', column.minor && 'minor', column.wide && 'wide', title && 'card-title'];
+  return names.filter(Boolean).join(' ') || undefined;
+}
+
+export function DataTable<Row>({ caption, columns, rows, rowKey, initialSort, footer, empty, captionHidden = true, cardTitle }: DataTableProps<Row>) {
   const [sort, setSort] = useState<SortState | undefined>(initialSort);
   const sorted = useMemo(
     () => (sort ? sortRows(rows, columns.find((column) => column.key === sort.key), sort.direction) : [...rows]),
@@ -67,17 +78,17 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, initialSort, fo
     );
   };
 
+  const titleKey = cardTitle ?? columns[0]?.key;
   return (
     <div className="table-scroll" role="region" aria-label={caption} tabIndex={0}>
-      <table>
+      <table className="cards">
         <caption className={captionHidden ? 'visually-hidden' : undefined}>{caption}</caption>
         <thead>
           <tr>
             {columns.map((column) => {
               const sorted = sort?.key === column.key ? sort.direction : undefined;
-              const className = [column.numeric ? 'num' : '', column.minor ? 'minor' : ''].join(' ').trim() || undefined;
               return (
-                <th key={column.key} scope="col" className={className} aria-sort={sorted ?? (column.sortValue ? 'none' : undefined)}>
+                <th key={column.key} scope="col" className={cellClass(column, false)} aria-sort={sorted ?? (column.sortValue ? 'none' : undefined)}>
                   {column.sortValue ? (
                     <button type="button" className="sort" onClick={() => toggle(column)}>
                       {column.header}
@@ -97,7 +108,7 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, initialSort, fo
           {sorted.map((row, index) => (
             <tr key={rowKey(row, index)}>
               {columns.map((column) => (
-                <td key={column.key} className={[column.numeric ? 'num' : '', column.minor ? 'minor' : ''].join(' ').trim() || undefined}>
+                <td key={column.key} className={cellClass(column, column.key === titleKey)} data-label={column.header}>
                   {column.cell(row)}
                 </td>
               ))}

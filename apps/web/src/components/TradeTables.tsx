@@ -17,6 +17,7 @@ export function TradesTable({ trades, caption, showSymbol = true }: { trades: re
   const journalColumn: Column<Trade> = {
     key: 'journal',
     header: 'Tags & note',
+    wide: true,
     cell: (trade) =>
       trade.id === undefined ? null : (
         <TradeJournalCell
@@ -52,9 +53,9 @@ export function TradesTable({ trades, caption, showSymbol = true }: { trades: re
         ),
       sortValue: (trade) => trade.side,
     },
-    { key: 'opened', header: 'Opened', cell: (trade) => <span className="nowrap">{formatDate(openDate(trade))}</span>, sortValue: openDate, minor: true },
+    { key: 'opened', header: 'Opened', cell: (trade) => <span className="nowrap">{formatDate(openDate(trade))}</span>, sortValue: openDate },
     { key: 'closed', header: 'Closed', cell: (trade) => <span className="nowrap">{formatDate(closeDate(trade))}</span>, sortValue: closeDate },
-    { key: 'volume', header: 'Shares', cell: (trade) => formatShares(trade.volume), sortValue: (trade) => trade.volume, numeric: true, minor: true },
+    { key: 'volume', header: 'Shares', cell: (trade) => formatShares(trade.volume), sortValue: (trade) => trade.volume, numeric: true },
     { key: 'buy_price', header: 'Buy price', cell: (trade) => formatPrice(trade.buy_price, buyPlaces), sortValue: (trade) => trade.buy_price, numeric: true, minor: true },
     { key: 'sell_price', header: 'Sell price', cell: (trade) => formatPrice(trade.sell_price, sellPlaces), sortValue: (trade) => trade.sell_price, numeric: true, minor: true },
     {
@@ -89,6 +90,7 @@ export function TradesTable({ trades, caption, showSymbol = true }: { trades: re
       rows={trades}
       rowKey={(trade, index) => trade.id ?? `${trade.symbol}-${trade.buy_date}-${trade.sell_date}-${index}`}
       initialSort={{ key: 'closed', direction: 'ascending' }}
+      cardTitle={showSymbol ? 'symbol' : 'closed'}
       empty={<p className="muted">No completed trades.</p>}
     />
   );

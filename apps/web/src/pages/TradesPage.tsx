@@ -99,8 +99,8 @@ const COLUMNS: Column<ListedTrade>[] = [
   },
   { key: 'symbol', header: 'Symbol', cell: (trade) => <Link to={`/symbols/${encodeURIComponent(trade.symbol)}`}>{trade.symbol}</Link> },
   { key: 'side', header: 'Side', cell: (trade) => (trade.side === 'short' ? <span className="badge badge-short">Short</span> : 'Long') },
-  { key: 'open', header: 'Opened', cell: (trade) => <span className="nowrap">{formatDate(trade.open_date)}</span>, minor: true },
-  { key: 'volume', header: 'Shares', cell: (trade) => formatShares(trade.volume), numeric: true, minor: true },
+  { key: 'open', header: 'Opened', cell: (trade) => <span className="nowrap">{formatDate(trade.open_date)}</span> },
+  { key: 'volume', header: 'Shares', cell: (trade) => formatShares(trade.volume), numeric: true },
   { key: 'pnl', header: 'Profit/loss', cell: (trade) => <Pnl value={trade.total_profit_loss} />, numeric: true },
   {
     key: 'return',
@@ -109,7 +109,6 @@ const COLUMNS: Column<ListedTrade>[] = [
     numeric: true,
   },
   { key: 'days', header: 'Days held', cell: (trade) => String(trade.holding_days), numeric: true, minor: true },
-  { key: 'result', header: 'Result', cell: (trade) => trade.trade_result, minor: true },
   { key: 'source', header: 'Source', cell: (trade) => <SourceBadge source={trade.source} />, minor: true },
 ];
 
@@ -128,7 +127,7 @@ export function TradesPage() {
   const tags = useTagNames();
   const columns: Column<ListedTrade>[] = [
     ...COLUMNS,
-    { key: 'journal', header: 'Tags & note', cell: (trade) => <TradeJournalCell trade={trade} suggestions={tags.names} onSaved={tags.reload} /> },
+    { key: 'journal', header: 'Tags & note', wide: true, cell: (trade) => <TradeJournalCell trade={trade} suggestions={tags.names} onSaved={tags.reload} /> },
   ];
 
   const next = () => {
@@ -186,7 +185,7 @@ export function TradesPage() {
               </Stats>
             </Section>
             <Section title={`${formatCount(data.total_count)} trades`} id="trade-list">
-              <DataTable caption="The selected trades, in the chosen order" columns={columns} rows={data.trades} rowKey={(trade) => trade.id} />
+              <DataTable caption="The selected trades, in the chosen order" columns={columns} rows={data.trades} rowKey={(trade) => trade.id} cardTitle="symbol" />
               <div className="button-row pager">
                 <span className="muted small">{search.get('cursor') && earlier.length === 0 ? 'A later page' : `Page ${earlier.length + 1}`}</span>
                 <button type="button" className="button-secondary" disabled={earlier.length === 0} onClick={back}>
