@@ -2,9 +2,12 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import {
+  DESKTOP,
   describeInChromium,
   describeViolations,
+  firstRowFields,
   launchChromium,
+  NARROW_PHONE,
   screenshotBothSizes,
   seriousAxeViolations,
   settle,
@@ -449,6 +452,15 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     expect(await first.getByRole('link').first().getAttribute('href')).toBe(`/calendar?month=${newest.close_date.slice(0, 7)}&date=${newest.close_date}`);
     await checkAccessibility('the trades page');
     await screenshotBothSizes(page, 'trades');
+    // On a phone each trade is a card with its key fields; the wide layout has every column.
+    const keyFields = ['Closed', 'Symbol', 'Side', 'Opened', 'Shares', 'Profit/loss', 'Return', 'Tags & note'];
+    expect(await firstRowFields(page, 'The selected trades, in the chosen order')).toEqual({
+      card: false,
+      fields: ['Closed', 'Symbol', 'Side', 'Opened', 'Shares', 'Profit/loss', 'Return', 'Days held', 'Source', 'Tags & note'],
+    });
+    await page.setViewportSize(NARROW_PHONE);
+    expect(await firstRowFields(page, 'The selected trades, in the chosen order')).toEqual({ card: true, fields: keyFields });
+    await page.setViewportSize(DESKTOP);
 
     await page.getByLabel('Sort by').selectOption('profit_loss');
     await page.waitForURL(/sort=profit_loss/);

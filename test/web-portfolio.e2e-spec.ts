@@ -1,8 +1,11 @@
 import type { Page } from 'playwright-core';
 import {
+  DESKTOP,
   describeInChromium,
   describeViolations,
+  firstRowFields,
   launchChromium,
+  PHONE,
   screenshotBothSizes,
   seriousAxeViolations,
   settle,
@@ -118,6 +121,13 @@ describeInChromium('web app: the portfolio page (Chromium)', () => {
     await noSeriousViolations('the portfolio');
     await settle(page);
     await screenshotBothSizes(page, 'portfolio');
+    // On a phone a holding is a card that keeps its shares and cost, not only its symbol and value.
+    await page.setViewportSize(PHONE);
+    expect(await firstRowFields(page, 'Your holdings')).toEqual({
+      card: true,
+      fields: ['Symbol', 'Shares', 'Price', 'Cost', 'Value', 'Gain/loss', 'Return', 'Actions'],
+    });
+    await page.setViewportSize(DESKTOP);
   });
 
   it('deletes a holding after asking', async () => {

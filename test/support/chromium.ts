@@ -149,6 +149,20 @@ export async function layoutProblems(page: Page): Promise<string[]> {
 }
 
 /**
+ * The fields a table's first row shows at the current width, by column header (on a phone, the labels
+ * of its card), and whether the row is laid out as a card.
+ */
+export async function firstRowFields(page: Page, table: string): Promise<{ card: boolean; fields: string[] }> {
+  const row = page.getByRole('region', { name: table }).locator('tbody tr').first();
+  return row.evaluate((tr) => ({
+    card: getComputedStyle(tr).display === 'grid',
+    fields: Array.from(tr.querySelectorAll('td'))
+      .filter((td) => getComputedStyle(td).display !== 'none')
+      .map((td) => td.getAttribute('data-label') ?? ''),
+  }));
+}
+
+/**
  * Checks the layout at 1280, 390 and 360 px (nothing scrolls sideways, no table is clipped) and saves
  * the page at desktop and phone widths: `<name>-1280.png` and `<name>-390.png`.
  */

@@ -76,7 +76,7 @@ export function PortfolioPage() {
       ),
       sortValue: (h) => h.symbol,
     },
-    { key: 'shares', header: 'Shares', cell: (h) => formatShares(h.shares), sortValue: (h) => h.shares, numeric: true, minor: true },
+    { key: 'shares', header: 'Shares', cell: (h) => formatShares(h.shares), sortValue: (h) => h.shares, numeric: true },
     { key: 'avg', header: 'Avg cost', cell: (h) => formatPrice(h.average_cost), sortValue: (h) => h.average_cost, numeric: true, minor: true },
     {
       key: 'price',
@@ -89,9 +89,8 @@ export function PortfolioPage() {
       ),
       sortValue: (h) => h.current_price,
       numeric: true,
-      minor: true,
     },
-    { key: 'cost', header: 'Cost', cell: (h) => formatMoney(h.total_cost), sortValue: (h) => h.total_cost, numeric: true, minor: true },
+    { key: 'cost', header: 'Cost', cell: (h) => formatMoney(h.total_cost), sortValue: (h) => h.total_cost, numeric: true },
     { key: 'value', header: 'Value', cell: (h) => formatMoney(h.current_value), sortValue: (h) => h.current_value, numeric: true },
     { key: 'gain', header: 'Gain/loss', cell: (h) => <Pnl value={h.gain_loss} />, sortValue: (h) => h.gain_loss, numeric: true },
     {
@@ -100,11 +99,11 @@ export function PortfolioPage() {
       cell: (h) => <span className={`pnl pnl-${tone(h.return_percentage)}`}>{formatSignedPercent(h.return_percentage)}</span>,
       sortValue: (h) => h.return_percentage,
       numeric: true,
-      minor: true,
     },
     {
       key: 'actions',
       header: 'Actions',
+      wide: true,
       cell: (h) => (
         <span className="row-actions">
           <button type="button" className="button-link" onClick={() => setEditing(h.id)} aria-label={`Edit ${h.symbol}`}>
