@@ -114,6 +114,15 @@ export class ImportBrokerageFiles {
           dividends: current.dividends,
           positions: current.positions.entries(),
           companyNames: current.companyNames,
+          openLots: current.openLots.map((lot) => ({
+            symbol: lot.symbol,
+            side: lot.side,
+            openDate: lot.openDate,
+            shares: lot.quantity,
+            cost: lot.amount,
+            price: lot.txPrice,
+            source: lot.source,
+          })),
         });
         counts.brokerVerifiedTrades = current.stats.brokerVerifiedTrades;
         trades = current.trades.length;

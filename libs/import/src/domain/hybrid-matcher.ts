@@ -9,7 +9,7 @@ import {
 import { returnPercentageOf, tradeResultOf, type TradeSide } from '@app/trades/domain';
 import type { MatchedDividend, MatchedTrade } from './matched-trade.js';
 import { allocateLots, LOT_QUANTITY_TOLERANCE } from './lot-allocation.js';
-import { SymbolBook, type LotPiece, type OpenLot, type OpenLotQueue } from './open-lot-book.js';
+import { SymbolBook, type LotPiece, type OpenLotQueue, type RemainingLot } from './open-lot-book.js';
 import { PositionHistory } from './position-history.js';
 import type { RealizedLot } from './realized-lot.js';
 import { groupBy } from './group-by.js';
@@ -49,7 +49,7 @@ export interface MatchResult {
   readonly dividends: MatchedDividend[];
   readonly positions: PositionHistory;
   /** Lots still open at the end, per symbol oldest first. */
-  readonly openLots: OpenLot[];
+  readonly openLots: RemainingLot[];
   /** Broker lots that made no trade (no matching sale here, or a sale they do not add up to). */
   readonly unmatchedLots: RealizedLot[];
   /** Symbol → company name (the latest Description seen). */

@@ -1,6 +1,6 @@
 import type { IsoDate } from '@app/shared/domain';
 import { Decimal } from '@app/shared/domain';
-import type { TradeSide } from '@app/trades/domain';
+import type { TradeSide, TradeSource } from '@app/trades/domain';
 import { LOT_QUANTITY_TOLERANCE } from './lot-allocation.js';
 
 /** Shares opened by one transaction and not closed yet. */
@@ -19,6 +19,16 @@ export interface OpenLot {
   readonly txPrice: Decimal | null;
 }
 
+/**
+ * A lot still open after the last transaction. `source` says how sure we are which lots those are:
+ * `fifo` once a sale of the symbol (on that side) was matched first in, first out, so the remaining
+ * lots are FIFO's estimate; `broker` when every such sale came with the broker's lot details (or none
+ * took from the lots at all).
+ */
+export interface RemainingLot extends OpenLot {
+  readonly source: TradeSource;
+}
+
 type MutableLot = { -readonly [K in keyof OpenLot]: OpenLot[K] };
 
 /** Part of an open lot taken by a closing transaction. */
@@ -34,6 +44,7 @@ export class OpenLotQueue {
   private readonly lots: MutableLot[] = [];
   private head = 0;
   private totalQuantity = Decimal.ZERO;
+  private takenFifo = false;
 
   get total(): Decimal {
     return this.totalQuantity;
@@ -45,8 +56,12 @@ export class OpenLotQueue {
   }
 
   /** Open lots, oldest first (snapshots). */
-  openLots(): OpenLot[] {
-    return this.lots.slice(this.head).filter((lot) => lot.quantity.isPositive()).map((lot) => ({ ...lot }));
+  openLots(): RemainingLot[] {
+    const source: TradeSource = this.takenFifo ? 'fifo' : 'broker';
+    return this.lots
+      .slice(this.head)
+      .filter((lot) => lot.quantity.isPositive())
+      .map((lot) => ({ ...lot, source }));
   }
 
   /** Takes up to `quantity` shares, oldest lots first. */
@@ -61,6 +76,7 @@ export class OpenLotQueue {
         remaining = remaining.sub(piece.quantity);
       }
     }
+    if (pieces.length > 0) this.takenFifo = true;
     this.compact();
     return pieces;
   }

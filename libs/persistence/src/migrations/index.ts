@@ -12,6 +12,7 @@ import { TradeStatisticGroups1763820000000 } from './1763820000000-trade-statist
 import { TradeJournal1763830000000 } from './1763830000000-trade-journal.js';
 import { TradeIdsWithProfitLoss1763835000000 } from './1763835000000-trade-ids-with-profit-loss.js';
 import { TagFiguresWithoutJoins1763840000000 } from './1763840000000-tag-figures-without-joins.js';
+import { OpenLots1763850000000 } from './1763850000000-open-lots.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   TradeJournal1763830000000,
   TradeIdsWithProfitLoss1763835000000,
   TagFiguresWithoutJoins1763840000000,
+  OpenLots1763850000000,
 ];

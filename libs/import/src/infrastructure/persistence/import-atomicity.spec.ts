@@ -66,7 +66,7 @@ describe('import atomicity (real database)', () => {
   const noProgress = async () => undefined;
 
   async function snapshot(): Promise<Record<string, unknown>> {
-    const tables = ['broker_transactions', 'realized_lots', 'closed_trades', 'dividends', 'position_history', 'securities'];
+    const tables = ['broker_transactions', 'realized_lots', 'closed_trades', 'dividends', 'position_history', 'securities', 'open_lots'];
     const result: Record<string, unknown> = {};
     for (const table of tables) {
       const [row] = await database.manager.query(
@@ -169,6 +169,7 @@ describe('import atomicity (real database)', () => {
       ['closed_trades', 'account_id', account.id],
       ['dividends', 'account_id', account.id],
       ['position_history', 'account_id', account.id],
+      ['open_lots', 'account_id', account.id],
       ['daily_totals', 'user_id', leaving.id],
       ['daily_symbol_totals', 'user_id', leaving.id],
     ];

@@ -42,7 +42,7 @@ describe('SqlTradeJournal (real database)', () => {
   let otherId: number;
   let accountId: number;
 
-  const ledgerOf = (trades: LedgerTrade[]): AccountLedger => ({ trades, dividends: [], positions: [], companyNames: new Map() });
+  const ledgerOf = (trades: LedgerTrade[]): AccountLedger => ({ trades, dividends: [], positions: [], companyNames: new Map(), openLots: [] });
   const store = async (trades: LedgerTrade[]) => {
     await database.inTransaction(() => ledger.replaceAccount(userId, accountId, ledgerOf(trades)));
     return tradeIds(accountId, trades);

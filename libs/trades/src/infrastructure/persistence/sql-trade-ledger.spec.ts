@@ -31,6 +31,7 @@ describe('SqlTradeLedger (real database)', () => {
     dividends: [aDividend('KO', '2025-03-14', '4.10')],
     positions: [{ symbol: 'KO', date: '2025-01-02', shares: d('10') }],
     companyNames: new Map([['AAPL', 'APPLE INC']]),
+    openLots: [{ symbol: 'KO', side: 'long', openDate: '2025-01-02', shares: d('10'), cost: d('601.05'), price: d('60.0050'), source: 'fifo' }],
     ...overrides,
   });
 
@@ -77,6 +78,21 @@ describe('SqlTradeLedger (real database)', () => {
       [accountId],
     );
     expect(stored).toEqual({ trades: 2, total: expect.stringMatching(/^9\.25(0*)$/) });
+  });
+
+  it('keeps the open lots as given, replacing the earlier ones', async () => {
+    const ledger = new SqlTradeLedger(database, new ReportDataChanges());
+    const lots = async () =>
+      database.manager.query(
+        `SELECT symbol, side, to_char(open_date, 'YYYY-MM-DD') AS open_date, shares::text, cost::text, price::text, source
+           FROM open_lots WHERE account_id = $1 ORDER BY seq`,
+        [accountId],
+      );
+    await replace(ledger, ledgerOf());
+    expect(await lots()).toEqual([{ symbol: 'KO', side: 'long', open_date: '2025-01-02', shares: '10', cost: '601.05', price: '60.005', source: 'fifo' }]);
+    const short = { symbol: 'TSLA', side: 'short', openDate: '2025-02-03', shares: d('2.5'), cost: d('500'), price: null, source: 'broker' } as const;
+    await replace(ledger, ledgerOf({ openLots: [short] }));
+    expect(await lots()).toEqual([{ symbol: 'TSLA', side: 'short', open_date: '2025-02-03', shares: '2.5', cost: '500', price: null, source: 'broker' }]);
   });
 
   it('raises the report version only after the commit, so no reader sees the new version before the new data', async () => {

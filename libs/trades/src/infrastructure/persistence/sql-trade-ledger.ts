@@ -25,7 +25,7 @@ export class SqlTradeLedger extends TradeLedger {
     const before = await this.monthSignatures(accountId);
     const ids = tradeIds(accountId, ledger.trades);
     const journal = await journalBeforeRewrite(manager, accountId, ids);
-    for (const table of ['closed_trades', 'dividends', 'position_history', 'securities']) {
+    for (const table of ['closed_trades', 'dividends', 'position_history', 'securities', 'open_lots']) {
       await manager.query(`DELETE FROM ${table} WHERE account_id = $1`, [accountId]);
     }
     // One call: on the embedded database the engine takes in the trades while the rest is being built.
@@ -67,6 +67,21 @@ export class SqlTradeLedger extends TradeLedger {
         rows: rowsOf(ledger.dividends, (d, seq) => [userId, accountId, d.transactionDate, d.symbol, d.action, d.amount.toString(), seq]),
       },
       { target: POSITION_HISTORY, rows: rowsOf(ledger.positions, (p) => [userId, accountId, p.symbol, p.date, p.shares.toString()]) },
+      {
+        target: OPEN_LOTS,
+        rows: rowsOf(ledger.openLots, (lot, seq) => [
+          userId,
+          accountId,
+          seq,
+          lot.symbol,
+          lot.side,
+          lot.openDate,
+          lot.shares.toString(),
+          lot.cost.toString(),
+          textOrNull(lot.price),
+          lot.source,
+        ]),
+      },
     );
     const names = [...ledger.companyNames].filter(([symbol]) => symbol !== '');
     if (names.length > 0) {
@@ -120,4 +135,8 @@ const CLOSED_TRADES: CopyTarget = {
   ],
 };
 const DIVIDENDS: CopyTarget = { table: 'dividends', columns: ['user_id', 'account_id', 'transaction_date', 'symbol', 'action', 'amount', 'seq'] };
+const OPEN_LOTS: CopyTarget = {
+  table: 'open_lots',
+  columns: ['user_id', 'account_id', 'seq', 'symbol', 'side', 'open_date', 'shares', 'cost', 'price', 'source'],
+};
 const POSITION_HISTORY: CopyTarget = { table: 'position_history', columns: ['user_id', 'account_id', 'symbol', 'as_of', 'shares'] };

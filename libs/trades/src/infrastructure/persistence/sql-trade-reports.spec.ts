@@ -50,7 +50,7 @@ describe('SqlTradeReports (real database)', () => {
       ['AAPL', 'APPLE INC'],
       ['KO', 'COCA COLA CO'],
     ]);
-    await database.inTransaction(() => new SqlTradeLedger(database, new ReportDataChanges()).replaceAccount(user.id, user.accountId, { trades, dividends, positions, companyNames }));
+    await database.inTransaction(() => new SqlTradeLedger(database, new ReportDataChanges()).replaceAccount(user.id, user.accountId, { trades, dividends, positions, companyNames, openLots: [] }));
   }
 
   beforeAll(async () => {
