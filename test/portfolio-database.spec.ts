@@ -9,6 +9,7 @@ import { PORTFOLIO_ENTITIES } from '@app/portfolio';
 import { EndOfDaySnapshots } from '../libs/portfolio/src/application/end-of-day-snapshots.service.js';
 import { HoldingsService } from '../libs/portfolio/src/application/holdings.service.js';
 import { MarketPrices } from '../libs/portfolio/src/application/market-prices.service.js';
+import { PositionsService } from '../libs/portfolio/src/application/positions.service.js';
 import { PortfolioSettings } from '../libs/portfolio/src/application/portfolio-settings.js';
 import { Decimal } from '@app/shared/domain';
 import type { HoldingDraft } from '../libs/portfolio/src/domain/holding.js';
@@ -17,6 +18,7 @@ import { portfolioTotals } from '../libs/portfolio/src/domain/portfolio-totals.j
 import { TypeOrmHoldings } from '../libs/portfolio/src/infrastructure/persistence/typeorm-holdings.repository.js';
 import { TypeOrmQuoteCache } from '../libs/portfolio/src/infrastructure/persistence/typeorm-quote-cache.repository.js';
 import { TypeOrmSnapshots } from '../libs/portfolio/src/infrastructure/persistence/typeorm-snapshots.repository.js';
+import { SqlImportedPositions } from '../libs/portfolio/src/infrastructure/persistence/sql-imported-positions.js';
 import { InMemoryMarketDataProvider } from '../libs/portfolio/src/testing/in-memory-market-data.provider.js';
 import { FixedClock } from '@app/calendar/testing';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from './support/test-database.js';
@@ -148,7 +150,10 @@ describe('portfolio persistence (real PostgreSQL)', () => {
       const snapshots = new TypeOrmSnapshots(db);
       const prices = new MarketPrices(provider, new TypeOrmQuoteCache(db), clock, settings);
       const holdings = new HoldingsService(holdingRepository, prices, clock, settings);
-      return { job: new EndOfDaySnapshots(new TradingCalendar(), clock, holdingRepository, holdings, snapshots, prices, settings), holdingRepository, snapshots };
+      const imported = new SqlImportedPositions(db);
+      const positions = new PositionsService(imported, holdingRepository, prices, clock, settings);
+      const job = new EndOfDaySnapshots(new TradingCalendar(), clock, holdingRepository, holdings, imported, positions, snapshots, prices, settings);
+      return { job, holdingRepository, snapshots };
     };
     const a = instance(database);
     const b = instance(second);

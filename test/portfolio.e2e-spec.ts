@@ -118,6 +118,8 @@ describe('portfolio (holdings, prices, CSV import, snapshots) over HTTP', () => 
         return_percentage: 16.81,
         last_updated: expect.stringMatching(ISO_INSTANT),
         price_stale: false,
+        source: 'manual',
+        also_imported: false,
         notes: 'long term',
         purchase_date: null,
         created_at: expect.stringMatching(ISO_INSTANT),

@@ -1,6 +1,23 @@
 // Generated from the OpenAPI document (docs/openapi.json) by `npm run openapi`: do not edit.
 // The document is built from the controllers and the contexts' *.openapi.ts; change those instead.
 
+export interface AllocationResponse {
+  success: true;
+  total_value: number;
+  unpriced_count: number;
+  by_symbol: {
+    symbol: string;
+    value: number;
+    weight: number;
+  }[];
+  by_type: {
+    type: 'stock' | 'etf' | 'mutual_fund';
+    value: number;
+    weight: number;
+  }[];
+  data_source: 'postgresql';
+}
+
 export interface CalendarDay {
   date: string;
   day: number;
@@ -160,10 +177,13 @@ export interface Holding {
   last_updated: string | null;
   /** The price is older than the refresh interval. */
   price_stale: boolean;
+  source: 'manual';
   notes: string;
   purchase_date: string | null;
   created_at: string;
   updated_at: string;
+  /** In the list: an import also holds this symbol (listed apart by /api/positions). */
+  also_imported?: boolean;
 }
 
 export interface HoldingChangedResponse {
@@ -350,6 +370,16 @@ export interface PeriodMetrics {
   total_return: number;
 }
 
+export interface PortfolioSummaryResponse {
+  success: true;
+  totals: PortfolioTotals;
+  manual: PortfolioTotals;
+  imported: PortfolioTotals;
+  pending_prices: number;
+  held_twice: string[];
+  data_source: 'postgresql';
+}
+
 export interface PortfolioTotals {
   /** Of the priced holdings: one without any known price is left out of value, cost and gain (`unpriced_count`). */
   total_value: number;
@@ -358,6 +388,76 @@ export interface PortfolioTotals {
   total_return_pct: number;
   holdings_count: number;
   unpriced_count: number;
+}
+
+export interface Position {
+  symbol: string;
+  side: 'long' | 'short';
+  /** Negative for a short. */
+  shares: number;
+  /** Cost basis ÷ shares, fees included; a short: the proceeds per share. */
+  average_cost: number;
+  /** Negative for a short (the proceeds of its sale). */
+  cost_basis: number;
+  last_price: number | null;
+  price_time: string | null;
+  price_status: 'current' | 'stale' | 'pending' | 'unavailable';
+  /** shares × last price; negative for a short. */
+  market_value: number | null;
+  /** market_value − cost_basis. */
+  unrealized_profit_loss: number | null;
+  unrealized_return_percentage: number | null;
+  day_change: number | null;
+  day_change_percentage: number | null;
+  /** Percent of the priced positions' gross market value. */
+  weight: number | null;
+  lots: number;
+  first_opened: string;
+  last_opened: string;
+  lot_source: 'broker' | 'fifo';
+  source: 'import';
+  /** A manual holding of the symbol exists too (kept apart). */
+  also_manual: boolean;
+}
+
+export interface PositionDetailResponse {
+  success: true;
+  symbol: string;
+  positions: Position[];
+  count: number;
+  pending_prices: number;
+  unpriced_count: number;
+  totals: PositionsTotals;
+  lots: PositionLot[];
+  data_source: 'postgresql';
+}
+
+export interface PositionLot {
+  account: string;
+  side: 'long' | 'short';
+  open_date: string;
+  shares: number;
+  cost_basis: number;
+  cost_per_share: number;
+  price: number | null;
+  source: 'broker' | 'fifo';
+}
+
+export interface PositionsResponse {
+  success: true;
+  positions: Position[];
+  count: number;
+  pending_prices: number;
+  unpriced_count: number;
+  totals: PositionsTotals;
+  data_source: 'postgresql';
+}
+
+export interface PositionsTotals {
+  market_value: number;
+  cost_basis: number;
+  unrealized_profit_loss: number;
+  day_change: number;
 }
 
 export interface PriceData {
@@ -928,4 +1028,21 @@ export interface UploadSuccessLine {
   stats: ImportStats;
   /** Rows kept with a caveat, when there are any. */
   warnings?: string[];
+}
+
+export interface ValueHistoryResponse {
+  success: true;
+  start_date: string | null;
+  end_date: string | null;
+  days: {
+    date: string;
+    value: number | null;
+    cost_basis: number | null;
+    unrealized_profit_loss: number | null;
+    realized_profit_loss: number;
+    dividends: number;
+    cumulative_realized_profit_loss: number;
+    cumulative_dividends: number;
+  }[];
+  data_source: 'postgresql';
 }

@@ -4,6 +4,8 @@ import { eodTradingDateDue } from '../domain/eod-schedule.js';
 import { portfolioTotals } from '../domain/portfolio-totals.js';
 import { Holdings } from './holdings.port.js';
 import { HoldingsService } from './holdings.service.js';
+import { ImportedPositions } from './imported-positions.port.js';
+import { PositionsService } from './positions.service.js';
 import { MarketPrices } from './market-prices.service.js';
 import { PortfolioSettings } from './portfolio-settings.js';
 import { Snapshots } from './snapshots.port.js';
@@ -15,7 +17,8 @@ export interface EndOfDayRun {
 }
 
 /**
- * The automatic `EOD` snapshot: after each trading day's close, one per user holding anything. Several
+ * The automatic `EOD` snapshot: after each trading day's close, one per user holding anything (by hand
+ * or from an import). Several
  * instances may run it at once: the unique key on (user, trading day) lets exactly one write win.
  */
 @Injectable()
@@ -28,6 +31,8 @@ export class EndOfDaySnapshots {
     private readonly clock: Clock,
     private readonly storedHoldings: Holdings,
     private readonly holdings: HoldingsService,
+    private readonly imported: ImportedPositions,
+    private readonly positions: PositionsService,
     private readonly snapshots: Snapshots,
     private readonly prices: MarketPrices,
     private readonly settings: PortfolioSettings,
@@ -39,13 +44,15 @@ export class EndOfDaySnapshots {
     const tradingDate = eodTradingDateDue(now, this.calendar, this.settings.endOfDayGraceMs);
     if (tradingDate === null || tradingDate === this.completedDate) return null;
 
-    const pending = await this.snapshots.usersWithoutEndOfDay(await this.storedHoldings.usersWithHoldings(), tradingDate);
+    const owners = new Set([...(await this.storedHoldings.usersWithHoldings()), ...(await this.imported.usersWithLots())]);
+    const pending = await this.snapshots.usersWithoutEndOfDay([...owners].sort((a, b) => a - b), tradingDate);
     if (pending.length > 0) await this.refreshClosingPrices(tradingDate, now);
 
     let created = 0;
     for (const userId of pending) {
       const priced = await this.holdings.listWithCachedPrices(userId);
-      const totals = portfolioTotals(priced.map((p) => p.valuation));
+      const positions = await this.positions.list(userId, { prices: 'cached' });
+      const totals = portfolioTotals([...priced.map((p) => p.valuation), ...positions.positions.map((p) => p.valuation)]);
       const snapshot = await this.snapshots.createEndOfDay({
         userId,
         type: 'EOD',
@@ -66,7 +73,8 @@ export class EndOfDaySnapshots {
     const session = this.calendar.sessionOn(tradingDate);
     if (session === null || !this.prices.isConfigured) return;
     const sinceClose = Math.max(0, now.getTime() - session.closesAt.getTime());
-    const outcomes = await this.prices.refresh(await this.storedHoldings.allSymbols(), { maxAgeMs: sinceClose, urgency: 'background' });
+    const symbols = new Set([...(await this.storedHoldings.allSymbols()), ...(await this.imported.allSymbols())]);
+    const outcomes = await this.prices.refresh([...symbols].sort(), { maxAgeMs: sinceClose, urgency: 'background' });
     const failed = outcomes.filter((o) => o.status === 'failed');
     if (failed.length > 0) this.logger.warn(`end-of-day prices: ${failed.length} symbols kept their last known price`);
   }

@@ -35,16 +35,7 @@ export class HoldingsService {
    */
   async list(userId: number): Promise<PricedHolding[]> {
     const holdings = await this.holdings.findByUser(userId);
-    const symbols = holdings.map((h) => h.symbol);
-    let known = await this.prices.cached(symbols);
-    const stale = symbols.filter((symbol) => this.needsRepricing(known.get(symbol)));
-    if (stale.length > 0 && this.prices.isConfigured) {
-      const repricing = Promise.allSettled(
-        stale.map((symbol) => this.prices.quote(symbol, { maxAgeMs: this.settings.priceStaleMs, urgency: 'background' })),
-      );
-      await waitAtMost(repricing, this.settings.listRepricingWaitMs);
-      known = await this.prices.cached(symbols);
-    }
+    const { known } = await this.prices.current(holdings.map((h) => h.symbol));
     return holdings.map((holding) => this.price(holding, known.get(holding.symbol)));
   }
 
@@ -81,13 +72,6 @@ export class HoldingsService {
     return this.price(holding, known.get(holding.symbol));
   }
 
-  private needsRepricing(known: SymbolPrice | undefined): boolean {
-    if (known === undefined) return true;
-    // An unknown symbol is asked again only once the answer is as old as a stale price.
-    const lastAnswer = known.notFound ? known.checkedAt : (known.quote?.fetchedAt ?? known.checkedAt);
-    return this.clock.now().getTime() - lastAnswer.getTime() >= this.settings.priceStaleMs;
-  }
-
   private price(holding: Holding, known: SymbolPrice | undefined): PricedHolding {
     const quote = known?.quote ?? null;
     const price = quote?.currentPrice ?? null;
@@ -95,11 +79,4 @@ export class HoldingsService {
     const priceStale = priceUpdatedAt === null || this.clock.now().getTime() - priceUpdatedAt.getTime() >= this.settings.priceStaleMs;
     return { holding, price, priceUpdatedAt, priceStale, valuation: valueHolding(holding.shares, holding.averageCost, price) };
   }
-}
-
-/** Waits for `work`, but no longer than `ms`; the work goes on either way. */
-async function waitAtMost(work: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
 }

@@ -40,6 +40,30 @@ export class MarketPrices {
     return this.provider.isConfigured;
   }
 
+  /**
+   * Prices for a list that a person is waiting for: the cached ones, after re-pricing those older than
+   * PRICE_STALE_MINUTES (or never priced) in the background for at most `listRepricingWaitMs`. What the
+   * rate limiter cannot fit in by then is answered from the cache and keeps being fetched, spread over
+   * the provider's budget, for the next read; `waiting` names those symbols.
+   */
+  async current(symbols: readonly string[]): Promise<{ known: Map<string, SymbolPrice>; waiting: Set<string> }> {
+    let known = await this.cached(symbols);
+    if (!this.isConfigured) return { known, waiting: new Set() };
+    const stale = symbols.filter((symbol) => this.needsRepricing(known.get(symbol)));
+    if (stale.length === 0) return { known, waiting: new Set() };
+    const repricing = Promise.allSettled(stale.map((symbol) => this.quote(symbol, { maxAgeMs: this.settings.priceStaleMs, urgency: 'background' })));
+    await waitAtMost(repricing, this.settings.listRepricingWaitMs);
+    known = await this.cached(symbols);
+    return { known, waiting: new Set(stale.filter((symbol) => this.needsRepricing(known.get(symbol)))) };
+  }
+
+  /** No answer from the provider yet, or one as old as a stale price (an unknown symbol is asked again as rarely). */
+  needsRepricing(known: SymbolPrice | undefined): boolean {
+    if (known === undefined) return true;
+    const lastAnswer = known.notFound ? known.checkedAt : (known.quote?.fetchedAt ?? known.checkedAt);
+    return this.clock.now().getTime() - lastAnswer.getTime() >= this.settings.priceStaleMs;
+  }
+
   /** What the cache knows; never calls the provider. */
   cached(symbols: readonly string[]): Promise<Map<string, SymbolPrice>> {
     return symbols.length === 0 ? Promise.resolve(new Map()) : this.cache.findBySymbols(symbols);
@@ -115,4 +139,11 @@ export class MarketPrices {
     this.inFlight.set(symbol, call);
     return call;
   }
+}
+
+/** Waits for `work`, but no longer than `ms`; the work goes on either way. */
+async function waitAtMost(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }

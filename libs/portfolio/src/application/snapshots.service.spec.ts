@@ -1,3 +1,5 @@
+import { InMemoryImportedPositions } from '../testing/in-memory-imported-positions.js';
+import { PositionsService } from './positions.service.js';
 import { Logger } from '@nestjs/common';
 import { TradingCalendar } from '@app/calendar';
 import { Decimal } from '@app/shared/domain';
@@ -32,9 +34,11 @@ describe('snapshots', () => {
   let storedSnapshots: InMemorySnapshots;
   let prices: MarketPrices;
   let holdings: HoldingsService;
+  let imported: InMemoryImportedPositions;
+  let positions: PositionsService;
   let snapshots: SnapshotsService;
   const endOfDay = () =>
-    new EndOfDaySnapshots(new TradingCalendar(), clock, storedHoldings, holdings, storedSnapshots, prices, settings);
+    new EndOfDaySnapshots(new TradingCalendar(), clock, storedHoldings, holdings, imported, positions, storedSnapshots, prices, settings);
 
   beforeAll(() => Logger.overrideLogger(false));
 
@@ -46,7 +50,9 @@ describe('snapshots', () => {
     storedSnapshots = new InMemorySnapshots();
     prices = new MarketPrices(provider, cache, clock, settings);
     holdings = new HoldingsService(storedHoldings, prices, clock, settings);
-    snapshots = new SnapshotsService(holdings, storedSnapshots, clock);
+    imported = new InMemoryImportedPositions();
+    positions = new PositionsService(imported, storedHoldings, prices, clock, settings);
+    snapshots = new SnapshotsService(holdings, positions, storedSnapshots, clock);
     await holdings.create(1, draft('AAPL', '10', '150'));
     await holdings.create(1, draft('MSFT', '3', '300'));
     await holdings.create(2, draft('AAPL', '1', '100'));

@@ -4,6 +4,7 @@ import { portfolioTotals } from '../domain/portfolio-totals.js';
 import { SnapshotNotFoundError } from '../domain/portfolio.errors.js';
 import { deletedSnapshotMessage, type Snapshot, type SnapshotType } from '../domain/snapshot.js';
 import { HoldingsService } from './holdings.service.js';
+import { PositionsService } from './positions.service.js';
 import { Snapshots } from './snapshots.port.js';
 
 const DAY_MS = 86_400_000;
@@ -12,17 +13,19 @@ const DAY_MS = 86_400_000;
 export class SnapshotsService {
   constructor(
     private readonly holdings: HoldingsService,
+    private readonly positions: PositionsService,
     private readonly snapshots: Snapshots,
     private readonly clock: Clock,
   ) {}
 
   /**
-   * Records the portfolio now: current holdings at their latest prices, re-pricing stale ones first as
-   * the holdings list does (bounded wait; what the budget cannot fit in counts at its cached price).
+   * Records the portfolio now: the manual holdings and the imported positions at their latest prices,
+   * re-pricing stale ones first as the lists do (bounded wait; what the budget cannot fit in counts at
+   * its cached price).
    */
   async take(userId: number, type: SnapshotType, notes: string): Promise<Snapshot> {
-    const priced = await this.holdings.list(userId);
-    const totals = portfolioTotals(priced.map((p) => p.valuation));
+    const [priced, positions] = await Promise.all([this.holdings.list(userId), this.positions.list(userId)]);
+    const totals = portfolioTotals([...priced.map((p) => p.valuation), ...positions.positions.map((p) => p.valuation)]);
     return this.snapshots.create({ userId, type, takenAt: this.clock.now(), tradingDate: null, notes, ...totals });
   }
 

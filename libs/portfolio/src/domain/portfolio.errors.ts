@@ -47,3 +47,9 @@ export class SymbolNotFoundError extends NotFoundError {
     super(`Symbol not found: ${symbol}`);
   }
 }
+
+export class PositionNotFoundError extends NotFoundError {
+  constructor(readonly symbol: string) {
+    super(`No open position in ${symbol}`);
+  }
+}

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nest
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiFailures, ApiJson, ApiSignedIn, CurrentUser, dataResponse, ValidationError, type AuthenticatedUser } from '@app/shared';
 import { HoldingsService } from '../application/holdings.service.js';
+import { ImportedPositions } from '../application/imported-positions.port.js';
 import { Decimal } from '@app/shared/domain';
 import type { HoldingChanges } from '../domain/holding.js';
 import { HoldingNotFoundError } from '../domain/portfolio.errors.js';
@@ -16,14 +17,18 @@ const MAX_ID = 2_147_483_647;
 @ApiSignedIn()
 @Controller('api/portfolio/holdings')
 export class PortfolioHoldingsController {
-  constructor(private readonly holdings: HoldingsService) {}
+  constructor(
+    private readonly holdings: HoldingsService,
+    private readonly imported: ImportedPositions,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: "The user's holdings with their last prices, values and the portfolio's totals" })
   @ApiJson('HoldingsResponse', 'The holdings.')
   async list(@CurrentUser() user: AuthenticatedUser) {
-    const priced = await this.holdings.list(user.id);
-    const holdings = priced.map(toHoldingResponse);
+    const [priced, importedSymbols] = await Promise.all([this.holdings.list(user.id), this.imported.symbols(user.id)]);
+    const alsoImported = new Set(importedSymbols);
+    const holdings = priced.map((holding) => ({ ...toHoldingResponse(holding), also_imported: alsoImported.has(holding.holding.symbol) }));
     const totals = toTotalsResponse(portfolioTotals(priced.map((holding) => holding.valuation)));
     return dataResponse({ holdings, count: holdings.length, stale_prices: holdings.filter((h) => h.price_stale).length, totals });
   }

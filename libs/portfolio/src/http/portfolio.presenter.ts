@@ -18,6 +18,8 @@ export interface HoldingResponse {
   return_percentage: number | null;
   last_updated: string | null;
   price_stale: boolean;
+  /** Manual holdings are typed by hand; imported positions are listed by GET /api/positions. */
+  source: 'manual';
   notes: string;
   purchase_date: string | null;
   created_at: string;
@@ -38,6 +40,7 @@ export function toHoldingResponse({ holding, price, priceUpdatedAt, priceStale, 
     return_percentage: cents(valuation.returnPercentage),
     last_updated: priceUpdatedAt?.toISOString() ?? null,
     price_stale: priceStale,
+    source: 'manual',
     notes: holding.notes,
     purchase_date: holding.purchaseDate,
     created_at: holding.createdAt.toISOString(),
