@@ -207,9 +207,11 @@ describe('trading reports', () => {
 
     it('shows open positions at the end of a range (and now for all time), filtered by symbol, shorts negative', async () => {
       const march = await get(trader, '/api/timeframe-data?start=2024-03-01&end=2024-03-14&symbols=snow,NVDA');
+      // Cost at the range end: SNOW's short sale of 03/14 brought in $5,135.26 (no price is cached here).
+      const unpriced = { last_price: null, market_value: null, unrealized_profit_loss: null };
       expect(march.body.data.open_positions).toEqual([
-        { symbol: 'NVDA', shares: expect.any(Number) },
-        { symbol: 'SNOW', shares: -29 },
+        { symbol: 'NVDA', shares: expect.any(Number), cost_basis: expect.any(Number), ...unpriced },
+        { symbol: 'SNOW', shares: -29, cost_basis: -5135.26, ...unpriced },
       ]);
       const allTime = await get(trader, '/api/timeframe-data?all=true&start=1999-01-01&end=1999-01-02');
       expectMatches(allTime.body.data, EXPECTED.timeframes.find((timeframe: { name: string }) => timeframe.name === 'all_time').data);
@@ -402,7 +404,8 @@ describe('trading reports', () => {
       expect(timeframe.body.data.monthly_summary.map((month: { period: string }) => month.period)).toEqual(['2025-01']);
       expect(timeframe.body.data.open_positions).toEqual([]);
       const held = await get(other, '/api/timeframe-data?start=2024-12-01&end=2025-01-02');
-      expect(held.body.data.open_positions).toEqual([{ symbol: 'AAPL', shares: 10 }]);
+      // Bought 12/30 for $1,800.00 and sold after the range: its cost comes from the closed trade.
+      expect(held.body.data.open_positions).toEqual([{ symbol: 'AAPL', shares: 10, cost_basis: 1800, last_price: null, market_value: null, unrealized_profit_loss: null }]);
     });
 
     it('a later import shows at once (no stale cached report)', async () => {

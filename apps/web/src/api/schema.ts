@@ -744,6 +744,14 @@ export interface TimeframeResponse {
     open_positions: {
       symbol: string;
       shares: number;
+      /** What the shares open at the range end cost (a short: minus its proceeds); null without imported lots. */
+      cost_basis: number | null;
+      /** The latest cached market price. */
+      last_price: number | null;
+      /** shares × last_price. */
+      market_value: number | null;
+      /** market_value − cost_basis. */
+      unrealized_profit_loss: number | null;
     }[];
     all_time: boolean;
     start_date: string | null;

@@ -1,6 +1,6 @@
 import type { IsoDate } from '@app/shared/domain';
 import { Decimal } from '@app/shared/domain';
-import type { OpenPosition, PositionChange } from '@app/trades/domain';
+import type { PositionChange } from '@app/trades/domain';
 
 interface SharesOnDay {
   readonly date: IsoDate;
@@ -60,7 +60,7 @@ export class PositionHistory {
   }
 
   /** Non-zero positions at the end of `date` (or now), by symbol. */
-  openPositionsAt(date?: IsoDate): OpenPosition[] {
+  openPositionsAt(date?: IsoDate): { symbol: string; shares: Decimal }[] {
     return this.symbols()
       .map((symbol) => ({ symbol, shares: this.sharesAt(symbol, date) }))
       .filter((position) => !position.shares.isZero());

@@ -69,6 +69,13 @@ export interface PositionChange {
 export interface OpenPosition {
   readonly symbol: string;
   readonly shares: Decimal;
+  /**
+   * What the shares open at that moment cost, fees included (a short: minus its proceeds), from the
+   * imports' open lots and the trades that closed later; null when the imports kept no lots for it.
+   */
+  readonly costBasis: Decimal | null;
+  /** The market-data cache's latest price of the symbol, if any. */
+  readonly lastPrice: Decimal | null;
 }
 
 /** The totals of a list of trades and dividends (a day's, a month's), exact. */

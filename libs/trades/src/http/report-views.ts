@@ -1,4 +1,4 @@
-import { Decimal } from '@app/shared/domain';
+import { Decimal, productInCents } from '@app/shared/domain';
 import type { DayReport } from '../application/calendar-reports.service.js';
 import type { MonthReport } from '../application/monthly-reports.service.js';
 import type { SymbolDetail } from '../application/symbol-reports.service.js';
@@ -174,8 +174,26 @@ export function periodView(totals: PeriodTotals): PeriodView {
   };
 }
 
-export function openPositionView(position: OpenPosition): { symbol: string; shares: number } {
-  return { symbol: position.symbol, shares: shares(position.shares) };
+export interface OpenPositionView {
+  symbol: string;
+  shares: number;
+  cost_basis: number | null;
+  last_price: number | null;
+  market_value: number | null;
+  unrealized_profit_loss: number | null;
+}
+
+/** An open position at the range's end, valued at the latest cached price (docs/api.md "Positions"). */
+export function openPositionView(position: OpenPosition): OpenPositionView {
+  const value = position.lastPrice === null ? null : productInCents(position.shares, position.lastPrice);
+  return {
+    symbol: position.symbol,
+    shares: shares(position.shares),
+    cost_basis: position.costBasis === null ? null : position.costBasis.toNumber(2),
+    last_price: position.lastPrice === null ? null : position.lastPrice.toNumber(4),
+    market_value: value === null ? null : value.toNumber(2),
+    unrealized_profit_loss: value === null || position.costBasis === null ? null : value.sub(position.costBasis.round(2)).toNumber(2),
+  };
 }
 
 export interface CalendarDayView {
@@ -361,7 +379,7 @@ export interface TimeframeView {
   summary: PeriodView;
   weekly_summary: ({ week_start: string; period: string } & PeriodView)[];
   monthly_summary: ({ month_start: string; period: string } & PeriodView)[];
-  open_positions: { symbol: string; shares: number }[];
+  open_positions: OpenPositionView[];
   all_time: boolean;
   start_date: string | null;
   end_date: string | null;

@@ -168,7 +168,16 @@ export const tradesSchemas: SchemaSet = {
       summary: ref('PeriodMetrics'),
       weekly_summary: arrayOf(object({ week_start: isoDate(), period: isoDate(), ...period })),
       monthly_summary: arrayOf(object({ month_start: isoDate(), period: isoMonth(), ...period })),
-      open_positions: arrayOf(object({ symbol: string(), shares: number() })),
+      open_positions: arrayOf(
+        object({
+          symbol: string(),
+          shares: number(),
+          cost_basis: nullable(number({ description: 'What the shares open at the range end cost (a short: minus its proceeds); null without imported lots.' })),
+          last_price: nullable(number({ description: 'The latest cached market price.' })),
+          market_value: nullable(number({ description: 'shares × last_price.' })),
+          unrealized_profit_loss: nullable(number({ description: 'market_value − cost_basis.' })),
+        }),
+      ),
       all_time: boolean(),
       start_date: nullable(isoDate()),
       end_date: nullable(isoDate()),

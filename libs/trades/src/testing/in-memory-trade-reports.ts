@@ -169,7 +169,17 @@ export class InMemoryTradeReports extends TradeReports {
     return [...held]
       .filter(([, shares]) => !shares.isZero())
       .sort(([a], [b]) => compare(a, b))
-      .map(([symbol, shares]) => ({ symbol, shares }));
+      .map(([symbol, shares]) => ({ symbol, shares, costBasis: this.costAt(userId, symbol, asOf), lastPrice: null }));
+  }
+
+  /**
+   * The cost open at the end of `asOf` as the database computes it, without open lots (the model keeps
+   * none): the trades opened by then and closed after; null when there are none, or for now.
+   */
+  private costAt(userId: number, symbol: string, asOf: IsoDate | null): Decimal | null {
+    if (asOf === null) return null;
+    const open = this.trades.filter((t) => t.userId === userId && t.symbol === symbol && t.openDate <= asOf && t.closeDate > asOf);
+    return open.length === 0 ? null : Decimal.sum(open.map((t) => (t.side === 'long' ? t.costBasis : t.proceeds.neg())));
   }
 
   private sharesAt(userId: number, accountId: number, symbol: string, asOf: IsoDate | null): Decimal {

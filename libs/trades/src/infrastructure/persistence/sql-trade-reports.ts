@@ -249,7 +249,50 @@ export class SqlTradeReports extends TradeReports {
               GROUP BY k.symbol HAVING SUM(p.shares) <> 0 ORDER BY k.symbol`,
             params,
           );
-    return rows.map((row) => ({ symbol: String(row.symbol), shares: Decimal.parse(String(row.shares)) }));
+    if (rows.length === 0) return [];
+    const held = rows.map((row) => String(row.symbol));
+    const [costs, prices] = await Promise.all([this.openCosts(userId, asOf, held), this.lastPrices(held)]);
+    return rows.map((row) => ({
+      symbol: String(row.symbol),
+      shares: Decimal.parse(String(row.shares)),
+      costBasis: costs.get(String(row.symbol)) ?? null,
+      lastPrice: prices.get(String(row.symbol)) ?? null,
+    }));
+  }
+
+  /**
+   * The cost of what was open at the end of `asOf` (now when null), per symbol: the open lots opened by
+   * then, plus the trades opened by then and closed after (a long counts its cost basis, a short minus
+   * its proceeds). Splits change shares, never cost, so this holds across them.
+   */
+  private async openCosts(userId: number, asOf: IsoDate | null, symbols: readonly string[]): Promise<Map<string, Decimal>> {
+    const rows =
+      asOf === null
+        ? await this.query(
+            `SELECT symbol, SUM(CASE WHEN side = 'long' THEN cost ELSE -cost END)::text AS cost
+               FROM open_lots WHERE user_id = $1 AND symbol = ANY($2::text[]) GROUP BY symbol`,
+            [userId, symbols],
+          )
+        : await this.query(
+            `SELECT symbol, SUM(cost)::text AS cost
+               FROM (SELECT symbol, CASE WHEN side = 'long' THEN cost ELSE -cost END AS cost FROM open_lots
+                      WHERE user_id = $1 AND symbol = ANY($2::text[]) AND open_date <= $3
+                     UNION ALL
+                     SELECT symbol, CASE WHEN side = 'long' THEN cost_basis ELSE -proceeds END FROM closed_trades
+                      WHERE user_id = $1 AND symbol = ANY($2::text[]) AND close_date > $3 AND open_date <= $3) AS open_then
+              GROUP BY symbol`,
+            [userId, symbols, asOf],
+          );
+    return new Map(rows.map((row) => [String(row.symbol), Decimal.parse(String(row.cost))]));
+  }
+
+  /** The latest cached market prices (the portfolio's quote cache, shared by every user). */
+  private async lastPrices(symbols: readonly string[]): Promise<Map<string, Decimal>> {
+    const rows = await this.query(
+      `SELECT symbol, current_price::text AS price FROM market_quotes WHERE symbol = ANY($1::text[]) AND current_price IS NOT NULL`,
+      [symbols],
+    );
+    return new Map(rows.map((row) => [String(row.symbol), Decimal.parse(String(row.price))]));
   }
 
   /**
