@@ -377,8 +377,16 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     const everyWeek = (Math.max(...starts) - Math.min(...starts)) / (7 * 86_400_000) + 1;
     expect(everyWeek).toBeGreaterThan(allTime.weekly_summary.length);
     expect(await page.getByRole('region', { name: 'By week' }).locator('canvas[role="img"]').getAttribute('aria-label')).toContain(`${everyWeek} weeks`);
-    const positions = page.getByRole('region', { name: /^Shares held at/ });
+    const positions = page.getByRole('region', { name: /^Positions held at/ });
     expect(await positions.locator('tbody tr').count()).toBe(allTime.open_positions.length);
+    // Each position's cost basis as the API gives it; no provider key here, so no price and no value.
+    const held = ((await (await page.request.get(url('/api/timeframe-data?all=true'))).json()) as any).data.open_positions;
+    const money = (value: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(value).replace('-', '−');
+    for (const position of held) {
+      const row = positions.locator('tbody tr').filter({ has: page.getByRole('link', { name: position.symbol, exact: true }) });
+      expect(await row.locator('td[data-label="Cost basis"]').innerText()).toBe(money(position.cost_basis));
+      expect(await row.locator('td[data-label="Last price"]').innerText()).toBe('no price yet');
+    }
     await checkAccessibility('the timeframe page');
     await screenshotBothSizes(page, 'timeframe');
 
@@ -483,9 +491,20 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     await page.waitForURL(url(`/symbols/${losses[0].symbol}`));
   });
 
-  it('the portfolio explains that prices need the provider key', async () => {
+  it('the portfolio lists the imported positions with their cost, and explains that prices need the provider key', async () => {
     await visit('/portfolio', () => page.getByRole('heading', { name: 'Holdings' }).waitFor());
-    await page.getByText(/No holdings yet/).waitFor();
+    await page.getByText(/Nothing kept by hand/).waitFor();
+    const open = E.timeframes.find((t: any) => t.name === 'all_time').data.open_positions as { symbol: string }[];
+    await page.getByRole('heading', { name: `From your imports (${open.length})` }).waitFor();
+    const positions = page.getByRole('region', { name: 'Open positions from your imports' });
+    const listed = ((await (await page.request.get(url('/api/positions'))).json()) as any).positions;
+    expect(listed.map((p: any) => p.symbol)).toEqual(open.map((p) => p.symbol));
+    for (const position of listed) {
+      const row = positions.locator('tbody tr').filter({ has: page.getByRole('link', { name: position.symbol, exact: true }) });
+      expect(await row.locator('td[data-label="Cost basis"]').innerText()).toBe(new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(position.cost_basis));
+      expect(await row.locator('td[data-label="Price"]').innerText()).toBe('no price');
+    }
+    expect(await stat(page, 'Holdings')).toBe(String(open.length));
     await page.getByLabel('Symbol', { exact: true }).fill('VTI');
     await page.getByLabel('Shares', { exact: true }).fill('10');
     await page.getByLabel('Average cost per share ($)').fill('200');

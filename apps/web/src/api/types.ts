@@ -45,6 +45,11 @@ export type SnapshotType = Api.HistorySnapshot['snapshot_type'];
 export type PortfolioTotals = Api.PortfolioTotals;
 export type HoldingsResponse = Api.HoldingsResponse;
 export type Snapshot = Api.HistorySnapshot;
+export type Position = Api.Position;
+export type PositionsResponse = Api.PositionsResponse;
+export type PortfolioSummaryResponse = Api.PortfolioSummaryResponse;
+export type AllocationResponse = Api.AllocationResponse;
+export type ValueHistoryResponse = Api.ValueHistoryResponse;
 
 export type StatisticsFilters = Api.StatisticsFilters;
 export type BreakdownRow = Omit<Api.TradeStatistics['by_side'][number], 'side'>;

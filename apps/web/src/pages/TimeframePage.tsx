@@ -4,7 +4,7 @@ import { Chart } from '../components/Chart';
 import { EmptyState, ErrorMessage, Loading, PageHeader, Pnl, Section, Stat, Stats } from '../components/common';
 import { DataTable, type Column } from '../components/DataTable';
 import { RangeFilter, selectionLabel, useRangeSelection } from '../components/RangeFilter';
-import { formatCompactMoney, formatCount, formatDate, formatMonth, formatPercent, formatShares, formatShortDate, formatShortMonth, formatSignedMoney } from '../lib/format';
+import { formatCompactMoney, formatCount, formatDate, formatMoney, formatMonth, formatPercent, formatPrice, formatShares, formatShortDate, formatShortMonth, formatSignedMoney, priceDecimals } from '../lib/format';
 import { Link, updateSearch } from '../lib/router';
 import { timeframeQuery, type PresetId } from '../lib/timeframe-presets';
 import { addDays, addMonths, withEmptyPeriods } from '../lib/dates';
@@ -50,6 +50,7 @@ export function TimeframePage() {
     [data],
   );
   const empty = data !== undefined && data.weekly_summary.length === 0 && data.open_positions.length === 0;
+  const positionPrices = priceDecimals((data?.open_positions ?? []).map((p) => p.last_price));
 
   const choose = (id: PresetId) => updateSearch({ preset: id, start: null, end: null });
 
@@ -115,10 +116,14 @@ export function TimeframePage() {
               </div>
               <Section title={`Open positions (${data.open_positions.length})`} id="open-positions">
                 <DataTable
-                  caption={`Shares held at ${range.all ? 'present' : formatDate(range.end)}`}
+                  caption={`Positions held at ${range.all ? 'present' : formatDate(range.end)}, at the latest price`}
                   columns={[
                     { key: 'symbol', header: 'Symbol', cell: (p) => <Link to={`/symbols/${encodeURIComponent(p.symbol)}`}>{p.symbol}</Link>, sortValue: (p) => p.symbol },
                     { key: 'shares', header: 'Shares', cell: (p) => <>{formatShares(p.shares)}{p.shares < 0 && <span className="badge badge-short">Short</span>}</>, sortValue: (p) => p.shares, numeric: true },
+                    { key: 'cost', header: 'Cost basis', cell: (p) => formatMoney(p.cost_basis), sortValue: (p) => p.cost_basis, numeric: true },
+                    { key: 'price', header: 'Last price', cell: (p) => (p.last_price === null ? <span className="muted">no price yet</span> : formatPrice(p.last_price, positionPrices)), sortValue: (p) => p.last_price, numeric: true, minor: true },
+                    { key: 'value', header: 'Value', cell: (p) => formatMoney(p.market_value), sortValue: (p) => p.market_value, numeric: true, minor: true },
+                    { key: 'unrealized', header: 'Unrealized', cell: (p) => <Pnl value={p.unrealized_profit_loss} />, sortValue: (p) => p.unrealized_profit_loss, numeric: true },
                   ]}
                   rows={data.open_positions}
                   rowKey={(p) => p.symbol}

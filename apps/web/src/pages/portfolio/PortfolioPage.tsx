@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { sendJson } from '../../api/client';
-import type { Holding, HoldingsResponse, RefreshPricesResponse, Snapshot } from '../../api/types';
+import type { Holding, HoldingsResponse, PortfolioSummaryResponse, RefreshPricesResponse, Snapshot } from '../../api/types';
 import { ErrorMessage, Loading, PageHeader, Pnl, Section, Stat, Stats } from '../../components/common';
 import { DataTable, type Column } from '../../components/DataTable';
 import { formatCount, formatDateTime, formatMoney, formatPrice, formatShares, formatSignedPercent, tone } from '../../lib/format';
@@ -11,11 +11,14 @@ import { failure } from '../../api/client';
 import { FeedbackLine, type Feedback } from './feedback';
 import { History } from './History';
 import { HoldingForm, TYPE_LABELS } from './HoldingForm';
+import { ImportedPositions } from './ImportedPositions';
+import { Allocation, ValueHistory } from './Overview';
 
 /** What the trader holds now, priced; its totals (the server's); adding, editing, importing; snapshots. */
 export function PortfolioPage() {
   useTitle('Portfolio');
   const holdings = useApi<HoldingsResponse>('/api/portfolio/holdings');
+  const summary = useApi<PortfolioSummaryResponse>('/api/portfolio/summary');
   const [editing, setEditing] = useState<number | null>(null);
   const [feedback, setFeedback] = useState<Feedback>(null);
   const [refreshing, setRefreshing] = useState(false);
@@ -23,7 +26,14 @@ export function PortfolioPage() {
   const [snapshotBusy, setSnapshotBusy] = useState(false);
   const [historyVersion, setHistoryVersion] = useState(0);
   const list = holdings.data?.holdings ?? [];
-  const totals = holdings.data?.totals;
+  // The whole portfolio: manual holdings and imported positions together.
+  const totals = summary.data?.totals;
+  const [pricesVersion, setPricesVersion] = useState(0);
+  const reloadAll = () => {
+    holdings.reload();
+    summary.reload();
+    setPricesVersion((version) => version + 1);
+  };
 
   const refresh = async () => {
     setRefreshing(true);
@@ -32,7 +42,7 @@ export function PortfolioPage() {
       const body = await sendJson<RefreshPricesResponse>('POST', '/api/portfolio/refresh-prices');
       const errors = (body.errors ?? []).map((e) => `${e.symbol}: ${e.error}`);
       setFeedback({ tone: errors.length > 0 ? 'warning' : 'ok', text: body.message, details: errors });
-      holdings.reload();
+      reloadAll();
     } catch (caught) {
       const text = failure(caught);
       const notConfigured = /not configured/i.test(text);
@@ -72,6 +82,7 @@ export function PortfolioPage() {
         <span className="symbol-cell">
           <strong>{h.symbol}</strong>
           <span className="muted small">{TYPE_LABELS[h.holding_type] ?? h.holding_type}</span>
+          {h.also_imported && <span className="muted small">also in your imports, counted apart</span>}
         </span>
       ),
       sortValue: (h) => h.symbol,
@@ -114,7 +125,7 @@ export function PortfolioPage() {
             onDeleted={(message) => {
               setFeedback({ tone: 'ok', text: message });
               if (editing === h.id) setEditing(null);
-              holdings.reload();
+              reloadAll();
             }}
           />
         </span>
@@ -126,8 +137,8 @@ export function PortfolioPage() {
 
   return (
     <>
-      <PageHeader title="Portfolio" subtitle="What you hold now, priced from the market-data provider.">
-        <button type="button" onClick={() => void refresh()} disabled={refreshing || list.length === 0}>
+      <PageHeader title="Portfolio" subtitle="What you hold now, from your imports and by hand, priced from the market-data provider.">
+        <button type="button" onClick={() => void refresh()} disabled={refreshing || (totals?.holdings_count ?? 0) === 0}>
           {refreshing ? 'Refreshing…' : 'Refresh prices'}
         </button>
       </PageHeader>
@@ -136,24 +147,36 @@ export function PortfolioPage() {
       {holdings.status === 'error' && <ErrorMessage error={holdings.error} retry={holdings.reload} />}
       {holdings.status === 'ready' && (
         <>
-          {list.length > 0 && totals !== undefined && (
+          {totals !== undefined && totals.holdings_count > 0 && (
             <Section title="Totals">
               <Stats label="Portfolio totals">
                 <Stat
                   label="Value"
                   value={<span className="big">{formatMoney(totals.total_value)}</span>}
-                  hint={totals.unpriced_count > 0 ? `${totals.unpriced_count} of ${list.length} without a price, left out` : undefined}
+                  hint={totals.unpriced_count > 0 ? `${totals.unpriced_count} of ${totals.holdings_count} without a price, left out` : undefined}
                 />
                 <Stat label="Cost" value={formatMoney(totals.total_cost)} />
                 <Stat label="Gain/loss" value={<Pnl value={totals.total_gain_loss} />} />
                 <Stat label="Return" value={<span className={`pnl pnl-${tone(totals.total_return_pct)}`}>{formatSignedPercent(totals.total_return_pct)}</span>} />
-                <Stat label="Holdings" value={formatCount(list.length)} />
+                <Stat
+                  label="Holdings"
+                  value={formatCount(totals.holdings_count)}
+                  hint={`${formatCount(summary.data?.imported.holdings_count)} from imports · ${formatCount(summary.data?.manual.holdings_count)} by hand`}
+                />
               </Stats>
             </Section>
           )}
+          <ImportedPositions version={pricesVersion} />
+          <Allocation version={pricesVersion} />
+          <ValueHistory />
           <Section title="Holdings" id="holdings">
+            <p className="muted small">Kept by hand: what the imported files do not cover. A symbol held both ways is counted once for each.</p>
             {list.length === 0 ? (
-              <p className="muted">No holdings yet. Add what you own below, one by one or from a CSV file; prices and gains then appear here.</p>
+              <p className="muted">
+                {(summary.data?.imported.holdings_count ?? 0) > 0
+                  ? 'Nothing kept by hand. Add what your broker files do not cover (other accounts) below, one by one or from a CSV file.'
+                  : 'No holdings yet. Add what you own below, one by one or from a CSV file; prices and gains then appear here.'}
+              </p>
             ) : (
               <DataTable caption="Your holdings" columns={columns} rows={list} rowKey={(h) => String(h.id)} initialSort={{ key: 'value', direction: 'descending' }} />
             )}
@@ -165,7 +188,7 @@ export function PortfolioPage() {
                 onSaved={(saved) => {
                   setEditing(null);
                   setFeedback({ tone: 'ok', text: `Saved ${saved.symbol}: ${formatShares(saved.shares)} shares at ${formatPrice(saved.average_cost)}.` });
-                  holdings.reload();
+                  reloadAll();
                 }}
               />
             )}
@@ -173,10 +196,10 @@ export function PortfolioPage() {
             <HoldingForm
               onSaved={(holding) => {
                 setFeedback({ tone: 'ok', text: `Added ${holding.symbol}.` });
-                holdings.reload();
+                reloadAll();
               }}
             />
-            <CsvImport onImported={holdings.reload} />
+            <CsvImport onImported={reloadAll} />
           </Section>
           <Section title="Snapshot">
             <form className="inline-form" onSubmit={(event) => void snapshot(event)}>
@@ -184,7 +207,7 @@ export function PortfolioPage() {
                 <label htmlFor="snapshot-notes">Notes (optional)</label>
                 <input id="snapshot-notes" value={snapshotNotes} onChange={(e) => setSnapshotNotes(e.target.value)} maxLength={500} />
               </div>
-              <button type="submit" disabled={snapshotBusy || list.length === 0}>
+              <button type="submit" disabled={snapshotBusy || (totals?.holdings_count ?? 0) === 0}>
                 {snapshotBusy ? 'Taking…' : 'Take snapshot'}
               </button>
             </form>
