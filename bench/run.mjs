@@ -10,6 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { startMarketDataStub, openPositionsExport } from './support/market-data-stub.mjs';
 import { cpuSecondsOf, createDatabase, freePort, loadSignIn, waitForReady } from './support/service.mjs';
 import { generateTradingHistory } from './support/trading-history.mjs';
 
@@ -23,6 +24,9 @@ const WORKERS = Number(process.env.BENCH_WORKERS ?? 0);
 const ONLY = process.env.BENCH_ONLY?.split(',').map((path) => path.trim()).filter(Boolean);
 const SERVER_URL = process.env.BENCH_DATABASE_URL?.trim() || undefined;
 const TRADER = 'bench@example.com';
+/** A second trader whose imports leave POSITIONS open positions (issue 19), priced through the provider stub. */
+const HOLDER = 'holder@example.com';
+const POSITIONS = { positions: Number(process.env.BENCH_POSITIONS ?? 1_000), lots: Number(process.env.BENCH_POSITION_LOTS ?? 3) };
 const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
 
 /**
@@ -55,6 +59,8 @@ const SCENARIOS = [
   // One trader tagging from a few tabs: 4 connections (64 writes of one user at once queue on the user's
   // report version row, and on the embedded engine's single connection).
   { name: 'set tags', path: '/api/trades/{id}/tags', method: 'PUT', body: { tags: ['bench-a', 'Bench B'] }, session: true, p99MaxMs: 50, connections: 4 },
+  // Issue 19: the holder's open positions with every price cached (fetched from the stub just before).
+  { name: 'positions', path: '/api/positions', session: 'holder', p99MaxMs: 50, prepare: 'pricePositions' },
 ];
 const JOURNAL_TAGS = 50;
 
@@ -71,6 +77,7 @@ async function main() {
   const database = SERVER_URL ? await createDatabase(SERVER_URL) : undefined;
   const signIn = await loadSignIn(dataDir);
   const port = await freePort();
+  const marketData = await startMarketDataStub();
   const service = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
     env: {
       ...process.env,
@@ -79,7 +86,10 @@ async function main() {
       PORT: String(port),
       DATA_DIR: dataDir,
       DATABASE_URL: database?.url ?? '',
-      AUTHORIZED_USERS: TRADER,
+      AUTHORIZED_USERS: `${TRADER},${HOLDER}`,
+      FINNHUB_API_KEY: 'bench-key',
+      FINNHUB_BASE_URL: marketData.url,
+      MARKET_DATA_REQUESTS_PER_MINUTE: '100000',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -98,13 +108,18 @@ async function main() {
     const again = await importHistory(session);
     console.log(`the same files again: ${untagged.seconds.toFixed(1)} s untagged, ${again.seconds.toFixed(1)} s with every trade tagged`);
 
+    const holder = await signIn({ url: base }, HOLDER);
+    const holdings = await importPositions(holder);
+    console.log(`the holder's ${POSITIONS.positions} positions of ${POSITIONS.lots} lots imported in ${holdings.seconds.toFixed(1)} s`);
+
     await new Promise((resolve) => setTimeout(resolve, SETTLE_S * 1000));
 
     const rows = [];
     for (const scenario of SCENARIOS.filter((each) => ONLY === undefined || each.path === '/health/live' || ONLY.includes(each.path))) {
+      if (scenario.prepare === 'pricePositions') await pricePositions(holder);
       const headers = {
         'accept-encoding': scenario.identity ? 'identity' : BROWSER_ENCODINGS,
-        ...(scenario.session ? { cookie: session.cookie } : {}),
+        ...(scenario.session ? { cookie: scenario.session === 'holder' ? holder.cookie : session.cookie } : {}),
         ...(scenario.body ? { 'content-type': 'application/json', origin: base } : {}),
       };
       const method = scenario.method ?? 'GET';
@@ -172,7 +187,37 @@ async function main() {
     service.kill('SIGTERM');
     await new Promise((resolve) => service.once('exit', resolve));
     await database?.drop();
+    await marketData.close();
     await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Imports the holder's export: POSITIONS.positions symbols, each bought POSITIONS.lots + 1 times and sold once. */
+async function importPositions(holder) {
+  const profile = await holder.fetch('/auth/profile', {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ brokerage_account: 'XXXX-1234' }),
+  });
+  if (profile.status !== 200) throw new Error(`PUT /auth/profile: ${profile.status}`);
+  const form = new FormData();
+  form.append('transaction_history_file', new Blob([openPositionsExport(POSITIONS)]), 'transactions.csv');
+  form.append('realized_gains_file', new Blob([generateTradingHistory({ trades: 2, dividends: 0, symbols: 1, brokerLotShare: 0 }).gains]), 'realized_gains.csv');
+  const started = performance.now();
+  const response = await holder.fetch('/api/upload-csv', { method: 'POST', body: form });
+  const lines = (await response.text()).split('\n').filter((line) => line.trim() !== '');
+  if (JSON.parse(lines.at(-1) ?? '{}').type !== 'success') throw new Error(`positions import failed: ${response.status} ${lines.at(-1)}`);
+  return { seconds: (performance.now() - started) / 1000 };
+}
+
+/** Reads the holder's positions until no price is pending: every price is then in the quote cache. */
+async function pricePositions(holder) {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const body = await (await holder.fetch('/api/positions')).json();
+    if (body.count !== POSITIONS.positions) throw new Error(`expected ${POSITIONS.positions} positions, got ${body.count}`);
+    if (body.pending_prices === 0 && body.unpriced_count === 0) return;
+    if (Date.now() > deadline) throw new Error(`positions still unpriced after 2 minutes: ${body.pending_prices} pending, ${body.unpriced_count} unpriced`);
   }
 }
 

@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
 import { CalendarModule } from '@app/calendar';
+import { TradesModule } from '@app/trades';
 import { EndOfDaySnapshots } from './application/end-of-day-snapshots.service.js';
 import { Holdings } from './application/holdings.port.js';
 import { HoldingsImportService } from './application/holdings-import.service.js';
+import { HoldingsChanges } from './application/holdings-changes.js';
 import { HoldingsService } from './application/holdings.service.js';
 import { ImportedPositions } from './application/imported-positions.port.js';
 import { PortfolioOverview } from './application/portfolio-overview.service.js';
@@ -16,6 +18,7 @@ import { PortfolioHoldingsController } from './http/portfolio-holdings.controlle
 import { PortfolioPricesController } from './http/portfolio-prices.controller.js';
 import { PortfolioSnapshotsController } from './http/portfolio-snapshots.controller.js';
 import { PositionsController } from './http/positions.controller.js';
+import { PositionsResponseCache } from './http/positions-response-cache.js';
 import { MarketDataModule } from './infrastructure/finnhub/market-data.module.js';
 import { SqlImportedPositions } from './infrastructure/persistence/sql-imported-positions.js';
 import { TypeOrmHoldings } from './infrastructure/persistence/typeorm-holdings.repository.js';
@@ -28,7 +31,7 @@ import { EndOfDayScheduler } from './infrastructure/scheduling/end-of-day.schedu
  * port), the holdings CSV import and snapshots. Needs `ScheduleModule.forRoot()` in the application for the end-of-day job.
  */
 @Module({
-  imports: [CalendarModule, MarketDataModule],
+  imports: [CalendarModule, MarketDataModule, TradesModule],
   controllers: [PortfolioHoldingsController, PortfolioPricesController, PortfolioSnapshotsController, HoldingsUploadController, PositionsController],
   providers: [
     { provide: Holdings, useClass: TypeOrmHoldings },
@@ -38,6 +41,8 @@ import { EndOfDayScheduler } from './infrastructure/scheduling/end-of-day.schedu
     MarketPrices,
     PositionsService,
     PortfolioOverview,
+    PositionsResponseCache,
+    HoldingsChanges,
     HoldingsService,
     HoldingsImportService,
     SnapshotsService,

@@ -62,6 +62,6 @@ import { SqlTradeReports } from './infrastructure/persistence/sql-trade-reports.
     SymbolReports,
     CalendarReports,
   ],
-  exports: [CalendarReports, MonthlyReports, TradeList, TradeLedger, ReportResponseCache, ReportCacheInterceptor],
+  exports: [CalendarReports, MonthlyReports, TradeList, TradeLedger, ReportResponseCache, ReportCacheInterceptor, ReportVersions],
 })
 export class TradesModule {}

@@ -1,3 +1,4 @@
+import { HoldingsChanges } from './holdings-changes.js';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '@app/persistence';
 import { HoldingsCsvFormatError, parseHoldingsCsv } from '../domain/holdings-csv.js';
@@ -21,6 +22,7 @@ export class HoldingsImportService {
   constructor(
     private readonly holdings: Holdings,
     private readonly unitOfWork: UnitOfWork,
+    private readonly changes: HoldingsChanges = new HoldingsChanges(),
   ) {}
 
   async import(userId: number, text: string): Promise<HoldingsImportResult> {
@@ -64,6 +66,7 @@ export class HoldingsImportService {
       }
     });
 
+    if (imported + updated > 0) this.changes.changed(userId);
     errors.sort((a, b) => a.line - b.line);
     return { imported, updated, errors: errors.map((e) => e.message) };
   }

@@ -4,6 +4,7 @@ import type { Decimal } from '@app/shared/domain';
 import { valueHolding, type Holding, type HoldingChanges, type HoldingDraft, type HoldingValuation } from '../domain/holding.js';
 import { HoldingNotFoundError } from '../domain/portfolio.errors.js';
 import type { SymbolPrice } from '../domain/quote.js';
+import { HoldingsChanges } from './holdings-changes.js';
 import { Holdings } from './holdings.port.js';
 import { MarketPrices } from './market-prices.service.js';
 import { PortfolioSettings } from './portfolio-settings.js';
@@ -26,6 +27,7 @@ export class HoldingsService {
     private readonly prices: MarketPrices,
     private readonly clock: Clock,
     private readonly settings: PortfolioSettings,
+    private readonly changes: HoldingsChanges = new HoldingsChanges(),
   ) {}
 
   /**
@@ -47,18 +49,22 @@ export class HoldingsService {
   }
 
   async create(userId: number, draft: HoldingDraft): Promise<PricedHolding> {
-    return this.withCachedPrice(await this.holdings.create(userId, draft));
+    const holding = await this.holdings.create(userId, draft);
+    this.changes.changed(userId);
+    return this.withCachedPrice(holding);
   }
 
   async update(userId: number, id: number, changes: HoldingChanges): Promise<PricedHolding> {
     const holding = await this.holdings.update(userId, id, changes);
     if (holding === null) throw new HoldingNotFoundError();
+    this.changes.changed(userId);
     return this.withCachedPrice(holding);
   }
 
   async delete(userId: number, id: number): Promise<Holding> {
     const holding = await this.holdings.findOne(userId, id);
     if (holding === null || !(await this.holdings.delete(userId, id))) throw new HoldingNotFoundError();
+    this.changes.changed(userId);
     return holding;
   }
 

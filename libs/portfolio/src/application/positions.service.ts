@@ -33,6 +33,8 @@ export interface PositionsReport {
   readonly pending: number;
   /** Positions without any price: left out of value, cost and gain totals and of the weights. */
   readonly unpriced: number;
+  /** How long this answer stays true: until its oldest price turns stale; 0 while prices are on their way. */
+  readonly freshForMs: number;
 }
 
 /**
@@ -72,6 +74,7 @@ export class PositionsService {
         positions,
         pending: positions.filter((p) => p.priceStatus === 'pending').length,
         unpriced: positions.filter((p) => p.quote === null).length,
+        freshForMs: report.freshForMs,
       },
       lots,
     };
@@ -91,10 +94,15 @@ export class PositionsService {
       return { position, quote, priceStatus: this.statusOf(price, waiting.has(position.symbol)), valuation: valuePosition(position, quote) };
     });
     const weights = weightsOf(valued.map((v) => v.valuation.currentValue));
+    const now = this.clock.now().getTime();
+    const untilStale = valued
+      .filter((v) => v.priceStatus === 'current')
+      .map((v) => (v.quote as CachedQuote).fetchedAt.getTime() + this.settings.priceStaleMs - now);
     return {
       positions: valued.map((v, index) => ({ ...v, weight: weights[index], alsoManual: manualSymbols.has(v.position.symbol) })),
       pending: valued.filter((v) => waiting.has(v.position.symbol)).length,
       unpriced: valued.filter((v) => v.quote === null).length,
+      freshForMs: waiting.size > 0 ? 0 : Math.max(0, Math.min(Number.MAX_SAFE_INTEGER, ...untilStale)),
     };
   }
 

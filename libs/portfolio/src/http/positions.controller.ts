@@ -1,9 +1,12 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { cachedReportBody } from '@app/trades';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiFailures, ApiJson, ApiSignedIn, CurrentUser, dataResponse, ValidationError, type AuthenticatedUser } from '@app/shared';
 import { PortfolioOverview } from '../application/portfolio-overview.service.js';
 import { PositionsService } from '../application/positions.service.js';
 import { PositionParams, PositionsQueryDto, ValueHistoryQueryDto } from './dto/positions.dto.js';
+import { PositionsResponseCache } from './positions-response-cache.js';
 import { toAllocationResponse, toLotResponse, toPositionsResponse, toSummaryResponse, toValueHistoryDay } from './positions.presenter.js';
 
 /** The positions the imports leave open, and the portfolio as a whole (docs/api.md "Positions"). Per user. */
@@ -14,14 +17,24 @@ export class PositionsController {
   constructor(
     private readonly positions: PositionsService,
     private readonly overview: PortfolioOverview,
+    private readonly cache: PositionsResponseCache,
   ) {}
 
   @Get('positions')
   @ApiOperation({ summary: 'Open positions from the imports, priced; prices still being fetched are marked pending' })
   @ApiJson('PositionsResponse', 'The positions.')
   @ApiFailures(400)
-  async list(@CurrentUser() user: AuthenticatedUser, @Query() query: PositionsQueryDto) {
-    return dataResponse(toPositionsResponse(await this.positions.list(user.id, { account: query.account })));
+  async list(
+    @CurrentUser() user: AuthenticatedUser,
+    @Query() query: PositionsQueryDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const report = await this.cache.response(user.id, request.url, async () => {
+      const positions = await this.positions.list(user.id, { account: query.account });
+      return { body: dataResponse(toPositionsResponse(positions)), freshForMs: positions.freshForMs };
+    });
+    return cachedReportBody(request, reply, report);
   }
 
   @Get('positions/:symbol')

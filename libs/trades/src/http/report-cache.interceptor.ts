@@ -2,7 +2,7 @@ import { Injectable, type CallHandler, type ExecutionContext, type NestIntercept
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, map, type Observable } from 'rxjs';
 import type { AuthenticatedUser } from '@app/shared';
-import { ReportResponseCache } from './report-response-cache.js';
+import { ReportResponseCache, type CachedReport } from './report-response-cache.js';
 
 /**
  * Serves a report route from the response cache (per signed-in user and request address, checked
@@ -21,22 +21,25 @@ export class ReportCacheInterceptor implements NestInterceptor {
     if (user === undefined || request.method !== 'GET') return next.handle();
     const reply = http.getResponse<FastifyReply>();
     return from(this.cache.response(user.id, request.url, () => lastValueFrom(next.handle()))).pipe(
-      map((report) => {
-        void reply.header('content-type', 'application/json; charset=utf-8');
-        if (!report.compressible) return report.json;
-        void reply.header('vary', 'accept-encoding');
-        const accepted = acceptedEncodings(request.headers['accept-encoding']);
-        const brotli = accepted.has('br') ? report.brotli() : undefined;
-        if (brotli !== undefined) {
-          void reply.header('content-encoding', 'br');
-          return brotli;
-        }
-        if (!accepted.has('gzip')) return report.json;
-        void reply.header('content-encoding', 'gzip');
-        return report.gzipped();
-      }),
+      map((report) => cachedReportBody(request, reply, report)),
     );
   }
+}
+
+/** The body to send for a cached report: its JSON, or a compressed form the client accepts (headers set). */
+export function cachedReportBody(request: FastifyRequest, reply: FastifyReply, report: CachedReport): Buffer {
+  void reply.header('content-type', 'application/json; charset=utf-8');
+  if (!report.compressible) return report.json;
+  void reply.header('vary', 'accept-encoding');
+  const accepted = acceptedEncodings(request.headers['accept-encoding']);
+  const brotli = accepted.has('br') ? report.brotli() : undefined;
+  if (brotli !== undefined) {
+    void reply.header('content-encoding', 'br');
+    return brotli;
+  }
+  if (!accepted.has('gzip')) return report.json;
+  void reply.header('content-encoding', 'gzip');
+  return report.gzipped();
 }
 
 /** The codings of `Accept-Encoding` this service can send (`br`, `gzip`), without `q=0`; `*` stands for
