@@ -205,22 +205,29 @@ describe('Finnhub adapter against a local Finnhub', () => {
       probe.disconnect();
       if (!reachable) throw new Error(`Redis is not reachable at ${REDIS_URL}; the clustered limiter cannot be tested`);
 
+      // Through Redis a token is taken in a script and the call starts when its answer is handled, so a
+      // loaded machine can hold one start back and bunch it with later ones: here the margin is a sixth
+      // of the window (production's is a sixtieth of a minute, a second), which such a stall stays under.
+      const shared: RateBudget = { requests: 20, windowMs: 3000, safetyMarginMs: 500 };
       const id = `test-market-data-${randomBytes(4).toString('hex')}`;
-      const settings = new PortfolioSettings({ finnhubApiKey: finnhub.token, finnhubBaseUrl: finnhub.url, windowMs: budget.windowMs, requestTimeoutMs: 30_000 });
-      const first = new RecordingLimiter(budget, { redisUrl: REDIS_URL, id });
-      const second = new RecordingLimiter(budget, { redisUrl: REDIS_URL, id });
+      const settings = new PortfolioSettings({ finnhubApiKey: finnhub.token, finnhubBaseUrl: finnhub.url, windowMs: shared.windowMs, requestTimeoutMs: 30_000 });
+      const first = new RecordingLimiter(shared, { redisUrl: REDIS_URL, id });
+      const second = new RecordingLimiter(shared, { redisUrl: REDIS_URL, id });
       limiters.push(first, second);
       expect(first.clustered && second.clustered).toBe(true);
       const a = new FinnhubMarketDataProvider(settings, first);
       const b = new FinnhubMarketDataProvider(settings, second);
-      const symbols = Array.from({ length: 60 }, (_, i) => `R${i}`);
+      const symbols = Array.from({ length: 40 }, (_, i) => `R${i}`);
       symbols.forEach((s) => finnhub.setQuote(s, { c: 5 }));
 
       await Promise.all(symbols.map((s, i) => (i % 2 === 0 ? a : b).getQuote(s, 'background')));
 
-      expect(finnhub.requests.filter((r) => r.path === '/quote')).toHaveLength(60);
+      expect(finnhub.requests.filter((r) => r.path === '/quote')).toHaveLength(40);
       expect(finnhub.requests.every((r) => r.status === 200)).toBe(true);
-      expect(maxStartsInAnyWindow([first, second], budget.windowMs + budget.safetyMarginMs)).toBeLessThanOrEqual(budget.requests);
+      // Both instances took from the one bucket: together never more than the budget in a window.
+      expect(maxStartsInAnyWindow([first, second], shared.windowMs + shared.safetyMarginMs)).toBeLessThanOrEqual(shared.requests);
+      expect(first.starts.length).toBeGreaterThan(0);
+      expect(second.starts.length).toBeGreaterThan(0);
     });
   });
 
