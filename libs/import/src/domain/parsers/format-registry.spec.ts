@@ -69,6 +69,7 @@ describe('the bad fixtures', () => {
     expect(brokerageFormats.understood).toEqual([
       'Charles Schwab Transactions',
       'Charles Schwab Realized Gain/Loss - Lot Details',
+      'Robinhood Account Activity',
     ]);
   });
 });

@@ -7,6 +7,7 @@ import type {
   ParsedTransactionsFile,
 } from './brokerage-format.js';
 import { decodeCsvText, readCsvRows, type CsvRow } from './csv-text.js';
+import { robinhoodActivityFormat } from './robinhood-activity.format.js';
 import { schwabGainsSummaryFormat } from './schwab-gains-summary.format.js';
 import { schwabLotDetailsFormat } from './schwab-lot-details.format.js';
 import { schwabTransactionsFormat } from './schwab-transactions.format.js';
@@ -89,7 +90,7 @@ export class FormatRegistry {
 }
 
 /** Everything the import understands today: Schwab Transactions and Lot Details (and the refused summary). */
-export const brokerageFormats = new FormatRegistry([schwabTransactionsFormat, schwabLotDetailsFormat, schwabGainsSummaryFormat]);
+export const brokerageFormats = new FormatRegistry([schwabTransactionsFormat, schwabLotDetailsFormat, schwabGainsSummaryFormat, robinhoodActivityFormat]);
 
 export function parseBrokerageFile(
   fileName: string,
