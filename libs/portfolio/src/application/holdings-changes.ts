@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-
-type Listener = (userId: number) => void;
+import { UserChanges } from '@app/shared';
 
 /**
  * In-process news that a user's manual holdings changed (added, changed, deleted, imported): answers
@@ -8,15 +7,4 @@ type Listener = (userId: number) => void;
  * lifetime (PositionsResponseCache), as they do a price fetched elsewhere.
  */
 @Injectable()
-export class HoldingsChanges {
-  private readonly listeners = new Set<Listener>();
-
-  subscribe(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  changed(userId: number): void {
-    for (const listener of this.listeners) listener(userId);
-  }
-}
+export class HoldingsChanges extends UserChanges {}

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-
-type Listener = (userId: number) => void;
+import { UserChanges } from '@app/shared';
 
 /**
  * In-process news of committed report data, from the ledger to the version sources: the embedded
@@ -9,16 +8,4 @@ type Listener = (userId: number) => void;
  * One per application (a provider of the trades module); announced after the import's commit.
  */
 @Injectable()
-export class ReportDataChanges {
-  private readonly listeners = new Set<Listener>();
-
-  subscribe(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  changed(userId: number): void {
-    for (const listener of this.listeners) listener(userId);
-  }
-}
-
+export class ReportDataChanges extends UserChanges {}
