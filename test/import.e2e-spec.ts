@@ -265,5 +265,18 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
   it('requires a session', async () => {
     const response = await fetch(`${service.url}/api/upload-history`);
     expect(response.status).toBe(401);
+    expect((await fetch(`${service.url}/api/import/formats`)).status).toBe(401);
+  });
+
+  it('lists the layouts it detects, with the columns each expects (docs/formats.md)', async () => {
+    const session = await signIn(service, 'fresh@example.com');
+    const body = (await (await session.fetch('/api/import/formats')).json()) as any;
+    expect(body.formats.map((f: any) => [f.id, f.broker, f.kind])).toEqual([
+      ['schwab-transactions', 'Charles Schwab', 'transactions'],
+      ['schwab-realized-lot-details', 'Charles Schwab', 'realized-lots'],
+      ['robinhood-activity', 'Robinhood', 'transactions'],
+    ]);
+    const robinhood = body.formats.find((f: any) => f.id === 'robinhood-activity');
+    expect(robinhood.columns.map((c: any) => c.name)).toEqual(['Activity Date', 'Process Date', 'Settle Date', 'Instrument', 'Description', 'Trans Code', 'Quantity', 'Price', 'Amount']);
   });
 });

@@ -222,6 +222,22 @@ export interface HolidaysResponse {
   }[];
 }
 
+export interface ImportFormatsResponse {
+  success: true;
+  formats: {
+    id: string;
+    label: string;
+    broker: string;
+    kind: 'transactions' | 'realized-lots';
+    /** The header's columns as the broker writes them. */
+    columns: {
+      name: string;
+      required: boolean;
+    }[];
+  }[];
+  data_source: 'postgresql';
+}
+
 export interface ImportStats {
   transactions_inserted: number;
   realized_gains_lots: number;

@@ -1,4 +1,4 @@
-import { arrayOf, dataEnvelope, instant, integer, literal, nullable, object, oneOfStrings, ref, string, type SchemaSet } from '@app/shared';
+import { arrayOf, boolean, dataEnvelope, instant, integer, literal, nullable, object, oneOfStrings, ref, string, type SchemaSet } from '@app/shared';
 
 // The import's response bodies for the OpenAPI document: the NDJSON lines of `POST /api/upload-csv`
 // and the upload history.
@@ -47,4 +47,15 @@ export const importSchemas: SchemaSet = {
     error: nullable(string()),
   }),
   UploadHistoryResponse: dataEnvelope({ history: arrayOf(ref('UploadHistoryEntry'), { description: 'Newest first.' }) }),
+  ImportFormatsResponse: dataEnvelope({
+    formats: arrayOf(
+      object({
+        id: string(),
+        label: string(),
+        broker: string(),
+        kind: oneOfStrings(['transactions', 'realized-lots']),
+        columns: arrayOf(object({ name: string(), required: boolean() }), { description: "The header's columns as the broker writes them." }),
+      }),
+    ),
+  }),
 };

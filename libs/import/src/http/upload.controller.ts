@@ -11,6 +11,7 @@ import {
 } from '../application/import-brokerage-files.service.js';
 import { UploadHistory } from '../application/upload-history.port.js';
 import { ImportFileError } from '../domain/import.errors.js';
+import { brokerageFormats } from '../domain/parsers/format-registry.js';
 
 const UPLOAD_FIELDS = ['transaction_history_file', 'realized_gains_file'];
 const IMPORT_INTERNAL_ERROR = 'The import failed because of an internal error; nothing was imported';
@@ -104,6 +105,21 @@ export class UploadController {
     } finally {
       raw.end();
     }
+  }
+
+  @Get('import/formats')
+  @ApiOperation({ summary: 'The brokerage file layouts the import detects (docs/formats.md), with the columns each expects' })
+  @ApiJson('ImportFormatsResponse', 'The layouts, transactions and realized lots.')
+  formats() {
+    return dataResponse({
+      formats: brokerageFormats.layouts.map((layout) => ({
+        id: layout.id,
+        label: layout.label,
+        broker: layout.broker,
+        kind: layout.kind,
+        columns: layout.columns.map((column) => ({ name: column.name, required: column.required })),
+      })),
+    });
   }
 
   @Get('upload-history')

@@ -38,10 +38,19 @@ export interface FormatInput {
   readonly rows: readonly CsvRow[];
 }
 
+/** What a layout expects, for the list of supported layouts (`GET /api/import/formats`). */
+export interface LayoutDescription {
+  readonly broker: string;
+  readonly kind: ParsedBrokerageFile['kind'];
+  /** The header's columns as the broker writes them; the optional ones marked. */
+  readonly columns: readonly { readonly name: string; readonly required: boolean }[];
+}
+
 /** One brokerage CSV layout: it says whether it recognises a header and turns the rows into records. */
 export interface BrokerageFormat {
   readonly id: string;
   readonly label: string;
+  readonly layout: LayoutDescription;
   /** False for a layout recognised only to be refused with advice (listed nowhere as understood). */
   readonly accepted: boolean;
   recognises(headerCells: readonly string[]): boolean;

@@ -45,6 +45,11 @@ export function column(name: string, required = true, aliases: readonly string[]
   return { name, required, aliases: [normaliseHeaderCell(name), ...aliases.map(normaliseHeaderCell)], limit };
 }
 
+/** The columns of a layout as a list (its description for the supported layouts). */
+export function columnList(specs: Readonly<Record<string, ColumnSpec>>): { name: string; required: boolean }[] {
+  return Object.values(specs).map((spec) => ({ name: spec.name, required: spec.required }));
+}
+
 /** A ticker: letters, digits and `. / - ^` (BRK.B, BRK/B, ^VIX), at most 20 characters. */
 const TICKER = /^[A-Z0-9^][A-Z0-9./\-^]{0,19}$/;
 /** Characters no ticker has and a page or a path could misread. */

@@ -2,6 +2,8 @@ import { ImportFileError } from '../import.errors.js';
 import { runSteps, runStepsMaybeWithTurns, type Steps, type Turns } from '../turns.js';
 import type {
   BrokerageFormat,
+  FormatInfo,
+  LayoutDescription,
   ParsedBrokerageFile,
   ParsedRealizedLotsFile,
   ParsedTransactionsFile,
@@ -26,6 +28,11 @@ const NOT_A_TITLE = (row: CsvRow): boolean => row.cells.filter((cell) => cell.tr
  */
 export class FormatRegistry {
   constructor(private readonly formats: readonly BrokerageFormat[]) {}
+
+  /** The layouts that can be imported, with what each expects. */
+  get layouts(): (FormatInfo & LayoutDescription)[] {
+    return this.formats.filter((format) => format.accepted).map((format) => ({ id: format.id, label: format.label, ...format.layout }));
+  }
 
   /** Labels of the layouts that can be imported. */
   get understood(): string[] {

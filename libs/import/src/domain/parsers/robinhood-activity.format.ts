@@ -3,7 +3,7 @@ import { classifyAction, isTradeKind } from '../broker-transaction.js';
 import { ImportFileError } from '../import.errors.js';
 import { ROWS_PER_TURN, type Steps } from '../turns.js';
 import type { BrokerageFormat, FormatInput, ParsedTransactionsFile } from './brokerage-format.js';
-import { column, ColumnLayout, FIGURE_LIMITS, RowReader } from './csv-columns.js';
+import { column, ColumnLayout, columnList, FIGURE_LIMITS, RowReader } from './csv-columns.js';
 
 const COLUMNS = {
   activityDate: column('Activity Date'),
@@ -72,6 +72,7 @@ const isFooter = (cells: readonly string[]): boolean => cells.filter((cell) => c
 export const robinhoodActivityFormat: BrokerageFormat = {
   ...INFO,
   accepted: true,
+  layout: { broker: 'Robinhood', kind: 'transactions', columns: columnList(COLUMNS) },
 
   recognises(headerCells) {
     return ColumnLayout.of(COLUMNS, headerCells) !== undefined;

@@ -10,6 +10,7 @@ export const schwabGainsSummaryFormat: BrokerageFormat = {
   id: 'schwab-realized-summary',
   label: 'Charles Schwab Realized Gain/Loss (one row per sale)',
   accepted: false,
+  layout: { broker: 'Charles Schwab', kind: 'realized-lots', columns: [{ name: 'Symbol', required: true }, { name: 'Closed Date', required: true }] },
 
   recognises(headerCells) {
     const names = headerNames(headerCells);

@@ -2,7 +2,7 @@ import { ImportFileError } from '../import.errors.js';
 import { ROWS_PER_TURN, type Steps } from '../turns.js';
 import type { RealizedLot } from '../realized-lot.js';
 import type { BrokerageFormat, FormatInput, ParsedRealizedLotsFile } from './brokerage-format.js';
-import { column, ColumnLayout, FIGURE_LIMITS, RowReader } from './csv-columns.js';
+import { column, ColumnLayout, columnList, FIGURE_LIMITS, RowReader } from './csv-columns.js';
 
 const COLUMNS = {
   symbol: column('Symbol'),
@@ -34,6 +34,7 @@ const INFO = { id: 'schwab-realized-lot-details', label: 'Charles Schwab Realize
 export const schwabLotDetailsFormat: BrokerageFormat = {
   ...INFO,
   accepted: true,
+  layout: { broker: 'Charles Schwab', kind: 'realized-lots', columns: columnList(COLUMNS) },
 
   recognises(headerCells) {
     return ColumnLayout.of(COLUMNS, headerCells) !== undefined;

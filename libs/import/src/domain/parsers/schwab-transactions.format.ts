@@ -6,7 +6,7 @@ import {
 import { ImportFileError } from '../import.errors.js';
 import { ROWS_PER_TURN, type Steps } from '../turns.js';
 import type { BrokerageFormat, FormatInput, ParsedTransactionsFile } from './brokerage-format.js';
-import { column, ColumnLayout, FIGURE_LIMITS, RowReader } from './csv-columns.js';
+import { column, ColumnLayout, columnList, FIGURE_LIMITS, RowReader } from './csv-columns.js';
 
 const COLUMNS = {
   date: column('Date'),
@@ -31,6 +31,7 @@ const INFO = { id: 'schwab-transactions', label: 'Charles Schwab Transactions' }
 export const schwabTransactionsFormat: BrokerageFormat = {
   ...INFO,
   accepted: true,
+  layout: { broker: 'Charles Schwab', kind: 'transactions', columns: columnList(COLUMNS) },
 
   recognises(headerCells) {
     return ColumnLayout.of(COLUMNS, headerCells) !== undefined;
