@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { startService, type RunningService } from './support/service.js';
 import { signIn } from './support/sign-in.js';
 import { exampleFiles, expected, fixture, ndjson, uploadForm, type UploadPart } from './support/uploads.js';
@@ -15,7 +17,7 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
   let service: RunningService;
 
   beforeAll(async () => {
-    service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,other@example.com,fresh@example.com,noaccount@example.com' } });
+    service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,other@example.com,fresh@example.com,noaccount@example.com,robinhood@example.com' } });
   });
   afterAll(async () => {
     await service?.stop();
@@ -266,6 +268,38 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
     const response = await fetch(`${service.url}/api/upload-history`);
     expect(response.status).toBe(401);
     expect((await fetch(`${service.url}/api/import/formats`)).status).toBe(401);
+  });
+
+  it("imports a Robinhood activity report as the transaction history: FIFO trades, the dividend, the open lot, and what it did not count", async () => {
+    const session = await traderWithAccount('robinhood@example.com');
+    const activity = readFileSync(path.resolve(process.cwd(), 'test/fixtures/robinhood/activity.csv'));
+    // A Lot Details export of a period without sales: its title and header only.
+    const noLots = fixture('schwab-example', 'realized_gains.csv').toString('utf8').split('\n').slice(0, 2).join('\n');
+    const lines = ndjson(
+      await (
+        await upload(session, {
+          transaction_history_file: { name: 'activity.csv', content: activity },
+          realized_gains_file: { name: 'realized_gains.csv', content: noLots },
+        })
+      ).text(),
+    );
+    const done = lines.at(-1);
+    expect(done).toMatchObject({ type: 'success', stats: { transactions_inserted: 11, realized_gains_lots: 0, broker_verified_trades: 0 } });
+    expect(done.warnings).toHaveLength(4);
+    expect(done.warnings[3]).toContain("'Robinhood transfer (ACH)'");
+    const trades = (((await (await session.fetch('/api/trades?all=true&limit=100')).json()) as any).trades as any[]).sort(
+      (a, b) => a.close_date.localeCompare(b.close_date) || b.volume - a.volume,
+    );
+    expect(trades.map((t) => [t.symbol, t.volume, t.source, t.total_profit_loss])).toEqual([
+      ['AAPL', 10, 'fifo', expect.any(Number)],
+      ['AAPL', 2, 'fifo', expect.any(Number)],
+      ['NVDA', 20, 'fifo', 700],
+    ]);
+    expect(Math.round((trades[0].total_profit_loss + trades[1].total_profit_loss) * 100)).toBe(-16025);
+    const positions = ((await (await session.fetch('/api/positions')).json()) as any).positions as any[];
+    expect(positions.map((p) => [p.symbol, p.shares, p.cost_basis, p.lot_source])).toEqual([['AAPL', 3, 525.3, 'fifo']]);
+    const february = (await (await session.fetch('/api/month/2024-02')).json()) as any;
+    expect(february.summary.total_dividends).toBe(2.4);
   });
 
   it('lists the layouts it detects, with the columns each expects (docs/formats.md)', async () => {
