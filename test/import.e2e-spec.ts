@@ -309,6 +309,7 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
       ['schwab-transactions', 'Charles Schwab', 'transactions'],
       ['schwab-realized-lot-details', 'Charles Schwab', 'realized-lots'],
       ['robinhood-activity', 'Robinhood', 'transactions'],
+      ['fidelity-history', 'Fidelity', 'transactions'],
     ]);
     const robinhood = body.formats.find((f: any) => f.id === 'robinhood-activity');
     expect(robinhood.columns.map((c: any) => c.name)).toEqual(['Activity Date', 'Process Date', 'Settle Date', 'Instrument', 'Description', 'Trans Code', 'Quantity', 'Price', 'Amount']);

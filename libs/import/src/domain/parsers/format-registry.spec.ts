@@ -70,6 +70,7 @@ describe('the bad fixtures', () => {
       'Charles Schwab Transactions',
       'Charles Schwab Realized Gain/Loss - Lot Details',
       'Robinhood Account Activity',
+      'Fidelity Accounts History',
     ]);
   });
 });

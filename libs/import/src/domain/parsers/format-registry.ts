@@ -9,6 +9,7 @@ import type {
   ParsedTransactionsFile,
 } from './brokerage-format.js';
 import { decodeCsvText, readCsvRows, type CsvRow } from './csv-text.js';
+import { fidelityHistoryFormat } from './fidelity-history.format.js';
 import { robinhoodActivityFormat } from './robinhood-activity.format.js';
 import { schwabGainsSummaryFormat } from './schwab-gains-summary.format.js';
 import { schwabLotDetailsFormat } from './schwab-lot-details.format.js';
@@ -97,7 +98,7 @@ export class FormatRegistry {
 }
 
 /** Everything the import understands today: Schwab Transactions and Lot Details (and the refused summary). */
-export const brokerageFormats = new FormatRegistry([schwabTransactionsFormat, schwabLotDetailsFormat, schwabGainsSummaryFormat, robinhoodActivityFormat]);
+export const brokerageFormats = new FormatRegistry([schwabTransactionsFormat, schwabLotDetailsFormat, schwabGainsSummaryFormat, robinhoodActivityFormat, fidelityHistoryFormat]);
 
 export function parseBrokerageFile(
   fileName: string,

@@ -1,0 +1,145 @@
+import { Decimal } from '@app/shared/domain';
+import type { BrokerTransaction } from '../broker-transaction.js';
+import { classifyAction, isTradeKind } from '../broker-transaction.js';
+import { ImportFileError } from '../import.errors.js';
+import { ROWS_PER_TURN, type Steps } from '../turns.js';
+import type { BrokerageFormat, FormatInput, ParsedTransactionsFile } from './brokerage-format.js';
+import { column, ColumnLayout, columnList, FIGURE_LIMITS, RowReader } from './csv-columns.js';
+
+const COLUMNS = {
+  runDate: column('Run Date'),
+  action: column('Action'),
+  symbol: column('Symbol'),
+  description: column('Description', false, ['Security Description']),
+  type: column('Type', false, ['Security Type']),
+  quantity: column('Quantity', true, [], FIGURE_LIMITS.quantity),
+  price: column('Price ($)', true, ['Price'], FIGURE_LIMITS.price),
+  commission: column('Commission ($)', false, ['Commission']),
+  fees: column('Fees ($)', false, ['Fees']),
+  accruedInterest: column('Accrued Interest ($)', false, ['Accrued Interest']),
+  amount: column('Amount ($)', true, ['Amount']),
+  cashBalance: column('Cash Balance ($)', false),
+  settlementDate: column('Settlement Date', false),
+};
+type Column = keyof typeof COLUMNS;
+
+/**
+ * Fidelity's Action sentences, by their opening words, as the import's action words (stored rows are
+ * classified by those words again on every later import). Checked in order: the first match wins.
+ */
+const ACTIONS: readonly (readonly [RegExp, string])[] = [
+  [/^YOU SOLD SHORT\b|^SHORT SALE\b/, 'Sell Short'],
+  [/^YOU BOUGHT\b.*\bTO COVER\b|^BUY TO COVER\b/, 'Buy to Cover'],
+  [/^YOU BOUGHT\b/, 'Buy'],
+  [/^YOU SOLD\b/, 'Sell'],
+  [/^REINVESTMENT\b/, 'Reinvest Shares'],
+  [/^DIVIDEND RECEIVED\b/, 'Cash Dividend'],
+  [/^LONG-TERM CAP GAIN\b/, 'Long Term Cap Gain'],
+  [/^SHORT-TERM CAP GAIN\b/, 'Short Term Cap Gain'],
+  [/^RETURN OF CAPITAL\b/, 'Return of Capital Distribution'],
+];
+
+/** A ticker as Fidelity writes it once a money-market fund's `**` is dropped. */
+const TICKER = /^[A-Z0-9^][A-Z0-9./\-^]{0,19}$/;
+
+/** Option contracts: Fidelity writes their symbols with a leading `-` (`-AAPL240216C150`). */
+const OPTION_SYMBOL = /^-/;
+
+const INFO = { id: 'fidelity-history', label: 'Fidelity Accounts History' };
+
+/** A row with at most one non-empty cell: the disclaimer and "Date downloaded" lines at the end. */
+const isFooter = (cells: readonly string[]): boolean => cells.filter((cell) => cell.trim() !== '').length <= 1;
+
+/**
+ * Fidelity "Accounts History" / activity download (Accounts & Trade → Activity & Orders → Download):
+ * blank lines before the header, one row per activity newest first, an Action sentence per row
+ * ("YOU BOUGHT APPLE INC (AAPL) (Cash)"), sales with a negative Quantity, signed amounts, and
+ * disclaimer lines after the data. It carries no lot details: every trade is matched FIFO.
+ */
+export const fidelityHistoryFormat: BrokerageFormat = {
+  ...INFO,
+  accepted: true,
+  layout: { broker: 'Fidelity', kind: 'transactions', columns: columnList(COLUMNS) },
+
+  recognises(headerCells) {
+    return ColumnLayout.of(COLUMNS, headerCells) !== undefined;
+  },
+
+  *parse({ fileName, header, rows }: FormatInput): Steps<ParsedTransactionsFile> {
+    const layout = ColumnLayout.of(COLUMNS, header.cells);
+    if (!layout) {
+      throw new ImportFileError('IMPORT_HEADER_NOT_RECOGNISED', fileName, header.line, 'not a Fidelity Accounts History header');
+    }
+    const transactions: BrokerTransaction[] = [];
+    let ended = false;
+    for (const [index, row] of rows.entries()) {
+      if (index > 0 && index % ROWS_PER_TURN === 0) yield;
+      if (isFooter(row.cells)) {
+        ended = transactions.length > 0;
+        continue;
+      }
+      if (ended) {
+        throw ImportFileError.malformedCsv(fileName, row.line, 'a data row after the closing disclaimer');
+      }
+      if (layout.isHeaderAgain(row.cells)) {
+        throw ImportFileError.malformedCsv(fileName, row.line, 'the header row appears again (several exports in one file?); upload one export per file');
+      }
+      transactions.push(readTransaction(new RowReader(fileName, row, layout, COLUMNS), row.cells));
+    }
+    if (transactions.length === 0) {
+      throw new ImportFileError('IMPORT_NO_DATA_ROWS', fileName, header.line, 'no activity after the header');
+    }
+    return { kind: 'transactions', format: INFO, fileName, headerLine: header.line, dataRows: transactions.length, transactions };
+  },
+};
+
+/** The import's action word for a Fidelity Action sentence (anything it does not map stays as written). */
+export function fidelityAction(sentence: string, symbol: string, quantity: boolean, amount: boolean): string {
+  const words = sentence.trim().replace(/\s+/g, ' ').toUpperCase();
+  if (OPTION_SYMBOL.test(symbol)) return `Fidelity option activity: ${words}`;
+  // A split adds shares and moves no cash: Fidelity writes it as a DISTRIBUTION of shares.
+  if (/^DISTRIBUTION\b/.test(words) && quantity && !amount) return 'Stock Split';
+  return ACTIONS.find(([pattern]) => pattern.test(words))?.[1] ?? sentence.trim().replace(/\s+/g, ' ');
+}
+
+function readTransaction(reader: RowReader<Column>, cells: readonly string[]): BrokerTransaction {
+  const { date } = reader.date('runDate');
+  const sentence = reader.requiredText('action', 'every activity has an Action');
+  const rawSymbol = reader.text('symbol').replace(/\*+$/, '');
+  const quantity = reader.number('quantity');
+  const price = reader.number('price');
+  const amount = reader.number('amount');
+  const commission = reader.number('commission');
+  const fees = reader.number('fees');
+  const action = fidelityAction(sentence, rawSymbol, quantity !== null && !quantity.isZero(), amount !== null && !amount.isZero());
+  const kind = classifyAction(action);
+  const symbol = rawSymbol.toUpperCase();
+  if (kind !== 'other' && symbol !== '' && !TICKER.test(symbol)) {
+    throw reader.invalid('symbol', reader.text('symbol'), `'${reader.text('symbol')}' is not a ticker (1 to 20 letters, digits or . / - ^)`);
+  }
+  if (isTradeKind(kind) || kind === 'stock_split') {
+    if (symbol === '') throw reader.missing('symbol', `'${sentence}' needs a symbol`);
+    if (quantity === null || quantity.isZero()) throw reader.missing('quantity', `'${sentence}' needs a number of shares`);
+  }
+  if (isTradeKind(kind) && amount === null && price === null) {
+    throw reader.missing('amount', 'and there is no Price to compute it from');
+  }
+  const charged = [commission, fees].filter((figure) => figure !== null);
+  const charges = charged.length === 0 ? null : Decimal.sum(charged);
+  return {
+    line: reader.line,
+    date,
+    asOfDate: null,
+    action,
+    kind,
+    symbol,
+    description: reader.text('description'),
+    // Fidelity writes sales with a negative quantity: the action gives the direction.
+    quantity: quantity === null ? null : quantity.abs(),
+    price,
+    fees: charges === null ? null : charges.abs(),
+    amount,
+    cells,
+    fingerprint: undefined,
+  };
+}
