@@ -100,11 +100,15 @@ export function TradeNote({ trade, onSaved }: { trade: JournalTrade; onSaved?: (
   const [text, setText] = useState('');
   const [saved, setSaved] = useState<string | null>(null);
   const [status, setStatus] = useState<{ error: boolean; text: string } | null>(null);
+  // The note is read when the dialog opens: until it has arrived the text cannot be edited (what was
+  // typed meanwhile would be replaced by it).
+  const [loaded, setLoaded] = useState(false);
   const titleId = useId();
   useEffect(() => setHasNote(trade.has_note), [trade.id, trade.has_note]);
 
   const open = async () => {
     setStatus(null);
+    setLoaded(false);
     dialog.current?.showModal();
     try {
       const answer = await getJson<TradeNoteResponse>(`/api/trades/${trade.id}/note`);
@@ -112,6 +116,8 @@ export function TradeNote({ trade, onSaved }: { trade: JournalTrade; onSaved?: (
       setText(answer.note ?? '');
     } catch (problem) {
       setStatus({ error: true, text: failure(problem) });
+    } finally {
+      setLoaded(true);
     }
   };
   const save = async (note: string) => {
@@ -149,13 +155,15 @@ export function TradeNote({ trade, onSaved }: { trade: JournalTrade; onSaved?: (
         >
           <label className="field">
             <span>Why you took it, what happened (plain text or Markdown)</span>
-            <textarea value={text} rows={8} maxLength={20000} onChange={(event) => setText(event.target.value)} />
+            <textarea value={text} rows={8} maxLength={20000} disabled={!loaded} onChange={(event) => setText(event.target.value)} />
           </label>
           <p className={status?.error ? 'form-error' : 'muted small'} role="status" aria-live="polite">
             {status?.text ?? ''}
           </p>
           <div className="button-row">
-            <button type="submit">Save note</button>
+            <button type="submit" disabled={!loaded}>
+              Save note
+            </button>
             {saved !== null && (
               <button type="button" className="button-secondary" onClick={() => void save('')}>
                 Delete note
