@@ -17,7 +17,7 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
   let service: RunningService;
 
   beforeAll(async () => {
-    service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,other@example.com,fresh@example.com,noaccount@example.com,robinhood@example.com,fidelity@example.com' } });
+    service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,other@example.com,fresh@example.com,noaccount@example.com,robinhood@example.com,fidelity@example.com,anybroker@example.com,schwabany@example.com' } });
   });
   afterAll(async () => {
     await service?.stop();
@@ -303,6 +303,78 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
     expect(positions.map((p) => [p.symbol, p.shares, p.cost_basis, p.lot_source])).toEqual([['AAPL', 3, 525.3, 'fifo']]);
     const february = (await (await session.fetch('/api/month/2024-02')).json()) as any;
     expect(february.summary.total_dividends).toBe(2.4);
+  });
+
+  describe('POST /api/import: any broker, detected from the content', () => {
+    const importFiles = (session: Session, files: UploadPart[]) => {
+      const form = new FormData();
+      for (const file of files) form.append('files', new Blob([typeof file.content === 'string' ? file.content : new Uint8Array(file.content)]), file.name);
+      return session.fetch('/api/import', { method: 'POST', body: form });
+    };
+    const robinhood = (name = 'activity.csv'): UploadPart => ({ name, content: readFileSync(path.resolve(process.cwd(), 'test/fixtures/robinhood/activity.csv')) });
+
+    it("the Schwab pair, in either order and under any names, gives expected.json's figures and says what it detected", async () => {
+      const session = await traderWithAccount('schwabany@example.com');
+      const files = exampleFiles();
+      const response = await importFiles(session, [
+        { name: 'b.csv', content: files.realized_gains_file.content },
+        { name: 'a.csv', content: files.transaction_history_file.content },
+      ]);
+      const lines = ndjson(await response.text());
+      expect(lines.slice(0, 4)).toEqual(PROGRESS);
+      expect(lines[4]).toMatchObject({
+        type: 'success',
+        stats: expected().stats,
+        detected: [
+          { file: 'a.csv', broker: 'Charles Schwab', kind: 'transactions', rows: expected().upload.transactions_processed },
+          { file: 'b.csv', broker: 'Charles Schwab', kind: 'realized-lots', rows: expected().stats.realized_gains_lots },
+        ],
+      });
+      const months = ((await (await session.fetch('/api/months')).json()) as any).months as any[];
+      for (const month of months) {
+        const wanted = expected().month_summaries[month.month];
+        expect([month.month, month.trading_profit_loss, month.total_dividends]).toEqual([month.month, wanted.trading_profit_loss, wanted.total_dividends]);
+      }
+      expect(months).toHaveLength(Object.keys(expected().month_summaries).length);
+    });
+
+    it('a Robinhood report alone: every trade FIFO, the history records no lots file', async () => {
+      const session = await traderWithAccount('anybroker@example.com');
+      const lines = ndjson(await (await importFiles(session, [robinhood()])).text());
+      expect(lines.at(-1)).toMatchObject({
+        type: 'success',
+        stats: { transactions_inserted: 11, realized_gains_lots: 0, broker_verified_trades: 0 },
+        detected: [{ file: 'activity.csv', broker: 'Robinhood', kind: 'transactions', rows: 11 }],
+      });
+      const [entry] = await history(session);
+      expect(entry).toMatchObject({ transaction_filename: 'activity.csv', gains_filename: '', status: 'success' });
+      // The same file again: nothing new.
+      const again = ndjson(await (await importFiles(session, [robinhood()])).text());
+      expect(again.at(-1)).toMatchObject({ type: 'success', stats: { transactions_inserted: 0 } });
+    });
+
+    it('refuses, before anything is written: no file, an unknown layout, two histories, lots of another broker, lots alone, not CSV', async () => {
+      const session = await traderWithAccount('anybroker@example.com');
+      const refusal = async (files: UploadPart[]) => {
+        const response = await importFiles(session, files);
+        return { status: response.status, body: (await response.json()) as any };
+      };
+      const lots = exampleFiles().realized_gains_file;
+      expect(await refusal([])).toEqual({ status: 400, body: { type: 'error', message: "Send the broker's transaction history in the files field (and its realized lots, where the broker gives them)" } });
+      expect(await refusal([{ name: 'notes.csv', content: 'a,b,c\n1,2,3\n' }])).toEqual({
+        status: 400,
+        body: { type: 'error', message: 'notes.csv: not a layout the import knows (supported: Charles Schwab, Robinhood, Fidelity; GET /api/import/formats lists their columns)' },
+      });
+      expect((await refusal([robinhood('one.csv'), robinhood('two.csv')])).body.message).toBe('Send one transaction history per import (several were sent: one.csv, two.csv)');
+      expect((await refusal([robinhood(), lots])).body.message).toBe(
+        "realized_gains.csv (Charles Schwab realized lots) does not go with activity.csv (Robinhood transactions): send a broker's lots with its own history",
+      );
+      expect((await refusal([lots])).body.message).toBe('A transaction history is required beside realized_gains.csv');
+      expect(await refusal([{ name: 'activity.txt', content: 'x' }])).toMatchObject({ status: 400, body: { message: 'Every file must be a CSV file' } });
+      expect((await refusal([robinhood('1.csv'), robinhood('2.csv'), robinhood('3.csv')])).body.message).toBe('Too many parts: this upload takes up to 2 files named files');
+      // Only the one successful import of the test before is in the history.
+      expect((await history(session)).filter((entry: any) => entry.status === 'success')).toHaveLength(2);
+    });
   });
 
   it('lists the layouts it detects, with the columns each expects (docs/formats.md)', async () => {

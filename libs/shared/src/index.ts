@@ -15,7 +15,7 @@ export {
 export { isConnectionError } from './errors/connection-errors.js';
 export { DATABASE_CONNECTION_FAILED, describeFailure, INTERNAL_ERROR, STATUS_BY_CODE, type Failure } from './http/failures.js';
 export { DATA_SOURCE, dataResponse } from './http/data-source.js';
-export { decodeUploadedText, readUploadedFiles, UploadBudget, type UploadedFile, type UploadRules } from './http/multipart-upload.js';
+export { decodeUploadedText, readUploadedFileList, readUploadedFiles, UploadBudget, type UploadedFile, type UploadRules } from './http/multipart-upload.js';
 export { timestampWithMicroseconds } from './time/timestamps.js';
 export { UserChanges } from './events/user-changes.js';
 export { SharedModule } from './shared.module.js';

@@ -1052,6 +1052,13 @@ export interface UploadSuccessLine {
   stats: ImportStats;
   /** Rows kept with a caveat, when there are any. */
   warnings?: string[];
+  /** `POST /api/import` only: each file's broker and kind, detected from its content, and the rows read. */
+  detected?: {
+    file: string;
+    broker: string;
+    kind: 'transactions' | 'realized-lots';
+    rows: number;
+  }[];
 }
 
 export interface ValueHistoryResponse {

@@ -7,7 +7,7 @@ import { withLotFingerprints, withTransactionFingerprints } from '../domain/fing
 import { matchTrades, type MatchResult } from '../domain/hybrid-matcher.js';
 import { ImportFileError } from '../domain/import.errors.js';
 import { decodeCsvText } from '../domain/parsers/csv-text.js';
-import { parseRealizedLotsFile, parseTransactionsFile } from '../domain/parsers/format-registry.js';
+import { brokerageFormats, parseRealizedLotsFile, parseTransactionsFile } from '../domain/parsers/format-registry.js';
 import type { Turns } from '../domain/turns.js';
 import { unknownActionWarnings } from '../domain/unknown-actions.js';
 import { ImportStore, type StoredRows as Rows } from './import-store.port.js';
@@ -22,7 +22,8 @@ export interface ImportRequest {
   userId: number;
   account: { accountId: number; accountNumber: string };
   transactions: UploadedFile;
-  gains: UploadedFile;
+  /** The broker's realized lots; null where the broker gives none (every trade is then FIFO). */
+  gains: UploadedFile | null;
 }
 
 export interface ImportStats {
@@ -39,8 +40,17 @@ export const IMPORT_STEPS = [
   { percentage: 80, message: 'Finalizing data import...' },
 ] as const;
 
+/** What the import found in one file: its layout and how many rows it read. */
+export interface DetectedFile {
+  file: string;
+  broker: string;
+  kind: 'transactions' | 'realized-lots';
+  rows: number;
+}
+
 export interface ImportOutcome {
   stats: ImportStats;
+  detected: DetectedFile[];
   /** What the matching noticed but worked around (a sale with no prior purchase, lots that do not add up …). */
   warnings: string[];
 }
@@ -73,15 +83,15 @@ export class ImportBrokerageFiles {
    * Throws an ImportFileError whose message is exactly the contract's sentence and whose `detail` names
    * the file and the reason.
    */
-  precheck(files: readonly UploadedFile[]): void {
+  precheck(files: readonly UploadedFile[], heading: string = FILES_MUST_BE_CSV): void {
     for (const file of files) {
       if (!/\.csv$/i.test(file.name)) {
-        throw ImportFileError.notCsvName(file.name).underHeading(FILES_MUST_BE_CSV);
+        throw ImportFileError.notCsvName(file.name).underHeading(heading);
       }
       try {
         decodeCsvText(file.name, file.content);
       } catch (error) {
-        if (error instanceof ImportFileError) throw error.underHeading(FILES_MUST_BE_CSV);
+        if (error instanceof ImportFileError) throw error.underHeading(heading);
         throw error;
       }
     }
@@ -96,7 +106,7 @@ export class ImportBrokerageFiles {
       await progress(IMPORT_STEPS[0]);
       // The file's rows are much of an import's memory: taken out of `read` once, they are let go as
       // soon as they have been used.
-      const read: { incoming?: Rows; fileWarnings: string[] } = await this.readFiles(request, counts, progress);
+      const read: { incoming?: Rows; fileWarnings: string[]; detected: DetectedFile[] } = await this.readFiles(request, counts, progress);
       const take = () => {
         const rows = read.incoming;
         if (rows === undefined) throw new Error('the uploaded rows have been imported already');
@@ -137,7 +147,7 @@ export class ImportBrokerageFiles {
         realized_gains_lots: counts.realizedGainsLots,
         broker_verified_trades: counts.brokerVerifiedTrades,
       };
-      return { stats, warnings };
+      return { stats, warnings, detected: read.detected };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       // A file the import refuses is the trader's to fix (info); anything else is the operator's (error).
@@ -157,9 +167,17 @@ export class ImportBrokerageFiles {
    * users' requests (and the health probes) are answered while a large file is read.
    */
   private async readFiles(request: ImportRequest, counts: { transactionsProcessed: number; realizedGainsLots: number }, progress: ProgressListener) {
-    const parsed = (await parseTransactionsFile(request.transactions.name, request.transactions.content, undefined, TURNS)).transactions;
+    const transactionsFile = await parseTransactionsFile(request.transactions.name, request.transactions.content, undefined, TURNS);
+    const parsed = transactionsFile.transactions;
     const fileWarnings = unknownActionWarnings(request.transactions.name, parsed);
-    const lots = (await parseRealizedLotsFile(request.gains.name, request.gains.content, undefined, TURNS)).lots;
+    const lotsFile = request.gains === null ? null : await parseRealizedLotsFile(request.gains.name, request.gains.content, undefined, TURNS);
+    const lots = lotsFile?.lots ?? [];
+    const detected = [transactionsFile, ...(lotsFile === null ? [] : [lotsFile])].map((file) => ({
+      file: file.fileName,
+      broker: brokerOf(file.format.id),
+      kind: file.kind,
+      rows: file.dataRows,
+    }));
     counts.transactionsProcessed = parsed.length;
     counts.realizedGainsLots = lots.length;
     await progress(IMPORT_STEPS[1]);
@@ -168,7 +186,7 @@ export class ImportBrokerageFiles {
       transactions: await withTransactionFingerprints(accountKey, parsed, TURNS),
       lots: await withLotFingerprints(accountKey, lots, TURNS),
     };
-    return { incoming, fileWarnings };
+    return { incoming, fileWarnings, detected };
   }
 
   /**
@@ -205,7 +223,7 @@ export class ImportBrokerageFiles {
       accountId: request.account.accountId,
       brokerageAccount: request.account.accountNumber,
       transactionFile: { name: request.transactions.name, size: request.transactions.content.length },
-      gainsFile: { name: request.gains.name, size: request.gains.content.length },
+      gainsFile: { name: request.gains?.name ?? '', size: request.gains?.content.length ?? 0 },
     };
   }
 }
@@ -217,4 +235,9 @@ const TURNS: Turns = { pause: () => nextTurn() };
 function notStoredYet<T extends { fingerprint?: string }>(rows: readonly T[], stored: readonly T[]): T[] {
   const known = new Set(stored.map((row) => row.fingerprint));
   return rows.filter((row) => !known.has(row.fingerprint));
+}
+
+/** The broker of a layout, by its id. */
+function brokerOf(formatId: string): string {
+  return brokerageFormats.layouts.find((layout) => layout.id === formatId)?.broker ?? formatId;
 }

@@ -13,8 +13,17 @@ export const importSchemas: SchemaSet = {
     message: string(),
   }),
   UploadSuccessLine: object(
-    { type: literal('success'), message: string(), stats: ref('ImportStats'), warnings: arrayOf(string(), { description: 'Rows kept with a caveat, when there are any.' }) },
-    ['warnings'],
+    {
+      type: literal('success'),
+      message: string(),
+      stats: ref('ImportStats'),
+      warnings: arrayOf(string(), { description: 'Rows kept with a caveat, when there are any.' }),
+      detected: arrayOf(
+        object({ file: string(), broker: string(), kind: oneOfStrings(['transactions', 'realized-lots']), rows: count }),
+        { description: '`POST /api/import` only: each file\'s broker and kind, detected from its content, and the rows read.' },
+      ),
+    },
+    ['warnings', 'detected'],
   ),
   UploadErrorLine: object(
     {

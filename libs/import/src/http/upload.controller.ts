@@ -3,10 +3,29 @@ import { Controller, Get, HttpStatus, Logger, Post, Req, Res } from '@nestjs/com
 import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BrokerageAccounts } from '@app/auth';
-import { ApiJson, ApiSignedIn, AppConfig, CurrentUser, dataResponse, describeFailure, DomainError, object, readUploadedFiles, ref, string, UploadBudget, type AuthenticatedUser } from '@app/shared';
+import {
+  ApiJson,
+  ApiSignedIn,
+  AppConfig,
+  arrayOf,
+  CurrentUser,
+  dataResponse,
+  describeFailure,
+  DomainError,
+  object,
+  readUploadedFileList,
+  readUploadedFiles,
+  ref,
+  string,
+  UploadBudget,
+  ValidationError,
+  type AuthenticatedUser,
+  type UploadedFile,
+} from '@app/shared';
 import {
   FILES_REQUIRED,
   ImportBrokerageFiles,
+  type DetectedFile,
   type ImportStats,
 } from '../application/import-brokerage-files.service.js';
 import { UploadHistory } from '../application/upload-history.port.js';
@@ -14,12 +33,17 @@ import { ImportFileError } from '../domain/import.errors.js';
 import { brokerageFormats } from '../domain/parsers/format-registry.js';
 
 const UPLOAD_FIELDS = ['transaction_history_file', 'realized_gains_file'];
+/** `POST /api/import`: a transaction history and, where the broker gives them, its realized lots. */
+const IMPORT_FIELD = 'files';
+const IMPORT_MAX_FILES = 2;
+const IMPORT_FILES_REQUIRED = "Send the broker's transaction history in the files field (and its realized lots, where the broker gives them)";
+const IMPORT_FILES_MUST_BE_CSV = 'Every file must be a CSV file';
 const IMPORT_INTERNAL_ERROR = 'The import failed because of an internal error; nothing was imported';
 const ACCOUNT_NOT_SET = 'Brokerage account number not set. Please update your profile.';
 
 type StreamLine =
   | { type: 'progress'; percentage: number; message: string }
-  | { type: 'success'; message: string; stats: ImportStats; warnings?: string[] }
+  | { type: 'success'; message: string; stats: ImportStats; warnings?: string[]; detected?: DetectedFile[] }
   | { type: 'error'; message: string };
 
 /** `POST /api/upload-csv` (an NDJSON progress stream) and `GET /api/upload-history`. */
@@ -89,7 +113,7 @@ export class UploadController {
   }
 
   /** From here on the answer is a stream: 200, one JSON object per line, each flushed as it happens. */
-  private async streamImport(reply: FastifyReply, request: Parameters<ImportBrokerageFiles['run']>[0]): Promise<void> {
+  private async streamImport(reply: FastifyReply, request: Parameters<ImportBrokerageFiles['run']>[0] & { detect?: boolean }): Promise<void> {
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
@@ -98,12 +122,54 @@ export class UploadController {
       await nextTick(); // let the line leave before the next CPU-bound step
     };
     try {
-      const { stats, warnings } = await this.importFiles.run(request, (step) => send({ type: 'progress', percentage: step.percentage, message: step.message }));
-      await send({ type: 'success', message: 'Successfully processed files', stats, ...(warnings.length > 0 ? { warnings } : {}) });
+      const { stats, warnings, detected } = await this.importFiles.run(request, (step) => send({ type: 'progress', percentage: step.percentage, message: step.message }));
+      // The contract's success line for /api/upload-csv; /api/import adds what it detected.
+      const withDetected = request.detect ? { detected } : {};
+      await send({ type: 'success', message: 'Successfully processed files', stats, ...(warnings.length > 0 ? { warnings } : {}), ...withDetected });
     } catch (error) {
       await send({ type: 'error', message: describeFailure(error, this.logger, IMPORT_INTERNAL_ERROR).message });
     } finally {
       raw.end();
+    }
+  }
+
+  @Post('import')
+  @ApiOperation({
+    summary: "Import any broker's files, detected from their content: a stream of progress lines, then success (with what was detected) or error",
+    description:
+      'Up to two files in the `files` field: one transaction history of any layout `GET /api/import/formats` lists, and that broker\'s realized lots where it gives them (without them every trade is FIFO). ' +
+      'The same NDJSON lines as `POST /api/upload-csv`; the success line adds `detected`.',
+  })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: object({ files: arrayOf(string({ format: 'binary' }), { description: 'The transaction history, and the realized lots if any.' }) }) })
+  @ApiResponse({ status: 200, description: 'The import as it happens.', content: { 'application/x-ndjson': { schema: ref('UploadLine') } } })
+  @ApiResponse({
+    status: 400,
+    description: 'Refused before the import starts: no file, not CSV, a layout the import does not know, two histories, lots of another broker, or no account number in the profile.',
+    content: { 'application/json': { schema: ref('UploadErrorLine') } },
+  })
+  @ApiResponse({ status: 413, description: 'A file is larger than allowed.', content: { 'application/json': { schema: ref('UploadErrorLine') } } })
+  @ApiResponse({ status: 429, description: 'Another upload of the user is still running.', content: { 'application/json': { schema: ref('UploadErrorLine') } } })
+  @ApiResponse({ status: 503, description: 'The service has no room for another upload now.', content: { 'application/json': { schema: ref('UploadErrorLine') } } })
+  async importAny(@CurrentUser() user: AuthenticatedUser, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const account = await this.accounts.findForUser(user.id);
+    if (account === null) return refuse(reply, HttpStatus.BAD_REQUEST, ACCOUNT_NOT_SET);
+
+    let release: (() => void) | undefined;
+    try {
+      release = this.budget.reserve(user.id, request, IMPORT_MAX_FILES);
+      const files = await readUploadedFileList(request, { fields: [IMPORT_FIELD], maxFiles: IMPORT_MAX_FILES, maxBytes: this.config.uploadMaxBytes, notMultipart: IMPORT_FILES_REQUIRED });
+      if (files.length === 0) return refuse(reply, HttpStatus.BAD_REQUEST, IMPORT_FILES_REQUIRED);
+      this.importFiles.precheck(files, IMPORT_FILES_MUST_BE_CSV);
+      const { transactions, gains } = pairFiles(files);
+      await this.streamImport(reply, { userId: user.id, account, transactions, gains, detect: true });
+    } catch (error) {
+      if (!(error instanceof DomainError) || reply.sent) throw error;
+      const { status, message } = describeFailure(error, this.logger);
+      if (status >= 500 && status !== HttpStatus.SERVICE_UNAVAILABLE) throw error;
+      return refuse(reply, status, message, error instanceof ImportFileError ? error.detail : null);
+    } finally {
+      release?.();
     }
   }
 
@@ -153,4 +219,35 @@ export class UploadController {
 function refuse(reply: FastifyReply, status: number, message: string, detail: string | null = null): void {
   const body = detail === null ? { type: 'error', message } : { type: 'error', message, detail };
   void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
+}
+
+/**
+ * Which file of an `/api/import` upload is the transaction history and which the realized lots, from
+ * their content: one history of a layout the import knows, and at most one lots file of the same broker.
+ */
+function pairFiles(files: readonly UploadedFile[]): { transactions: UploadedFile; gains: UploadedFile | null } {
+  const known = brokerageFormats.layouts;
+  const identified = files.map((file) => {
+    const format = brokerageFormats.identify(file.name, file.content);
+    const layout = format?.accepted ? known.find((candidate) => candidate.id === format.id) : undefined;
+    if (layout === undefined) {
+      const brokers = [...new Set(known.map((candidate) => candidate.broker))].join(', ');
+      throw new ValidationError(`${file.name}: not a layout the import knows (supported: ${brokers}; GET /api/import/formats lists their columns)`);
+    }
+    return { file, layout };
+  });
+  const histories = identified.filter((entry) => entry.layout.kind === 'transactions');
+  const lots = identified.filter((entry) => entry.layout.kind === 'realized-lots');
+  if (histories.length !== 1) {
+    const sent = histories.map((entry) => entry.file.name).join(', ');
+    throw new ValidationError(histories.length === 0 ? `A transaction history is required beside ${lots[0].file.name}` : `Send one transaction history per import (several were sent: ${sent})`);
+  }
+  const [history] = histories;
+  if (lots.length > 1) throw new ValidationError(`Send at most one realized-lots file per import (several were sent: ${lots.map((entry) => entry.file.name).join(', ')})`);
+  if (lots.length === 1 && lots[0].layout.broker !== history.layout.broker) {
+    throw new ValidationError(
+      `${lots[0].file.name} (${lots[0].layout.broker} realized lots) does not go with ${history.file.name} (${history.layout.broker} transactions): send a broker's lots with its own history`,
+    );
+  }
+  return { transactions: history.file, gains: lots[0]?.file ?? null };
 }

@@ -75,16 +75,33 @@ export interface UploadRules {
  * says which; a missing field is for the caller to judge.
  */
 export async function readUploadedFiles(request: FastifyRequest, rules: UploadRules): Promise<Map<string, UploadedFile>> {
-  if (typeof request.isMultipart !== 'function' || !request.isMultipart()) throw new ValidationError(rules.notMultipart);
   const files = new Map<string, UploadedFile>();
-  const allowed = rules.fields.length;
+  for (const file of await readParts(request, rules, rules.fields.length)) {
+    if (files.has(file.field)) throw new ValidationError(`Send one file in ${file.field}, not several`);
+    files.set(file.field, file);
+  }
+  return files;
+}
+
+/**
+ * The files of an upload that takes up to `maxFiles` files in its one field (`rules.fields[0]`), in the
+ * order sent; bounded and refused as `readUploadedFiles` does.
+ */
+export async function readUploadedFileList(request: FastifyRequest, rules: UploadRules & { maxFiles: number }): Promise<UploadedFile[]> {
+  return readParts(request, rules, rules.maxFiles);
+}
+
+type PartRules = UploadRules & { maxFiles?: number };
+
+async function readParts(request: FastifyRequest, rules: PartRules, allowed: number): Promise<UploadedFile[]> {
+  if (typeof request.isMultipart !== 'function' || !request.isMultipart()) throw new ValidationError(rules.notMultipart);
+  const files: UploadedFile[] = [];
   try {
     for await (const part of request.parts({ limits: { fileSize: rules.maxBytes, files: allowed, parts: allowed, fields: 0 } })) {
       if (part.type !== 'file' || !rules.fields.includes(part.fieldname)) {
-        throw new ValidationError(`Unexpected part '${printable(part.fieldname)}': this upload takes ${describeFields(rules.fields)}`);
+        throw new ValidationError(`Unexpected part '${printable(part.fieldname)}': this upload takes ${describeFields(rules)}`);
       }
-      if (files.has(part.fieldname)) throw new ValidationError(`Send one file in ${part.fieldname}, not several`);
-      files.set(part.fieldname, { field: part.fieldname, name: displayName(part.filename), content: await part.toBuffer() });
+      files.push({ field: part.fieldname, name: displayName(part.filename), content: await part.toBuffer() });
     }
   } catch (error) {
     throw refusal(error, rules);
@@ -93,7 +110,8 @@ export async function readUploadedFiles(request: FastifyRequest, rules: UploadRu
 }
 
 /** The multipart plugin's and the form parser's errors, as the refusal a person can act on. */
-function refusal(error: unknown, { fields, maxBytes }: UploadRules): unknown {
+function refusal(error: unknown, rules: PartRules): unknown {
+  const { maxBytes } = rules;
   if (error instanceof ValidationError || error instanceof PayloadTooLargeError) return error;
   const code = codeOf(error);
   if (code === 'FST_REQ_FILE_TOO_LARGE') {
@@ -104,7 +122,7 @@ function refusal(error: unknown, { fields, maxBytes }: UploadRules): unknown {
     return new PayloadTooLargeError(`${name} is larger than the limit of ${formatLimit(maxBytes)} per file`);
   }
   if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') {
-    return new ValidationError(`Too many parts: this upload takes ${describeFields(fields)}`);
+    return new ValidationError(`Too many parts: this upload takes ${describeFields(rules)}`);
   }
   const message = error instanceof Error ? error.message : '';
   // Busboy: "Multipart: Boundary not found", "Unexpected end of form", "Malformed part header"…
@@ -114,7 +132,8 @@ function refusal(error: unknown, { fields, maxBytes }: UploadRules): unknown {
   return error;
 }
 
-function describeFields(fields: readonly string[]): string {
+function describeFields({ fields, maxFiles }: PartRules): string {
+  if (maxFiles !== undefined && maxFiles > 1) return `up to ${maxFiles} files named ${fields[0]}`;
   return fields.length === 1 ? `one file named ${fields[0]}` : `one file each in ${fields.join(' and ')}`;
 }
 

@@ -68,8 +68,21 @@ export class FormatRegistry {
     throw this.notRecognised(fileName, rows.length > 0 ? rows[rows.length - 1].line : 1);
   }
 
+  /**
+   * The layout of a file from its first lines, without reading the rest (which file of an upload is
+   * which); undefined when no layout knows its header. Throws ImportFileError for a file that is not
+   * text.
+   */
+  identify(fileName: string, content: Uint8Array | string): BrokerageFormat | undefined {
+    return this.sniff(fileName, decodeCsvText(fileName, content))?.format;
+  }
+
   /** The delimiter with which the first lines hold a known header. */
   private sniffDelimiter(fileName: string, text: string): string {
+    return this.sniff(fileName, text)?.delimiter ?? DELIMITERS[0];
+  }
+
+  private sniff(fileName: string, text: string): { delimiter: string; format: BrokerageFormat } | undefined {
     let end = 0;
     for (let lines = 0; lines < SNIFF_LINES && end !== -1; lines += 1) {
       end = text.indexOf('\n', end + 1);
@@ -77,14 +90,15 @@ export class FormatRegistry {
     const head = end === -1 ? text : text.slice(0, end);
     for (const delimiter of DELIMITERS) {
       try {
-        if (readCsvRows(fileName, head, delimiter).some((row) => this.detect(row.cells))) {
-          return delimiter;
+        for (const row of readCsvRows(fileName, head, delimiter)) {
+          const format = this.detect(row.cells);
+          if (format) return { delimiter, format };
         }
       } catch {
         // A cut-off head can end inside quotes; that delimiter just does not prove itself here.
       }
     }
-    return DELIMITERS[0];
+    return undefined;
   }
 
   private notRecognised(fileName: string, line: number): ImportFileError {
