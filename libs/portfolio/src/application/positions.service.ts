@@ -20,6 +20,8 @@ export interface PricedPosition {
   readonly position: Position;
   readonly quote: CachedQuote | null;
   readonly priceStatus: PriceStatus;
+  /** Its price is being fetched now (missing or stale): a later read may have a newer one. */
+  readonly fetching: boolean;
   readonly valuation: PositionValuation;
   /** Percent of the priced positions' gross market value; null without a price. */
   readonly weight: Decimal | null;
@@ -72,7 +74,7 @@ export class PositionsService {
     return {
       report: {
         positions,
-        pending: positions.filter((p) => p.priceStatus === 'pending').length,
+        pending: positions.filter((p) => p.fetching).length,
         unpriced: positions.filter((p) => p.quote === null).length,
         freshForMs: report.freshForMs,
       },
@@ -91,7 +93,8 @@ export class PositionsService {
     const valued = positions.map((position) => {
       const price = known.get(position.symbol);
       const quote = price?.quote ?? null;
-      return { position, quote, priceStatus: this.statusOf(price, waiting.has(position.symbol)), valuation: valuePosition(position, quote) };
+      const fetching = waiting.has(position.symbol);
+      return { position, quote, priceStatus: this.statusOf(price, fetching), fetching, valuation: valuePosition(position, quote) };
     });
     const weights = weightsOf(valued.map((v) => v.valuation.currentValue));
     const now = this.clock.now().getTime();
@@ -100,9 +103,9 @@ export class PositionsService {
       .map((v) => (v.quote as CachedQuote).fetchedAt.getTime() + this.settings.priceStaleMs - now);
     return {
       positions: valued.map((v, index) => ({ ...v, weight: weights[index], alsoManual: manualSymbols.has(v.position.symbol) })),
-      pending: valued.filter((v) => waiting.has(v.position.symbol)).length,
+      pending: valued.filter((v) => v.fetching).length,
       unpriced: valued.filter((v) => v.quote === null).length,
-      freshForMs: waiting.size > 0 ? 0 : Math.max(0, Math.min(Number.MAX_SAFE_INTEGER, ...untilStale)),
+      freshForMs: waiting.size > 0 ? 0 : Math.max(0, untilStale.reduce((soonest, ms) => Math.min(soonest, ms), Number.MAX_SAFE_INTEGER)),
     };
   }
 
