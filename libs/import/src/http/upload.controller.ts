@@ -26,6 +26,7 @@ import {
   FILES_REQUIRED,
   ImportBrokerageFiles,
   type DetectedFile,
+  type ImportRequest,
   type ImportStats,
 } from '../application/import-brokerage-files.service.js';
 import { UploadHistory } from '../application/upload-history.port.js';
@@ -40,6 +41,9 @@ const IMPORT_FILES_REQUIRED = "Send the broker's transaction history in the file
 const IMPORT_FILES_MUST_BE_CSV = 'Every file must be a CSV file';
 const IMPORT_INTERNAL_ERROR = 'The import failed because of an internal error; nothing was imported';
 const ACCOUNT_NOT_SET = 'Brokerage account number not set. Please update your profile.';
+
+/** An import to run and stream; `detect` adds what was detected to the success line (`/api/import`). */
+type StreamRequest = ImportRequest & { detect?: boolean };
 
 type StreamLine =
   | { type: 'progress'; percentage: number; message: string }
@@ -87,22 +91,38 @@ export class UploadController {
   @ApiResponse({ status: 429, description: 'Another upload of the user is still running.', content: { 'application/json': { schema: ref('UploadErrorLine') } } })
   @ApiResponse({ status: 503, description: 'The service has no room for another upload now.', content: { 'application/json': { schema: ref('UploadErrorLine') } } })
   async upload(@CurrentUser() user: AuthenticatedUser, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const account = await this.accounts.findForUser(user.id);
-    if (account === null) return refuse(reply, HttpStatus.BAD_REQUEST, ACCOUNT_NOT_SET);
-
-    let release: (() => void) | undefined;
-    try {
-      // The files stay in memory until the import has ended: their room is reserved for as long.
-      release = this.budget.reserve(user.id, request, UPLOAD_FIELDS.length);
+    return this.receive(user, request, reply, UPLOAD_FIELDS.length, async (account) => {
       const files = await readUploadedFiles(request, { fields: UPLOAD_FIELDS, maxBytes: this.config.uploadMaxBytes, notMultipart: FILES_REQUIRED });
       const transactions = files.get('transaction_history_file');
       const gains = files.get('realized_gains_file');
-      if (transactions === undefined || gains === undefined) return refuse(reply, HttpStatus.BAD_REQUEST, FILES_REQUIRED);
+      if (transactions === undefined || gains === undefined) return FILES_REQUIRED;
       this.importFiles.precheck([transactions, gains]);
-      await this.streamImport(reply, { userId: user.id, account, transactions, gains });
+      return { userId: user.id, account, transactions, gains };
+    });
+  }
+
+  /**
+   * What both upload endpoints do around their own reading of the files: the account number check,
+   * room for the files (they stay in memory until the import has ended), and the refusals before the
+   * stream starts (a bad request, too large, too many, busy), as the upload's own `{type:'error'}`
+   * body; anything else is the global filter's. `prepare` answers the import to run, or a refusal.
+   */
+  private async receive(
+    user: AuthenticatedUser,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    maxFiles: number,
+    prepare: (account: ImportRequest['account']) => Promise<StreamRequest | string>,
+  ): Promise<void> {
+    const account = await this.accounts.findForUser(user.id);
+    if (account === null) return refuse(reply, HttpStatus.BAD_REQUEST, ACCOUNT_NOT_SET);
+    let release: (() => void) | undefined;
+    try {
+      release = this.budget.reserve(user.id, request, maxFiles);
+      const prepared = await prepare(account);
+      if (typeof prepared === 'string') return refuse(reply, HttpStatus.BAD_REQUEST, prepared);
+      await this.streamImport(reply, prepared);
     } catch (error) {
-      // Refused before the stream starts (a bad request, too large, too many, busy): the upload's own
-      // `{type:'error'}` body. Anything else is the global filter's.
       if (!(error instanceof DomainError) || reply.sent) throw error;
       const { status, message } = describeFailure(error, this.logger);
       if (status >= 500 && status !== HttpStatus.SERVICE_UNAVAILABLE) throw error;
@@ -113,7 +133,7 @@ export class UploadController {
   }
 
   /** From here on the answer is a stream: 200, one JSON object per line, each flushed as it happens. */
-  private async streamImport(reply: FastifyReply, request: Parameters<ImportBrokerageFiles['run']>[0] & { detect?: boolean }): Promise<void> {
+  private async streamImport(reply: FastifyReply, request: StreamRequest): Promise<void> {
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
@@ -152,25 +172,12 @@ export class UploadController {
   @ApiResponse({ status: 429, description: 'Another upload of the user is still running.', content: { 'application/json': { schema: ref('UploadErrorLine') } } })
   @ApiResponse({ status: 503, description: 'The service has no room for another upload now.', content: { 'application/json': { schema: ref('UploadErrorLine') } } })
   async importAny(@CurrentUser() user: AuthenticatedUser, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const account = await this.accounts.findForUser(user.id);
-    if (account === null) return refuse(reply, HttpStatus.BAD_REQUEST, ACCOUNT_NOT_SET);
-
-    let release: (() => void) | undefined;
-    try {
-      release = this.budget.reserve(user.id, request, IMPORT_MAX_FILES);
+    return this.receive(user, request, reply, IMPORT_MAX_FILES, async (account) => {
       const files = await readUploadedFileList(request, { fields: [IMPORT_FIELD], maxFiles: IMPORT_MAX_FILES, maxBytes: this.config.uploadMaxBytes, notMultipart: IMPORT_FILES_REQUIRED });
-      if (files.length === 0) return refuse(reply, HttpStatus.BAD_REQUEST, IMPORT_FILES_REQUIRED);
+      if (files.length === 0) return IMPORT_FILES_REQUIRED;
       this.importFiles.precheck(files, IMPORT_FILES_MUST_BE_CSV);
-      const { transactions, gains } = pairFiles(files);
-      await this.streamImport(reply, { userId: user.id, account, transactions, gains, detect: true });
-    } catch (error) {
-      if (!(error instanceof DomainError) || reply.sent) throw error;
-      const { status, message } = describeFailure(error, this.logger);
-      if (status >= 500 && status !== HttpStatus.SERVICE_UNAVAILABLE) throw error;
-      return refuse(reply, status, message, error instanceof ImportFileError ? error.detail : null);
-    } finally {
-      release?.();
-    }
+      return { userId: user.id, account, ...pairFiles(files), detect: true };
+    });
   }
 
   @Get('import/formats')

@@ -1,9 +1,9 @@
 import type { BrokerTransaction } from '../broker-transaction.js';
 import { classifyAction, isTradeKind } from '../broker-transaction.js';
-import { ImportFileError } from '../import.errors.js';
-import { ROWS_PER_TURN, type Steps } from '../turns.js';
+import type { Steps } from '../turns.js';
+import { parseActivityExport } from './activity-export.js';
 import type { BrokerageFormat, FormatInput, ParsedTransactionsFile } from './brokerage-format.js';
-import { column, ColumnLayout, columnList, FIGURE_LIMITS, RowReader } from './csv-columns.js';
+import { column, ColumnLayout, columnList, FIGURE_LIMITS, type RowReader } from './csv-columns.js';
 
 const COLUMNS = {
   activityDate: column('Activity Date'),
@@ -60,9 +60,6 @@ export const ROBINHOOD_OTHER_CODES: ReadonlyMap<string, string> = new Map([
 
 const INFO = { id: 'robinhood-activity', label: 'Robinhood Account Activity' };
 
-/** A row after the data with one non-empty cell: Robinhood's closing disclaimer. */
-const isFooter = (cells: readonly string[]): boolean => cells.filter((cell) => cell.trim() !== '').length <= 1;
-
 /**
  * Robinhood "Account activity" report (Reports and statements → Reports): one row per activity, newest
  * first, amounts in dollars with purchases in parentheses, dates M/D/YYYY, a description that may span
@@ -78,31 +75,8 @@ export const robinhoodActivityFormat: BrokerageFormat = {
     return ColumnLayout.of(COLUMNS, headerCells) !== undefined;
   },
 
-  *parse({ fileName, header, rows }: FormatInput): Steps<ParsedTransactionsFile> {
-    const layout = ColumnLayout.of(COLUMNS, header.cells);
-    if (!layout) {
-      throw new ImportFileError('IMPORT_HEADER_NOT_RECOGNISED', fileName, header.line, 'not a Robinhood account activity header');
-    }
-    const transactions: BrokerTransaction[] = [];
-    let ended = false;
-    for (const [index, row] of rows.entries()) {
-      if (index > 0 && index % ROWS_PER_TURN === 0) yield;
-      if (isFooter(row.cells)) {
-        ended = true;
-        continue;
-      }
-      if (ended) {
-        throw ImportFileError.malformedCsv(fileName, row.line, 'a data row after the closing disclaimer');
-      }
-      if (layout.isHeaderAgain(row.cells)) {
-        throw ImportFileError.malformedCsv(fileName, row.line, 'the header row appears again (several exports in one file?); upload one export per file');
-      }
-      transactions.push(readTransaction(new RowReader(fileName, row, layout, COLUMNS), row.cells));
-    }
-    if (transactions.length === 0) {
-      throw new ImportFileError('IMPORT_NO_DATA_ROWS', fileName, header.line, 'no activity after the header');
-    }
-    return { kind: 'transactions', format: INFO, fileName, headerLine: header.line, dataRows: transactions.length, transactions };
+  parse(input: FormatInput): Steps<ParsedTransactionsFile> {
+    return parseActivityExport(INFO, input, COLUMNS, readTransaction);
   },
 };
 
