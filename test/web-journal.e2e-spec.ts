@@ -65,9 +65,12 @@ describeInChromium('web app: the journal (Chromium)', () => {
     await add.fill('late exit');
     await add.press('Enter');
     await chips.getByText('late exit').waitFor();
-    // The second NVDA trade of the day suggests the tags already written.
-    const suggestions = await page.locator('datalist').nth(1).locator('option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
-    expect(suggestions.sort()).toEqual(['Breakout', 'late exit']);
+    // The second NVDA trade of the day suggests the tags already written (once the tag list, read
+    // again after each save, has come back: a loaded machine may take a moment).
+    const suggestions = page.locator('datalist').nth(1).locator('option');
+    await page.waitForFunction(() => (document.querySelectorAll('datalist')[1]?.querySelectorAll('option').length ?? 0) >= 2, undefined, { timeout: 15_000 }).catch(() => undefined);
+    const names = await suggestions.evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    expect(names.sort()).toEqual(['Breakout', 'late exit']);
 
     await page.getByRole('button', { name: `Remove tag late exit from ${nvdaTrade}` }).first().click();
     await chips.getByText('late exit').waitFor({ state: 'detached' });
