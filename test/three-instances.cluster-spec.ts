@@ -56,6 +56,9 @@ onServer('three instances behind a load balancer', () => {
       FINNHUB_API_KEY: finnhub.token,
       FINNHUB_BASE_URL: finnhub.url,
       MARKET_DATA_REQUESTS_PER_MINUTE: String(REQUESTS_PER_MINUTE),
+      // The end-of-day snapshot is due only outside market hours: the instances' clocks read 03:00 in
+      // New York (08:00 UTC) of today, before the open, whenever the suite runs.
+      TEST_CLOCK_OFFSET_MINUTES: String(Math.round((Date.parse(`${new Date().toISOString().slice(0, 10)}T08:00:00Z`) - Date.now()) / 60_000)),
     };
     for (let index = 0; index < 3; index += 1) instances.push(await startService({ dataDir, env }));
 
@@ -130,7 +133,8 @@ onServer('three instances behind a load balancer', () => {
       body: JSON.stringify({ symbol: 'AAPL', holding_type: 'stock', shares: 2, average_cost: 150 }),
     });
     expect(created.status).toBe(201);
-    // Every instance runs the job at second 30 of each minute; a trading day has closed before today.
+    // Every instance runs the job at second 30 of each minute; on their clocks (03:00 in New York, see
+    // TEST_CLOCK_OFFSET_MINUTES) the last trading day has closed and the next has not opened.
     const endOfDay = async () => {
       const body = (await (await holder.fetch('/api/portfolio/history')).json()) as { history: { snapshot_type: string }[] };
       return body.history.filter((snapshot) => snapshot.snapshot_type === 'EOD');

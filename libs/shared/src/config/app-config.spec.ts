@@ -42,6 +42,9 @@ describe('loadConfig', () => {
     [{ UPLOAD_MAX_BYTES: '0' }, 'UPLOAD_MAX_BYTES'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ MARKET_DATA_REQUESTS_PER_MINUTE: 'many' }, 'MARKET_DATA_REQUESTS_PER_MINUTE'],
+    // A shifted clock is for test runs only, and a whole number of minutes.
+    [{ TEST_CLOCK_OFFSET_MINUTES: '-60' }, 'TEST_CLOCK_OFFSET_MINUTES'],
+    [{ NODE_ENV: 'test', TEST_CLOCK_OFFSET_MINUTES: '1.5' }, 'TEST_CLOCK_OFFSET_MINUTES'],
   ])('refuses %j naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     try {
@@ -51,6 +54,11 @@ describe('loadConfig', () => {
       expect((error as Error).message).toMatch(new RegExp(`^Invalid configuration: ${variable} `));
       expect((error as Error).message).not.toContain('\n');
     }
+  });
+
+  it('shifts the clock of a test run by TEST_CLOCK_OFFSET_MINUTES', () => {
+    expect(loadConfig({}).clockOffsetMinutes).toBe(0);
+    expect(loadConfig({ NODE_ENV: 'test', TEST_CLOCK_OFFSET_MINUTES: '-390' }).clockOffsetMinutes).toBe(-390);
   });
 
   it('never echoes a database URL, which may hold a password', () => {

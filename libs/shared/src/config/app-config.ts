@@ -47,6 +47,12 @@ export abstract class AppConfig {
   abstract readonly priceStaleMinutes: number;
   abstract readonly uploadMaxBytes: number;
   abstract readonly logLevel: LogLevel;
+  /**
+   * Test runs only (`TEST_CLOCK_OFFSET_MINUTES`, refused unless NODE_ENV=test): the service's clock
+   * runs this many minutes from the system's, so behaviour tied to the time of day (the end-of-day
+   * snapshot, due only outside market hours) can be tested at any hour.
+   */
+  abstract readonly clockOffsetMinutes: number;
 
   get isProduction(): boolean {
     return this.nodeEnv === 'production';
@@ -75,6 +81,15 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
   if (production && !publicUrl.startsWith('https:')) {
     throw new ConfigError('PUBLIC_URL', `must be an https:// address in production (got '${publicUrl}')`);
   }
+
+  const offset = read('TEST_CLOCK_OFFSET_MINUTES');
+  if (offset !== undefined && nodeEnv !== 'test') {
+    throw new ConfigError('TEST_CLOCK_OFFSET_MINUTES', `is for test runs only (NODE_ENV=test); here NODE_ENV is '${nodeEnv}'`);
+  }
+  if (offset !== undefined && !/^-?\d{1,7}$/.test(offset)) {
+    throw new ConfigError('TEST_CLOCK_OFFSET_MINUTES', `must be a whole number of minutes (got '${offset}')`);
+  }
+  const clockOffsetMinutes = offset === undefined ? 0 : Number(offset);
 
   const databaseUrl = read('DATABASE_URL');
   if (databaseUrl !== undefined) url(read, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:'], true);
@@ -142,6 +157,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     readonly priceStaleMinutes = integer(read, 'PRICE_STALE_MINUTES', 15, 1, 525600);
     readonly uploadMaxBytes = integer(read, 'UPLOAD_MAX_BYTES', 52428800, 1, 2 ** 31 - 1);
     readonly logLevel = oneOf(read, 'LOG_LEVEL', LOG_LEVELS, 'info');
+    readonly clockOffsetMinutes = clockOffsetMinutes;
   })();
 }
 
