@@ -1,8 +1,8 @@
 import type { BrokerTransaction } from '../broker-transaction.js';
 import { ImportFileError } from '../import.errors.js';
 import { ROWS_PER_TURN, type Steps } from '../turns.js';
-import type { FormatInfo, FormatInput, ParsedTransactionsFile } from './brokerage-format.js';
-import { ColumnLayout, RowReader, type ColumnSpec } from './csv-columns.js';
+import type { BrokerageFormat, FormatInfo, FormatInput, ParsedTransactionsFile } from './brokerage-format.js';
+import { ColumnLayout, columnList, RowReader, type ColumnSpec } from './csv-columns.js';
 
 /** A row with at most one non-empty cell: a disclaimer or "Date downloaded" line. */
 const isNote = (cells: readonly string[]): boolean => cells.filter((cell) => cell.trim() !== '').length <= 1;
@@ -42,4 +42,23 @@ export function* parseActivityExport<K extends string>(
     throw new ImportFileError('IMPORT_NO_DATA_ROWS', fileName, header.line, 'no activity after the header');
   }
   return { kind: 'transactions', format: info, fileName, headerLine: header.line, dataRows: transactions.length, transactions };
+}
+
+/**
+ * A broker's activity export as a layout: recognised by its columns, read by `parseActivityExport`
+ * with the layout's own row reader.
+ */
+export function activityExportFormat<K extends string>(
+  info: FormatInfo,
+  broker: string,
+  specs: Readonly<Record<K, ColumnSpec>>,
+  read: (reader: RowReader<K>, cells: readonly string[]) => BrokerTransaction,
+): BrokerageFormat {
+  return {
+    ...info,
+    accepted: true,
+    layout: { broker, kind: 'transactions', columns: columnList(specs) },
+    recognises: (headerCells) => ColumnLayout.of(specs, headerCells) !== undefined,
+    parse: (input: FormatInput) => parseActivityExport(info, input, specs, read),
+  };
 }

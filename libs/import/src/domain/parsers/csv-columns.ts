@@ -141,9 +141,11 @@ export class RowReader<K extends string> {
   /**
    * The symbol in upper case; '' when empty. Where it names what was traded (`ticker`), it must be a
    * ticker; elsewhere (an interest or transfer row) any short text without markup or control characters.
+   * `decoration` is what a broker writes around a ticker and is dropped first (Fidelity's `SPAXX**`).
    */
-  symbol(key: K, ticker: boolean): string {
-    const text = this.text(key).toUpperCase();
+  symbol(key: K, ticker: boolean, decoration?: RegExp): string {
+    const written = this.text(key);
+    const text = (decoration === undefined ? written : written.replace(decoration, '')).toUpperCase();
     if (text === '') return text;
     const shown = text.length > MAX_SYMBOL_TEXT ? `${text.slice(0, MAX_SYMBOL_TEXT)}…` : text;
     if (ticker && !TICKER.test(text)) {

@@ -1,10 +1,9 @@
 import { Decimal } from '@app/shared/domain';
 import type { BrokerTransaction } from '../broker-transaction.js';
 import { classifyAction, isTradeKind } from '../broker-transaction.js';
-import type { Steps } from '../turns.js';
-import { parseActivityExport } from './activity-export.js';
-import type { BrokerageFormat, FormatInput, ParsedTransactionsFile } from './brokerage-format.js';
-import { column, ColumnLayout, columnList, FIGURE_LIMITS, type RowReader } from './csv-columns.js';
+import { activityExportFormat } from './activity-export.js';
+import type { BrokerageFormat } from './brokerage-format.js';
+import { column, FIGURE_LIMITS, type RowReader } from './csv-columns.js';
 
 const COLUMNS = {
   runDate: column('Run Date'),
@@ -39,8 +38,8 @@ const ACTIONS: readonly (readonly [RegExp, string])[] = [
   [/^RETURN OF CAPITAL\b/, 'Return of Capital Distribution'],
 ];
 
-/** A ticker as Fidelity writes it once a money-market fund's `**` is dropped. */
-const TICKER = /^[A-Z0-9^][A-Z0-9./\-^]{0,19}$/;
+/** What Fidelity writes after a money-market fund's ticker (`SPAXX**`). */
+const MONEY_MARKET_MARK = /\*+$/;
 
 /** Option contracts: Fidelity writes their symbols with a leading `-` (`-AAPL240216C150`). */
 const OPTION_SYMBOL = /^-/;
@@ -53,19 +52,7 @@ const INFO = { id: 'fidelity-history', label: 'Fidelity Accounts History' };
  * ("YOU BOUGHT APPLE INC (AAPL) (Cash)"), sales with a negative Quantity, signed amounts, and
  * disclaimer lines after the data. It carries no lot details: every trade is matched FIFO.
  */
-export const fidelityHistoryFormat: BrokerageFormat = {
-  ...INFO,
-  accepted: true,
-  layout: { broker: 'Fidelity', kind: 'transactions', columns: columnList(COLUMNS) },
-
-  recognises(headerCells) {
-    return ColumnLayout.of(COLUMNS, headerCells) !== undefined;
-  },
-
-  parse(input: FormatInput): Steps<ParsedTransactionsFile> {
-    return parseActivityExport(INFO, input, COLUMNS, readTransaction);
-  },
-};
+export const fidelityHistoryFormat: BrokerageFormat = activityExportFormat(INFO, 'Fidelity', COLUMNS, readTransaction);
 
 /** The import's action word for a Fidelity Action sentence (anything it does not map stays as written). */
 export function fidelityAction(sentence: string, symbol: string, quantity: boolean, amount: boolean): string {
@@ -79,7 +66,7 @@ export function fidelityAction(sentence: string, symbol: string, quantity: boole
 function readTransaction(reader: RowReader<Column>, cells: readonly string[]): BrokerTransaction {
   const { date } = reader.date('runDate');
   const sentence = reader.requiredText('action', 'every activity has an Action');
-  const rawSymbol = reader.text('symbol').replace(/\*+$/, '');
+  const rawSymbol = reader.text('symbol').replace(MONEY_MARKET_MARK, '');
   const quantity = reader.number('quantity');
   const price = reader.number('price');
   const amount = reader.number('amount');
@@ -87,10 +74,8 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
   const fees = reader.number('fees');
   const action = fidelityAction(sentence, rawSymbol, quantity !== null && !quantity.isZero(), amount !== null && !amount.isZero());
   const kind = classifyAction(action);
-  const symbol = rawSymbol.toUpperCase();
-  if (kind !== 'other' && symbol !== '' && !TICKER.test(symbol)) {
-    throw reader.invalid('symbol', reader.text('symbol'), `'${reader.text('symbol')}' is not a ticker (1 to 20 letters, digits or . / - ^)`);
-  }
+  // Kept as written on rows the import counts toward nothing; a ticker, checked, where it does.
+  const symbol = kind === 'other' ? rawSymbol.toUpperCase() : reader.symbol('symbol', true, MONEY_MARKET_MARK);
   if (isTradeKind(kind) || kind === 'stock_split') {
     if (symbol === '') throw reader.missing('symbol', `'${sentence}' needs a symbol`);
     if (quantity === null || quantity.isZero()) throw reader.missing('quantity', `'${sentence}' needs a number of shares`);

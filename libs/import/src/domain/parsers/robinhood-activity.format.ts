@@ -1,9 +1,8 @@
 import type { BrokerTransaction } from '../broker-transaction.js';
 import { classifyAction, isTradeKind } from '../broker-transaction.js';
-import type { Steps } from '../turns.js';
-import { parseActivityExport } from './activity-export.js';
-import type { BrokerageFormat, FormatInput, ParsedTransactionsFile } from './brokerage-format.js';
-import { column, ColumnLayout, columnList, FIGURE_LIMITS, type RowReader } from './csv-columns.js';
+import { activityExportFormat } from './activity-export.js';
+import type { BrokerageFormat } from './brokerage-format.js';
+import { column, FIGURE_LIMITS, type RowReader } from './csv-columns.js';
 
 const COLUMNS = {
   activityDate: column('Activity Date'),
@@ -66,19 +65,7 @@ const INFO = { id: 'robinhood-activity', label: 'Robinhood Account Activity' };
  * lines, and a disclaimer line at the end. It carries no account number and no lot details: every
  * trade is matched FIFO.
  */
-export const robinhoodActivityFormat: BrokerageFormat = {
-  ...INFO,
-  accepted: true,
-  layout: { broker: 'Robinhood', kind: 'transactions', columns: columnList(COLUMNS) },
-
-  recognises(headerCells) {
-    return ColumnLayout.of(COLUMNS, headerCells) !== undefined;
-  },
-
-  parse(input: FormatInput): Steps<ParsedTransactionsFile> {
-    return parseActivityExport(INFO, input, COLUMNS, readTransaction);
-  },
-};
+export const robinhoodActivityFormat: BrokerageFormat = activityExportFormat(INFO, 'Robinhood', COLUMNS, readTransaction);
 
 function readTransaction(reader: RowReader<Column>, cells: readonly string[]): BrokerTransaction {
   const { date } = reader.date('activityDate');
