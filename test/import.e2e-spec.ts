@@ -17,7 +17,7 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
   let service: RunningService;
 
   beforeAll(async () => {
-    service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,other@example.com,fresh@example.com,noaccount@example.com,robinhood@example.com,fidelity@example.com,anybroker@example.com,schwabany@example.com' } });
+    service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,other@example.com,fresh@example.com,noaccount@example.com,robinhood@example.com,fidelity@example.com,anybroker@example.com,schwabany@example.com,ibkr@example.com,ibkrflex@example.com' } });
   });
   afterAll(async () => {
     await service?.stop();
@@ -353,6 +353,32 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
       expect(again.at(-1)).toMatchObject({ type: 'success', stats: { transactions_inserted: 0 } });
     });
 
+    it('Interactive Brokers: closed lots decide the sales; a day listed oldest first stays in time order when matched again from the stored rows', async () => {
+      const ibkr = (file: string): UploadPart => ({ name: file, content: readFileSync(path.resolve(process.cwd(), 'test/fixtures/interactive-brokers', file)) });
+      const tradesOf = async (session: Session) =>
+        (((await (await session.fetch('/api/trades?limit=100')).json()) as any).trades as any[]).map((t) => [t.symbol, t.source, t.total_profit_loss]).sort();
+      const statement = await traderWithAccount('ibkr@example.com');
+      const lines = ndjson(await (await importFiles(statement, [ibkr('activity-statement.csv')])).text());
+      expect(lines.at(-1)).toMatchObject({
+        type: 'success',
+        stats: { transactions_inserted: 11, realized_gains_lots: 4, broker_verified_trades: 4 },
+        detected: [{ file: 'activity-statement.csv', broker: 'Interactive Brokers', kind: 'transactions', rows: 15 }],
+      });
+      expect(await tradesOf(statement)).toEqual([['AAPL', 'broker', -106.28], ['AAPL', 'broker', -26.92], ['NVDA', 'broker', 698], ['TSLA', 'broker', 18]]);
+      const positions = ((await (await statement.fetch('/api/positions')).json()) as any).positions as any[];
+      expect(positions.map((p) => [p.symbol, p.shares, p.cost_basis])).toEqual([['AAPL', 3, 555.3]]);
+
+      // The Flex file's TSLA day trade is matched FIFO: read in the wrong order it would be a short.
+      const flex = await traderWithAccount('ibkrflex@example.com');
+      const first = ndjson(await (await importFiles(flex, [ibkr('flex-trades.csv')])).text());
+      expect(first.at(-1)).toMatchObject({ type: 'success', stats: { transactions_inserted: 9, realized_gains_lots: 2, broker_verified_trades: 2 }, warnings: expect.any(Array) });
+      const trades = await tradesOf(flex);
+      expect(trades).toEqual([['AAPL', 'broker', -106.28], ['AAPL', 'broker', -26.92], ['NVDA', 'fifo', 698], ['TSLA', 'fifo', 18]]);
+      const again = ndjson(await (await importFiles(flex, [ibkr('flex-trades.csv')])).text());
+      expect(again.at(-1)).toMatchObject({ type: 'success', stats: { transactions_inserted: 0 } });
+      expect(await tradesOf(flex)).toEqual(trades);
+    });
+
     it('refuses, before anything is written: no file, an unknown layout, two histories, lots of another broker, lots alone, not CSV', async () => {
       const session = await traderWithAccount('anybroker@example.com');
       const refusal = async (files: UploadPart[]) => {
@@ -363,7 +389,7 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
       expect(await refusal([])).toEqual({ status: 400, body: { type: 'error', message: "Send the broker's transaction history in the files field (and its realized lots, where the broker gives them)" } });
       expect(await refusal([{ name: 'notes.csv', content: 'a,b,c\n1,2,3\n' }])).toEqual({
         status: 400,
-        body: { type: 'error', message: 'notes.csv: not a layout the import knows (supported: Charles Schwab, Robinhood, Fidelity; GET /api/import/formats lists their columns)' },
+        body: { type: 'error', message: 'notes.csv: not a layout the import knows (supported: Charles Schwab, Fidelity, Interactive Brokers, Robinhood, E*TRADE, Webull, Tastytrade, Vanguard; GET /api/import/formats lists their columns)' },
       });
       expect((await refusal([robinhood('one.csv'), robinhood('two.csv')])).body.message).toBe('Send one transaction history per import (several were sent: one.csv, two.csv)');
       expect((await refusal([robinhood(), lots])).body.message).toBe(
@@ -383,8 +409,14 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
     expect(body.formats.map((f: any) => [f.id, f.broker, f.kind])).toEqual([
       ['schwab-transactions', 'Charles Schwab', 'transactions'],
       ['schwab-realized-lot-details', 'Charles Schwab', 'realized-lots'],
-      ['robinhood-activity', 'Robinhood', 'transactions'],
       ['fidelity-history', 'Fidelity', 'transactions'],
+      ['ibkr-flex-trades', 'Interactive Brokers', 'transactions'],
+      ['ibkr-activity-statement', 'Interactive Brokers', 'transactions'],
+      ['robinhood-activity', 'Robinhood', 'transactions'],
+      ['etrade-transactions', 'E*TRADE', 'transactions'],
+      ['webull-orders', 'Webull', 'transactions'],
+      ['tastytrade-transactions', 'Tastytrade', 'transactions'],
+      ['vanguard-transactions', 'Vanguard', 'transactions'],
     ]);
     const robinhood = body.formats.find((f: any) => f.id === 'robinhood-activity');
     expect(robinhood.columns.map((c: any) => c.name)).toEqual(['Activity Date', 'Process Date', 'Settle Date', 'Instrument', 'Description', 'Trans Code', 'Quantity', 'Price', 'Amount']);

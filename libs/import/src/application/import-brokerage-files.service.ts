@@ -171,7 +171,8 @@ export class ImportBrokerageFiles {
     const parsed = transactionsFile.transactions;
     const fileWarnings = unknownActionWarnings(request.transactions.name, parsed);
     const lotsFile = request.gains === null ? null : await parseRealizedLotsFile(request.gains.name, request.gains.content, undefined, TURNS);
-    const lots = lotsFile?.lots ?? [];
+    // A layout may carry its own closed lots beside the trades (Interactive Brokers).
+    const lots = [...(transactionsFile.lots ?? []), ...(lotsFile?.lots ?? [])];
     const detected = [transactionsFile, ...(lotsFile === null ? [] : [lotsFile])].map((file) => ({
       file: file.fileName,
       broker: brokerOf(file.format.id),

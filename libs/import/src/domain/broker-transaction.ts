@@ -34,6 +34,11 @@ export interface BrokerTransaction {
   readonly cells: readonly string[];
   /** Natural key, when the caller has computed one (see fingerprint.ts); copied onto trades. */
   readonly fingerprint?: string;
+  /**
+   * Order within the day, higher = earlier, for layouts that list a day oldest first (the negated
+   * line); absent where the file lists newest first and the line gives the order.
+   */
+  readonly dayOrder?: number;
 }
 
 const TRADE_ACTIONS: ReadonlyMap<string, ActionKind> = new Map([
@@ -102,12 +107,13 @@ export function isClosingKind(kind: ActionKind): kind is 'sell' | 'buy_to_cover'
 }
 
 /**
- * Time order: by posted date; within one day in the order executed. Exports list a day newest
- * first, so the row further down the file (higher line) came first.
+ * Time order: by posted date; within one day in the order executed. Most exports list a day newest
+ * first, so the row further down the file (higher line) came first; an oldest-first layout says so
+ * with `dayOrder`.
  */
 export function compareInTimeOrder(a: BrokerTransaction, b: BrokerTransaction): number {
   if (a.date !== b.date) {
     return a.date < b.date ? -1 : 1;
   }
-  return b.line - a.line;
+  return (b.dayOrder ?? b.line) - (a.dayOrder ?? a.line);
 }

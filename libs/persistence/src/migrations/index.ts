@@ -13,6 +13,7 @@ import { TradeJournal1763830000000 } from './1763830000000-trade-journal.js';
 import { TradeIdsWithProfitLoss1763835000000 } from './1763835000000-trade-ids-with-profit-loss.js';
 import { TagFiguresWithoutJoins1763840000000 } from './1763840000000-tag-figures-without-joins.js';
 import { OpenLots1763850000000 } from './1763850000000-open-lots.js';
+import { TransactionsDayOrder1763860000000 } from './1763860000000-transactions-day-order.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   TradeIdsWithProfitLoss1763835000000,
   TagFiguresWithoutJoins1763840000000,
   OpenLots1763850000000,
+  TransactionsDayOrder1763860000000,
 ];

@@ -7,6 +7,14 @@ import { ColumnLayout, columnList, RowReader, type ColumnSpec } from './csv-colu
 /** A row with at most one non-empty cell: a disclaimer or "Date downloaded" line. */
 const isNote = (cells: readonly string[]): boolean => cells.filter((cell) => cell.trim() !== '').length <= 1;
 
+/** How a layout's rows are read beyond the row itself. */
+export interface ActivityExportOptions {
+  /** The layout lists a day oldest first (its rows get a `dayOrder`); the default is newest first. */
+  readonly oldestFirst?: boolean;
+  /** A pass over the whole file after its rows are read (what one row cannot tell, such as a cover). */
+  readonly complete?: (transactions: BrokerTransaction[]) => BrokerTransaction[];
+}
+
 /**
  * Reads an activity export (one transaction per row, then disclaimer lines): each data row through
  * `read`; note rows before the first transaction are skipped, and after it they close the data (a data
@@ -17,6 +25,7 @@ export function* parseActivityExport<K extends string>(
   { fileName, header, rows }: FormatInput,
   specs: Readonly<Record<K, ColumnSpec>>,
   read: (reader: RowReader<K>, cells: readonly string[]) => BrokerTransaction,
+  options: ActivityExportOptions = {},
 ): Steps<ParsedTransactionsFile> {
   const layout = ColumnLayout.of(specs, header.cells);
   if (!layout) {
@@ -36,12 +45,14 @@ export function* parseActivityExport<K extends string>(
     if (layout.isHeaderAgain(row.cells)) {
       throw ImportFileError.malformedCsv(fileName, row.line, 'the header row appears again (several exports in one file?); upload one export per file');
     }
-    transactions.push(read(new RowReader(fileName, row, layout, specs), row.cells));
+    const transaction = read(new RowReader(fileName, row, layout, specs), row.cells);
+    transactions.push(options.oldestFirst ? { ...transaction, dayOrder: -transaction.line } : transaction);
   }
   if (transactions.length === 0) {
     throw new ImportFileError('IMPORT_NO_DATA_ROWS', fileName, header.line, 'no activity after the header');
   }
-  return { kind: 'transactions', format: info, fileName, headerLine: header.line, dataRows: transactions.length, transactions };
+  const complete = options.complete?.(transactions) ?? transactions;
+  return { kind: 'transactions', format: info, fileName, headerLine: header.line, dataRows: complete.length, transactions: complete };
 }
 
 /**
@@ -53,12 +64,18 @@ export function activityExportFormat<K extends string>(
   broker: string,
   specs: Readonly<Record<K, ColumnSpec>>,
   read: (reader: RowReader<K>, cells: readonly string[]) => BrokerTransaction,
+  options: ActivityExportOptions = {},
 ): BrokerageFormat {
   return {
     ...info,
     accepted: true,
     layout: { broker, kind: 'transactions', columns: columnList(specs) },
     recognises: (headerCells) => ColumnLayout.of(specs, headerCells) !== undefined,
-    parse: (input: FormatInput) => parseActivityExport(info, input, specs, read),
+    parse: (input: FormatInput) => parseActivityExport(info, input, specs, read, options),
   };
+}
+
+/** A broker's name for a row the import keeps but counts toward nothing (docs/formats.md). */
+export function otherActivity(broker: string, what: string): string {
+  return `${broker} ${what.trim().replace(/\s+/g, ' ')}`;
 }

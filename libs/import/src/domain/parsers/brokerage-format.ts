@@ -21,6 +21,8 @@ export interface ParsedTransactionsFile extends ParsedFileBase {
   readonly kind: 'transactions';
   /** In file order. */
   readonly transactions: BrokerTransaction[];
+  /** Closed lots the same file gives beside its trades (Interactive Brokers' ClosedLot rows). */
+  readonly lots?: RealizedLot[];
 }
 
 export interface ParsedRealizedLotsFile extends ParsedFileBase {

@@ -175,14 +175,25 @@ export class RowReader<K extends string> {
     return this.figure(key, tryParsePercent);
   }
 
-  date(key: K): BrokerDate {
+  /**
+   * The day of a date that may carry a time of day, as the broker writes it (`12/23/2021 09:53:38 EST`,
+   * `2024-03-01T14:35:12-0500`, `2024-01-03, 10:15:02`, `20240115;093001`): the day as written, never
+   * moved to another time zone.
+   */
+  day(key: K): BrokerDate {
     const text = this.requiredText(key);
+    const written = text.split(/[ T;,]/)[0];
+    const compact = /^(\d{4})(\d{2})(\d{2})$/.exec(written);
+    return this.date(key, compact === null ? written : `${compact[1]}-${compact[2]}-${compact[3]}`, text);
+  }
+
+  date(key: K, text = this.requiredText(key), shown = text): BrokerDate {
     const parsed = parseBrokerDate(text);
     if (!parsed) {
-      throw ImportFileError.invalidDate(this.fileName, this.row.line, this.specs[key].name, text);
+      throw ImportFileError.invalidDate(this.fileName, this.row.line, this.specs[key].name, shown);
     }
     if (!isSupportedDate(parsed.date) || (parsed.asOf !== null && !isSupportedDate(parsed.asOf))) {
-      throw this.invalid(key, text, `'${text}' is outside the supported dates, ${SUPPORTED_DATES}`);
+      throw this.invalid(key, shown, `'${shown}' is outside the supported dates, ${SUPPORTED_DATES}`);
     }
     return parsed;
   }

@@ -69,8 +69,14 @@ describe('the bad fixtures', () => {
     expect(brokerageFormats.understood).toEqual([
       'Charles Schwab Transactions',
       'Charles Schwab Realized Gain/Loss - Lot Details',
-      'Robinhood Account Activity',
       'Fidelity Accounts History',
+      'Interactive Brokers Flex Query Trades',
+      'Interactive Brokers Activity Statement',
+      'Robinhood Account Activity',
+      'E*TRADE Transactions',
+      'Webull Orders Records',
+      'Tastytrade Transactions',
+      'Vanguard Brokerage Transactions',
     ]);
   });
 });

@@ -9,19 +9,31 @@ import type {
   ParsedTransactionsFile,
 } from './brokerage-format.js';
 import { decodeCsvText, readCsvRows, type CsvRow } from './csv-text.js';
+import { etradeTransactionsFormat } from './etrade-transactions.format.js';
 import { fidelityHistoryFormat } from './fidelity-history.format.js';
+import { ibkrActivityStatementFormat, ibkrFlexTradesFormat } from './interactive-brokers.format.js';
 import { robinhoodActivityFormat } from './robinhood-activity.format.js';
 import { schwabGainsSummaryFormat } from './schwab-gains-summary.format.js';
 import { schwabLotDetailsFormat } from './schwab-lot-details.format.js';
 import { schwabTransactionsFormat } from './schwab-transactions.format.js';
+import { tastytradeTransactionsFormat } from './tastytrade-transactions.format.js';
+import { vanguardTransactionsFormat } from './vanguard-transactions.format.js';
+import { webullOrdersFormat } from './webull-orders.format.js';
 
 /** Comma first; a spreadsheet re-save in some locales writes `;`, an export to text writes tabs. */
 const DELIMITERS = [',', ';', '\t'];
-/** Title lines (one cell) allowed before the header. */
+/** Title lines allowed before the header. */
 const MAX_TITLE_LINES = 5;
 const SNIFF_LINES = 12;
 
-const NOT_A_TITLE = (row: CsvRow): boolean => row.cells.filter((cell) => cell.trim() !== '').length > 1;
+/**
+ * A title line has one cell (`Transactions for account …`), or is a label and its value
+ * (E*TRADE's `For Account:,XXXX-1234`, `Downloaded Date:,01/15/2025`).
+ */
+const NOT_A_TITLE = (row: CsvRow): boolean => {
+  const filled = row.cells.filter((cell) => cell.trim() !== '');
+  return filled.length > 2 || (filled.length === 2 && !filled[0].trim().endsWith(':'));
+};
 
 /**
  * The brokerage layouts the import understands. The layout is detected from the header row, never
@@ -111,8 +123,20 @@ export class FormatRegistry {
   }
 }
 
-/** Everything the import understands today: Schwab Transactions and Lot Details (and the refused summary). */
-export const brokerageFormats = new FormatRegistry([schwabTransactionsFormat, schwabLotDetailsFormat, schwabGainsSummaryFormat, robinhoodActivityFormat, fidelityHistoryFormat]);
+/** Everything the import understands (docs/formats.md), and the Schwab summary it refuses with advice. */
+export const brokerageFormats = new FormatRegistry([
+  schwabTransactionsFormat,
+  schwabLotDetailsFormat,
+  schwabGainsSummaryFormat,
+  fidelityHistoryFormat,
+  ibkrFlexTradesFormat,
+  ibkrActivityStatementFormat,
+  robinhoodActivityFormat,
+  etradeTransactionsFormat,
+  webullOrdersFormat,
+  tastytradeTransactionsFormat,
+  vanguardTransactionsFormat,
+]);
 
 export function parseBrokerageFile(
   fileName: string,

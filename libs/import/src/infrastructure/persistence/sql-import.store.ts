@@ -33,7 +33,7 @@ export class SqlImportStore extends ImportStore {
     const manager = this.database.manager;
     const transactions: SqlRow[] = await manager.query(
       `SELECT line, to_char(trade_date, 'YYYY-MM-DD') AS date, to_char(as_of_date, 'YYYY-MM-DD') AS as_of_date, action, symbol,
-              description, quantity::text, price::text, fees::text, amount::text, cells, translate(fingerprint::text, '-', '') AS fingerprint
+              description, quantity::text, price::text, fees::text, amount::text, cells, day_order, translate(fingerprint::text, '-', '') AS fingerprint
          FROM broker_transactions WHERE account_id = $1 ORDER BY trade_date, upload_id, line DESC`,
       [accountId],
     );
@@ -68,6 +68,7 @@ export class SqlImportStore extends ImportStore {
           textOrNull(row.fees),
           textOrNull(row.amount),
           JSON.stringify(row.cells),
+          row.dayOrder ?? null,
         ]),
       },
       {
@@ -100,7 +101,7 @@ export class SqlImportStore extends ImportStore {
 
 const BROKER_TRANSACTIONS: CopyTarget = {
   table: 'broker_transactions',
-  columns: ['account_id', 'upload_id', 'line', 'fingerprint', 'trade_date', 'as_of_date', 'action', 'symbol', 'description', 'quantity', 'price', 'fees', 'amount', 'cells'],
+  columns: ['account_id', 'upload_id', 'line', 'fingerprint', 'trade_date', 'as_of_date', 'action', 'symbol', 'description', 'quantity', 'price', 'fees', 'amount', 'cells', 'day_order'],
 };
 const REALIZED_LOTS: CopyTarget = {
   table: 'realized_lots',
@@ -130,6 +131,7 @@ function toTransaction(row: SqlRow): BrokerTransaction {
     amount: decimalOrNullFrom(row.amount),
     cells: row.cells as unknown as string[],
     fingerprint: String(row.fingerprint),
+    ...(row.day_order === null || row.day_order === undefined ? {} : { dayOrder: Number(row.day_order) }),
   };
 }
 

@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { matchTrades } from '../hybrid-matcher.js';
+import { ImportFileError } from '../import.errors.js';
+import { unknownActionWarnings } from '../unknown-actions.js';
+import { brokerageFormats, parseTransactionsFile } from './format-registry.js';
+
+const fixture = (name: string): Buffer => readFileSync(path.resolve(process.cwd(), 'test/fixtures', name));
+
+interface Case {
+  readonly file: string;
+  readonly layout: string;
+  readonly rows: number;
+  /** [symbol, source, shares, P&L] per trade, in the matcher's order. */
+  readonly trades: readonly (readonly [string, string, string, string])[];
+  readonly dividends: readonly (readonly [string, string])[];
+  /** [symbol, shares, cost, opened]. */
+  readonly open: readonly (readonly [string, string, string, string])[];
+  /** The Actions reported as kept but counted toward nothing. */
+  readonly skipped: readonly string[];
+}
+
+// The same account in each broker's words (docs/formats.md): AAPL 10 @ 185 and 5 @ 175.10, 12 sold at
+// 170; NVDA bought and sold (before or after a 10-for-1 split, where the layout writes splits); a
+// dividend of $2.40 where the layout carries dividends; a short or a day trade where it shows one.
+const CASES: readonly Case[] = [
+  {
+    file: 'etrade/transactions.csv',
+    layout: 'etrade-transactions',
+    rows: 9,
+    trades: [['AAPL', 'fifo', '10', '-150.04'], ['AAPL', 'fifo', '2', '-10.21'], ['NVDA', 'fifo', '20', '700.00']],
+    dividends: [['AAPL', '2.40']],
+    open: [['AAPL', '3', '525.30', '2024-03-04']],
+    skipped: ['E*TRADE Sold (OPTN)', 'E*TRADE Interest', 'E*TRADE Transfer'],
+  },
+  {
+    file: 'webull/orders.csv',
+    layout: 'webull-orders',
+    rows: 9,
+    // No fees in Webull's file: the sale brings 2,040.00; the short sold at 185.20 is covered at 179.50.
+    trades: [['AAPL', 'fifo', '10', '-150.00'], ['AAPL', 'fifo', '2', '-10.20'], ['TSLA', 'fifo', '5', '28.50'], ['NVDA', 'fifo', '20', '700.00']],
+    dividends: [],
+    open: [['AAPL', '3', '525.30', '2024-03-04']],
+    skipped: ['Webull order not filled (Cancelled)', 'Webull option order'],
+  },
+  {
+    file: 'tastytrade/transactions.csv',
+    layout: 'tastytrade-transactions',
+    rows: 11,
+    trades: [['AAPL', 'fifo', '10', '-150.04'], ['AAPL', 'fifo', '2', '-10.21'], ['TSLA', 'fifo', '5', '27.34'], ['NVDA', 'fifo', '20', '698.85']],
+    dividends: [['AAPL', '2.40']],
+    open: [['AAPL', '3', '525.30', '2024-03-04']],
+    skipped: ['Tastytrade Equity Option trade', 'Tastytrade Money Movement (Credit Interest)', 'Tastytrade Money Movement (Deposit)'],
+  },
+  {
+    file: 'vanguard/transactions.csv',
+    layout: 'vanguard-transactions',
+    rows: 9,
+    trades: [['AAPL', 'fifo', '10', '-150.04'], ['AAPL', 'fifo', '2', '-10.21'], ['NVDA', 'fifo', '20', '700.00']],
+    dividends: [['AAPL', '2.40']],
+    open: [['AAPL', '3', '525.30', '2024-03-04']],
+    skipped: ['Vanguard Sweep in', 'Vanguard Funds Received'],
+  },
+  {
+    file: 'interactive-brokers/flex-trades.csv',
+    layout: 'ibkr-flex-trades',
+    rows: 9,
+    // IBKR's closed lots sold the March lot and 7 of January's: the 3 left open are January's.
+    trades: [['AAPL', 'broker', '5', '-26.92'], ['AAPL', 'broker', '7', '-106.28'], ['TSLA', 'fifo', '10', '18.00'], ['NVDA', 'fifo', '20', '698.00']],
+    dividends: [],
+    open: [['AAPL', '3', '555.30', '2024-01-03']],
+    skipped: ['IBKR OPT trade', 'IBKR STK trade in EUR'],
+  },
+  {
+    file: 'interactive-brokers/activity-statement.csv',
+    layout: 'ibkr-activity-statement',
+    rows: 15,
+    trades: [['AAPL', 'broker', '5', '-26.92'], ['AAPL', 'broker', '7', '-106.28'], ['TSLA', 'broker', '10', '18.00'], ['NVDA', 'broker', '20', '698.00']],
+    dividends: [['AAPL', '2.40']],
+    open: [['AAPL', '3', '555.30', '2024-01-03']],
+    skipped: ['IBKR Equity and Index Options trade', 'IBKR withholding tax', 'IBKR deposit or withdrawal'],
+  },
+];
+
+describe('broker layouts (docs/formats.md): each example gives the trades, dividends and open lots a hand computes', () => {
+  it.each(CASES)('$file', (expected) => {
+    const file = parseTransactionsFile(expected.file, fixture(expected.file));
+    expect([file.format.id, file.dataRows]).toEqual([expected.layout, expected.rows]);
+    expect(brokerageFormats.identify(expected.file, fixture(expected.file))?.id).toBe(expected.layout);
+    const result = matchTrades(file.transactions, file.lots ?? []);
+    expect(result.trades.map((t) => [t.symbol, t.source, t.volume.toString(), t.totalProfitLoss.toFixed(2)])).toEqual(expected.trades);
+    expect(result.dividends.map((d) => [d.symbol, d.amount.toFixed(2)])).toEqual(expected.dividends);
+    expect(result.openLots.map((lot) => [lot.symbol, lot.quantity.toString(), lot.amount.toFixed(2), lot.openDate])).toEqual(expected.open);
+    expect(result.warnings).toEqual([]);
+    const skipped = unknownActionWarnings(expected.file, file.transactions).map((warning) => /Action '([^']+)'/.exec(warning)?.[1]);
+    expect(skipped).toEqual(expected.skipped);
+  });
+
+  it('keeps a day listed oldest first in time order (an IBKR day trade is a trade, not a short)', () => {
+    const { transactions, lots } = parseTransactionsFile('flex.csv', fixture('interactive-brokers/flex-trades.csv'));
+    const tsla = transactions.filter((tx) => tx.symbol === 'TSLA');
+    expect(tsla.map((tx) => [tx.kind, tx.dayOrder])).toEqual([['buy', -8], ['sell', -9]]);
+    // Read as if newest first, the sale would come before the purchase that it closes.
+    const asIfNewestFirst = transactions.map(({ dayOrder: _ignored, ...tx }) => tx);
+    expect(matchTrades(asIfNewestFirst, lots ?? []).warnings.length).toBeGreaterThan(0);
+  });
+
+  it('refuses a row it cannot read, naming the file, line and column', () => {
+    const refusal = (file: string, text: string): string => {
+      try {
+        parseTransactionsFile(file, text);
+      } catch (error) {
+        if (error instanceof ImportFileError) return error.message;
+        throw error;
+      }
+      throw new Error('accepted');
+    };
+    const webull = 'Name,Symbol,Side,Status,Filled,Total Qty,Price,Avg Price,Time-in-Force,Placed Time,Filled Time';
+    expect(refusal('w.csv', `${webull}\nX,AAPL,Hold,Filled,1,1,@1,1,DAY,01/03/2024 09:35:00 EST,01/03/2024 09:35:00 EST`)).toMatch(/^w\.csv, line 2: column 'Side': unknown Side 'HOLD'/);
+    expect(refusal('w.csv', `${webull}\nX,AAPL,Buy,Filled,1,1,@1,1,DAY,01/03/2024 09:35:00 EST,13/45/2024 09:35:00 EST`)).toMatch(/^w\.csv, line 2: column 'Filled Time'/);
+    const etrade = 'TransactionDate,TransactionType,SecurityType,Symbol,Quantity,Amount,Price,Commission,Description';
+    expect(refusal('e.csv', `For Account:,####1\n${etrade}\n01/03/24,Bought,EQ,AAPL,ten,-1850.00,185.00,0.00,APPLE`)).toMatch(/^e\.csv, line 3: column 'Quantity'/);
+    const statement = 'Statement,Header,Field Name,Field Value\nTrades,Header,DataDiscriminator,Asset Category,Currency,Symbol,Date/Time,Quantity,T. Price,C. Price,Proceeds,Comm/Fee,Basis,Realized P/L,MTM P/L,Code';
+    expect(refusal('s.csv', `${statement}\nTrades,Data,Order,Stocks,USD,AAPL,"2024-01-03, 09:35:12",x,185,186,-1850,-1,1851,0,10,O`)).toMatch(/^s\.csv, line 3: column 'Quantity'/);
+    expect(refusal('s.csv', 'Statement,Header,Field Name,Field Value\nStatement,Data,Title,Activity Statement')).toMatch(/no trades or dividends/);
+    expect(refusal('v.csv', 'Account Number,Investment Name,Symbol,Shares,Share Price,Total Value,\n1,APPLE INC,AAPL,3,210,630,')).toMatch(/holdings only/);
+  });
+});
