@@ -17,7 +17,7 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
   let service: RunningService;
 
   beforeAll(async () => {
-    service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,other@example.com,fresh@example.com,noaccount@example.com,robinhood@example.com,fidelity@example.com,anybroker@example.com,schwabany@example.com,ibkr@example.com,ibkrflex@example.com' } });
+    service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,other@example.com,fresh@example.com,noaccount@example.com,robinhood@example.com,fidelity@example.com,anybroker@example.com,schwabany@example.com,ibkr@example.com,ibkrflex@example.com,fidelitypair@example.com' } });
   });
   afterAll(async () => {
     await service?.stop();
@@ -353,6 +353,22 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
       expect(again.at(-1)).toMatchObject({ type: 'success', stats: { transactions_inserted: 0 } });
     });
 
+    it("Fidelity's history and its realized gain/loss, paired by content: the broker's lots decide the sales", async () => {
+      const session = await traderWithAccount('fidelitypair@example.com');
+      const fidelity = (file: string, name: string): UploadPart => ({ name, content: readFileSync(path.resolve(process.cwd(), 'test/fixtures/fidelity', file)) });
+      const lines = ndjson(await (await importFiles(session, [fidelity('realized-gain-loss.csv', 'gains.csv'), fidelity('history.csv', 'history.csv')])).text());
+      expect(lines.at(-1)).toMatchObject({
+        type: 'success',
+        stats: { transactions_inserted: 11, realized_gains_lots: 3, broker_verified_trades: 3 },
+        detected: [
+          { file: 'history.csv', broker: 'Fidelity', kind: 'transactions', rows: 11 },
+          { file: 'gains.csv', broker: 'Fidelity', kind: 'realized-lots', rows: 3 },
+        ],
+      });
+      const positions = ((await (await session.fetch('/api/positions')).json()) as any).positions as any[];
+      expect(positions.map((p) => [p.symbol, p.shares, p.cost_basis, p.lot_source])).toEqual([['AAPL', 3, 555, 'broker']]);
+    });
+
     it('Interactive Brokers: closed lots decide the sales; a day listed oldest first stays in time order when matched again from the stored rows', async () => {
       const ibkr = (file: string): UploadPart => ({ name: file, content: readFileSync(path.resolve(process.cwd(), 'test/fixtures/interactive-brokers', file)) });
       const tradesOf = async (session: Session) =>
@@ -410,6 +426,7 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
       ['schwab-transactions', 'Charles Schwab', 'transactions'],
       ['schwab-realized-lot-details', 'Charles Schwab', 'realized-lots'],
       ['fidelity-history', 'Fidelity', 'transactions'],
+      ['fidelity-realized-lots', 'Fidelity', 'realized-lots'],
       ['ibkr-flex-trades', 'Interactive Brokers', 'transactions'],
       ['ibkr-activity-statement', 'Interactive Brokers', 'transactions'],
       ['robinhood-activity', 'Robinhood', 'transactions'],

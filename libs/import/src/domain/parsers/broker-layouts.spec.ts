@@ -3,7 +3,7 @@ import path from 'node:path';
 import { matchTrades } from '../hybrid-matcher.js';
 import { ImportFileError } from '../import.errors.js';
 import { unknownActionWarnings } from '../unknown-actions.js';
-import { brokerageFormats, parseTransactionsFile } from './format-registry.js';
+import { brokerageFormats, parseRealizedLotsFile, parseTransactionsFile } from './format-registry.js';
 
 const fixture = (name: string): Buffer => readFileSync(path.resolve(process.cwd(), 'test/fixtures', name));
 
@@ -94,6 +94,26 @@ describe('broker layouts (docs/formats.md): each example gives the trades, divid
     expect(result.warnings).toEqual([]);
     const skipped = unknownActionWarnings(expected.file, file.transactions).map((warning) => /Action '([^']+)'/.exec(warning)?.[1]);
     expect(skipped).toEqual(expected.skipped);
+  });
+
+  it("Fidelity's realized gain/loss decides which lots the history's sales closed", () => {
+    const { transactions } = parseTransactionsFile('history.csv', fixture('fidelity/history.csv'));
+    const file = parseRealizedLotsFile('Realized_Gain_Loss_Account_X1.csv', fixture('fidelity/realized-gain-loss.csv'));
+    expect([file.format.id, file.dataRows]).toEqual(['fidelity-realized-lots', 3]);
+    expect(file.lots.map((lot) => [lot.symbol, lot.openedDate, lot.closedDate, lot.quantity.toString(), lot.gainLoss.toFixed(2), lot.term])).toEqual([
+      ['NVDA', '2024-05-20', '2024-06-20', '20', '700.00', 'Short Term'],
+      ['AAPL', '2024-03-04', '2024-04-10', '5', '-25.52', 'Short Term'],
+      ['AAPL', '2024-01-03', '2024-04-10', '7', '-105.03', 'Short Term'],
+    ]);
+    const result = matchTrades(transactions, file.lots);
+    expect(result.trades.map((t) => [t.symbol, t.source, t.volume.toString(), t.totalProfitLoss.toFixed(2)])).toEqual([
+      ['AAPL', 'broker', '5', '-25.52'],
+      ['AAPL', 'broker', '7', '-105.03'],
+      ['NVDA', 'broker', '20', '700.00'],
+    ]);
+    // The lots sold March's purchase first: January's 3 shares stay open.
+    expect(result.openLots.map((lot) => [lot.symbol, lot.quantity.toString(), lot.amount.toFixed(2), lot.openDate])).toEqual([['AAPL', '3', '555.00', '2024-01-03']]);
+    expect(result.warnings).toEqual([]);
   });
 
   it('keeps a day listed oldest first in time order (an IBKR day trade is a trade, not a short)', () => {

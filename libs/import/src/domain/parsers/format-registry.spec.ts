@@ -70,6 +70,7 @@ describe('the bad fixtures', () => {
       'Charles Schwab Transactions',
       'Charles Schwab Realized Gain/Loss - Lot Details',
       'Fidelity Accounts History',
+      'Fidelity Realized Gain/Loss',
       'Interactive Brokers Flex Query Trades',
       'Interactive Brokers Activity Statement',
       'Robinhood Account Activity',

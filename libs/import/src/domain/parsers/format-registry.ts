@@ -11,6 +11,7 @@ import type {
 import { decodeCsvText, readCsvRows, type CsvRow } from './csv-text.js';
 import { etradeTransactionsFormat } from './etrade-transactions.format.js';
 import { fidelityHistoryFormat } from './fidelity-history.format.js';
+import { fidelityRealizedLotsFormat } from './fidelity-realized-lots.format.js';
 import { ibkrActivityStatementFormat, ibkrFlexTradesFormat } from './interactive-brokers.format.js';
 import { robinhoodActivityFormat } from './robinhood-activity.format.js';
 import { schwabGainsSummaryFormat } from './schwab-gains-summary.format.js';
@@ -129,6 +130,7 @@ export const brokerageFormats = new FormatRegistry([
   schwabLotDetailsFormat,
   schwabGainsSummaryFormat,
   fidelityHistoryFormat,
+  fidelityRealizedLotsFormat,
   ibkrFlexTradesFormat,
   ibkrActivityStatementFormat,
   robinhoodActivityFormat,
