@@ -17,7 +17,7 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
   let service: RunningService;
 
   beforeAll(async () => {
-    service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,other@example.com,fresh@example.com,noaccount@example.com,robinhood@example.com,fidelity@example.com,anybroker@example.com,schwabany@example.com,ibkr@example.com,ibkrflex@example.com,fidelitypair@example.com' } });
+    service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,other@example.com,fresh@example.com,noaccount@example.com,robinhood@example.com,fidelity@example.com,anybroker@example.com,schwabany@example.com,ibkr@example.com,ibkrflex@example.com,fidelitypair@example.com,accounts@example.com' } });
   });
   afterAll(async () => {
     await service?.stop();
@@ -306,8 +306,9 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
   });
 
   describe('POST /api/import: any broker, detected from the content', () => {
-    const importFiles = (session: Session, files: UploadPart[]) => {
+    const importFiles = (session: Session, files: UploadPart[], fields: Record<string, string> = {}) => {
       const form = new FormData();
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
       for (const file of files) form.append('files', new Blob([typeof file.content === 'string' ? file.content : new Uint8Array(file.content)]), file.name);
       return session.fetch('/api/import', { method: 'POST', body: form });
     };
@@ -395,10 +396,46 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
       expect(await tradesOf(flex)).toEqual(trades);
     });
 
-    it('refuses, before anything is written: no file, an unknown layout, two histories, lots of another broker, lots alone, not CSV', async () => {
+    it('several accounts in one upload: each history goes to the account it carries, else the account field; reports show all or one', async () => {
+      const session = await traderWithAccount('accounts@example.com');
+      const part = (file: string, name = file.split('/')[1]): UploadPart => ({ name, content: readFileSync(path.resolve(process.cwd(), 'test/fixtures', file)) });
+      const lines = ndjson(await (await importFiles(session, [part('vanguard/transactions.csv'), part('etrade/transactions.csv', 'etrade.csv'), part('robinhood/activity.csv')], { account: 'RH-1' })).text());
+      expect(lines.at(-1)).toMatchObject({
+        type: 'success',
+        detected: [
+          { file: 'transactions.csv', broker: 'Vanguard', kind: 'transactions', account: '12345678' },
+          { file: 'etrade.csv', broker: 'E*TRADE', kind: 'transactions', account: 'XXXX5678' },
+          { file: 'activity.csv', broker: 'Robinhood', kind: 'transactions', account: 'RH-1' },
+        ],
+      });
+      const accounts = ((await (await session.fetch('/api/accounts')).json()) as any).accounts as any[];
+      expect(accounts.map((a) => [a.account_number, a.default])).toEqual([['XXXX-1234', true], ['12345678', false], ['RH-1', false], ['XXXX5678', false]]);
+      const aprilOf = async (query: string) => {
+        const response = await session.fetch(`/api/month/2024-04${query}`);
+        return { status: response.status, body: (await response.json()) as any };
+      };
+      // Each account sold 12 AAPL in April: -160.25 in each (three accounts), all of them together by default.
+      expect((await aprilOf('')).body.summary.trading_profit_loss).toBe(-480.75);
+      expect((await aprilOf('?account=RH-1')).body.summary.trading_profit_loss).toBe(-160.25);
+      expect((await aprilOf('?account=RH-1')).body.trades).toHaveLength(2);
+      expect(await aprilOf('?account=NOPE')).toMatchObject({ status: 404, body: { error: 'You have no brokerage account numbered "NOPE"' } });
+      const history = (await (await session.fetch('/api/upload-history')).json()) as any;
+      expect(history.history.map((entry: any) => [entry.transaction_filename, entry.brokerage_account, entry.status])).toEqual(
+        expect.arrayContaining([['transactions.csv', '12345678', 'success'], ['etrade.csv', 'XXXX5678', 'success'], ['activity.csv', 'RH-1', 'success']]),
+      );
+
+      // All or nothing: a broken second history fails the upload; the first's account is not created either.
+      const broken: UploadPart = { name: 'broken.csv', content: 'Name,Symbol,Side,Status,Filled,Total Qty,Price,Avg Price,Time-in-Force,Placed Time,Filled Time\nX,AAPL,Hold,Filled,1,1,@1,1,DAY,01/03/2024 09:35:00 EST,01/03/2024 09:35:00 EST\n' };
+      const failed = ndjson(await (await importFiles(session, [part('tastytrade/transactions.csv'), broken], { account: 'NEW-1' })).text());
+      expect(failed.at(-1)).toMatchObject({ type: 'error', message: expect.stringMatching(/^broken\.csv, line 2: column 'Side'/) });
+      expect((((await (await session.fetch('/api/accounts')).json()) as any).accounts as any[]).map((a) => a.account_number)).not.toContain('NEW-1');
+      expect((await aprilOf('')).body.summary.trading_profit_loss).toBe(-480.75);
+    });
+
+    it('refuses, before anything is written: no file, an unknown layout, lots of another broker or of two histories, lots alone, not CSV, a bad account', async () => {
       const session = await traderWithAccount('anybroker@example.com');
-      const refusal = async (files: UploadPart[]) => {
-        const response = await importFiles(session, files);
+      const refusal = async (files: UploadPart[], fields: Record<string, string> = {}) => {
+        const response = await importFiles(session, files, fields);
         return { status: response.status, body: (await response.json()) as any };
       };
       const lots = exampleFiles().realized_gains_file;
@@ -407,13 +444,20 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
         status: 400,
         body: { type: 'error', message: 'notes.csv: not a layout the import knows (supported: Charles Schwab, Fidelity, Interactive Brokers, Robinhood, E*TRADE, Webull, Tastytrade, Vanguard; GET /api/import/formats lists their columns)' },
       });
-      expect((await refusal([robinhood('one.csv'), robinhood('two.csv')])).body.message).toBe('Send one transaction history per import (several were sent: one.csv, two.csv)');
+      const schwab = exampleFiles().transaction_history_file;
+      expect((await refusal([{ ...schwab, name: 'one.csv' }, { ...schwab, name: 'two.csv' }, lots])).body.message).toBe(
+        'realized_gains.csv: which Charles Schwab history do these lots go with (one.csv, two.csv)? Send a broker\'s lots with only one of its histories',
+      );
+      expect((await refusal([robinhood()], { account: '<b>' })).body.message).toBe(
+        "The account field is not an account number: it may contain only letters, digits, spaces, '.', '-' and '_'",
+      );
       expect((await refusal([robinhood(), lots])).body.message).toBe(
         "realized_gains.csv (Charles Schwab realized lots) does not go with activity.csv (Robinhood transactions): send a broker's lots with its own history",
       );
       expect((await refusal([lots])).body.message).toBe('A transaction history is required beside realized_gains.csv');
       expect(await refusal([{ name: 'activity.txt', content: 'x' }])).toMatchObject({ status: 400, body: { message: 'Every file must be a CSV file' } });
-      expect((await refusal([robinhood('1.csv'), robinhood('2.csv'), robinhood('3.csv')])).body.message).toBe('Too many parts: this upload takes up to 2 files named files');
+      const seven = Array.from({ length: 7 }, (_, index) => robinhood(`${index}.csv`));
+      expect((await refusal(seven)).body.message).toBe('Too many parts: this upload takes up to 6 files named files (and account)');
       // Only the one successful import of the test before is in the history.
       expect((await history(session)).filter((entry: any) => entry.status === 'success')).toHaveLength(2);
     });

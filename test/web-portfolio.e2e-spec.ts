@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import {
   DESKTOP,
@@ -136,6 +138,37 @@ describeInChromium('web app: the portfolio page (Chromium)', () => {
     await page.waitForFunction(() => !document.querySelector('[aria-label="Your holdings"]')?.textContent?.includes('AAPL'));
     expect(await row('AAPL').count()).toBe(0);
     expect(await row('VTI').count()).toBe(1);
+  });
+
+  it("imports any broker's files dropped on the Import page, each into its account, and says what each file was", async () => {
+    await page.goto(`${base}/import`);
+    await page.getByRole('heading', { name: 'Upload from any broker' }).waitFor();
+    await page.getByLabel('Account number').fill('XXXX-1234');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved: your uploads go to account XXXX-1234.').waitFor();
+    // One file dropped on the zone, one chosen with the file picker.
+    const statement = readFileSync(path.resolve(process.cwd(), 'test/fixtures/interactive-brokers/activity-statement.csv'), 'utf8');
+    await page.getByTestId('drop-zone').evaluate((zone, text) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([text], 'U1234567.csv', { type: 'text/csv' }));
+      zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, statement);
+    await page.getByLabel('Choose files').setInputFiles(path.resolve(process.cwd(), 'test/fixtures/robinhood/activity.csv'));
+    expect(await page.getByRole('list', { name: 'Files to import' }).locator('li').allInnerTexts()).toEqual([
+      expect.stringContaining('U1234567.csv'),
+      expect.stringContaining('activity.csv'),
+    ]);
+    await page.getByLabel('Account (optional)').fill('RH-1');
+    await page.getByRole('button', { name: 'Import 2 files' }).click();
+    await page.getByText('Successfully processed files.').waitFor({ timeout: 60000 });
+    const detected = page.getByRole('region', { name: 'What each file was' });
+    expect(await detected.locator('tbody tr').first().innerText()).toMatch(/U1234567\.csv\s+Interactive Brokers\s+Transactions\s+15\s+U1234567/);
+    expect(await detected.locator('tbody tr').nth(1).innerText()).toMatch(/activity\.csv\s+Robinhood\s+Transactions\s+11\s+RH-1/);
+    // The chosen files are cleared, and the history has one row per account.
+    expect(await page.getByRole('list', { name: 'Files to import' }).count()).toBe(0);
+    await page.getByRole('region', { name: 'Earlier uploads, newest first' }).locator('tbody tr').nth(1).waitFor();
+    await noSeriousViolations('import (any broker)');
+    await screenshotBothSizes(page, 'import-any-broker');
   });
 
   it('logged no errors in the browser console', () => {

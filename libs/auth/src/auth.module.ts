@@ -25,6 +25,7 @@ import { ProcessCachedSessions } from './infrastructure/persistence/process-cach
 import { TypeOrmSessions } from './infrastructure/persistence/typeorm-sessions.repository.js';
 import { TypeOrmSignInAttempts } from './infrastructure/persistence/typeorm-sign-in-attempts.repository.js';
 import { TypeOrmUsers } from './infrastructure/persistence/typeorm-users.repository.js';
+import { AccountsController } from './http/accounts.controller.js';
 import { ProfileController } from './http/profile.controller.js';
 import { SessionGuard } from './http/session.guard.js';
 import { SignInController } from './http/sign-in.controller.js';
@@ -36,7 +37,7 @@ import { SignInController } from './http/sign-in.controller.js';
  */
 @Module({
   imports: [CalendarModule],
-  controllers: [SignInController, ProfileController],
+  controllers: [SignInController, ProfileController, AccountsController],
   providers: [
     {
       provide: AuthSettings,

@@ -5,6 +5,7 @@ export { configureAuthHttp } from './http/configure-auth-http.js';
 export { AUTH_ENTITIES } from './infrastructure/persistence/auth.orm-entities.js';
 export { BrokerageAccounts } from './application/brokerage-accounts.port.js';
 export type { BrokerageAccount } from './domain/user.js';
+export { parseBrokerageAccountNumber } from './domain/brokerage-account-number.js';
 export { DEMO_USER_EMAIL } from './domain/allow-list.js';
 export { SESSION_COOKIE } from './http/session-cookie.js';
 export { IdentityProviderUnavailableError, SignInRejectedError, SignInStateError } from './domain/auth.errors.js';

@@ -10,6 +10,8 @@ export type { MonthReport } from './application/monthly-reports.service.js';
 export type { ClosedTrade, DividendPayment } from './domain/closed-trade.js';
 export { totalReturn, winRate, type PeriodTotals } from './domain/period-totals.js';
 export { cachedReportBody, ReportCacheInterceptor } from './http/report-cache.interceptor.js';
+export { ApiAccountFilter, ReportScopes } from './http/report-scope.js';
+export type { ReportScope } from './application/trade-reports.port.js';
 export { CachedReport } from './http/report-response-cache.js';
 export { ReportVersions } from './application/report-versions.port.js';
 export { TradeLedger, type AccountLedger, type LedgerChange } from './application/trade-ledger.port.js';

@@ -1,3 +1,4 @@
+import { ReportScopes } from './http/report-scope.js';
 import { Module } from '@nestjs/common';
 import { CalendarModule } from '@app/calendar';
 import { Database, DatabaseNotifications } from '@app/persistence';
@@ -61,7 +62,8 @@ import { SqlTradeReports } from './infrastructure/persistence/sql-trade-reports.
     TradeList,
     SymbolReports,
     CalendarReports,
+    ReportScopes,
   ],
-  exports: [CalendarReports, MonthlyReports, TradeList, TradeLedger, ReportResponseCache, ReportCacheInterceptor, ReportVersions],
+  exports: [ReportScopes, CalendarReports, MonthlyReports, TradeList, TradeLedger, ReportResponseCache, ReportCacheInterceptor, ReportVersions],
 })
 export class TradesModule {}

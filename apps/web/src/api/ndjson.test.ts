@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { navigation } from './client';
-import { readNdjson, uploadTradeFiles } from './ndjson';
+import { readNdjson, uploadBrokerFiles, uploadTradeFiles } from './ndjson';
 import type { UploadMessage } from './types';
 
 /** A stream that delivers `text` in the given pieces (as bytes, so a piece may cut a character in two). */
@@ -99,5 +99,21 @@ describe('uploadTradeFiles', () => {
     const outcome = await uploadTradeFiles(transactions, gains, () => undefined, fetchMock as unknown as typeof fetch);
     expect(toLogin).toHaveBeenCalledOnce();
     expect(outcome.final.type).toBe('error');
+  });
+});
+
+describe('uploadBrokerFiles', () => {
+  it('posts every file in `files` and the account when one is given, to /api/import', async () => {
+    const fetchMock = vi.fn(async (_path: RequestInfo | URL, _init?: RequestInit) => new Response(streamOf(LINES.map((line) => `${line}\n`)), { status: 200 }));
+    const files = [new File(['a'], 'U1234567.csv'), new File(['b'], 'activity.csv')];
+    const outcome = await uploadBrokerFiles(files, ' RH-1 ', () => undefined, fetchMock as unknown as typeof fetch);
+    expect(outcome.final.type).toBe('success');
+    const [path, init] = fetchMock.mock.calls[0];
+    expect(path).toBe('/api/import');
+    const form = init?.body as FormData;
+    expect(form.getAll('files').map((file) => (file as File).name)).toEqual(['U1234567.csv', 'activity.csv']);
+    expect(form.get('account')).toBe('RH-1');
+    await uploadBrokerFiles(files, '  ', () => undefined, fetchMock as unknown as typeof fetch);
+    expect((fetchMock.mock.calls[1][1]?.body as FormData).has('account')).toBe(false);
   });
 });

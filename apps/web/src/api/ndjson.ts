@@ -46,7 +46,27 @@ export async function uploadTradeFiles(
   const form = new FormData();
   form.append('transaction_history_file', transactions, transactions.name);
   form.append('realized_gains_file', realizedGains, realizedGains.name);
-  const response = await fetchImpl('/api/upload-csv', { method: 'POST', credentials: 'same-origin', body: form });
+  return streamUpload('/api/upload-csv', form, onMessage, fetchImpl);
+}
+
+/**
+ * POST /api/import: any broker's files (histories and their lots, detected by the service), and the
+ * account for files that carry none; reported as `uploadTradeFiles` reports.
+ */
+export async function uploadBrokerFiles(
+  files: readonly File[],
+  account: string,
+  onMessage: (message: UploadMessage) => void,
+  fetchImpl: typeof fetch = fetch,
+): Promise<UploadOutcome> {
+  const form = new FormData();
+  if (account.trim() !== '') form.append('account', account.trim());
+  for (const file of files) form.append('files', file, file.name);
+  return streamUpload('/api/import', form, onMessage, fetchImpl);
+}
+
+async function streamUpload(path: string, form: FormData, onMessage: (message: UploadMessage) => void, fetchImpl: typeof fetch): Promise<UploadOutcome> {
+  const response = await fetchImpl(path, { method: 'POST', credentials: 'same-origin', body: form });
   if (!response.ok || response.body === null) {
     try {
       await checked(response);

@@ -1,6 +1,18 @@
 // Generated from the OpenAPI document (docs/openapi.json) by `npm run openapi`: do not edit.
 // The document is built from the controllers and the contexts' *.openapi.ts; change those instead.
 
+export interface Account {
+  account_id: number;
+  account_number: string;
+  /** The profile's account: where `POST /api/upload-csv` imports. */
+  default: boolean;
+}
+
+export interface AccountsResponse {
+  success: true;
+  accounts: Account[];
+}
+
 export interface AllocationResponse {
   success: true;
   total_value: number;
@@ -1052,12 +1064,14 @@ export interface UploadSuccessLine {
   stats: ImportStats;
   /** Rows kept with a caveat, when there are any. */
   warnings?: string[];
-  /** `POST /api/import` only: each file's broker and kind, detected from its content, and the rows read. */
+  /** `POST /api/import` only: each file's broker and kind, detected from its content, the rows read and the account it went to. */
   detected?: {
     file: string;
     broker: string;
     kind: 'transactions' | 'realized-lots';
     rows: number;
+    /** The brokerage account the file was imported into. */
+    account: string;
   }[];
 }
 

@@ -1,6 +1,6 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState, type DragEvent, type FormEvent } from 'react';
 import { ApiError, failure } from '../api/client';
-import { uploadTradeFiles } from '../api/ndjson';
+import { uploadBrokerFiles, uploadTradeFiles } from '../api/ndjson';
 import type { ImportStats, UploadHistoryEntry, UploadMessage } from '../api/types';
 import { ErrorMessage, Loading, PageHeader, Section, Stat, Stats } from '../components/common';
 import { DataTable } from '../components/DataTable';
@@ -69,11 +69,47 @@ function AccountForm() {
   );
 }
 
+type Detected = NonNullable<Extract<UploadMessage, { type: 'success' }>['detected']>;
+
 type UploadState =
   | { phase: 'idle' }
   | { phase: 'running'; percentage: number; message: string }
-  | { phase: 'done'; stats: ImportStats; warnings: string[]; message: string }
+  | { phase: 'done'; stats: ImportStats; warnings: string[]; message: string; detected: Detected }
   | { phase: 'failed'; message: string; percentage: number };
+
+/**
+ * An upload's state as its stream reports it; `run` sends one (`send` calls back with each message)
+ * and answers whether it succeeded.
+ */
+function useUpload(onFinished: () => void) {
+  const [state, setState] = useState<UploadState>({ phase: 'idle' });
+  const run = useCallback(
+    async (send: (onMessage: (message: UploadMessage) => void) => Promise<unknown>): Promise<boolean> => {
+      setState({ phase: 'running', percentage: 0, message: 'Sending the files…' });
+      let succeeded = false;
+      try {
+        let percentage = 0;
+        await send((message: UploadMessage) => {
+          if (message.type === 'progress') {
+            percentage = message.percentage;
+            setState({ phase: 'running', percentage, message: message.message });
+          } else if (message.type === 'success') {
+            succeeded = true;
+            setState({ phase: 'done', stats: message.stats, warnings: message.warnings ?? [], message: message.message, detected: message.detected ?? [] });
+          } else {
+            setState({ phase: 'failed', message: message.message, percentage });
+          }
+        });
+      } catch (error) {
+        setState({ phase: 'failed', message: error instanceof ApiError || error instanceof Error ? error.message : String(error), percentage: 0 });
+      }
+      onFinished();
+      return succeeded;
+    },
+    [onFinished],
+  );
+  return { state, run };
+}
 
 function ProgressBar({ percentage, label, failed }: { percentage: number; label: string; failed: boolean }) {
   return (
@@ -87,38 +123,21 @@ function ProgressBar({ percentage, label, failed }: { percentage: number; label:
 function UploadForm({ onFinished }: { onFinished: () => void }) {
   const { profile } = useProfile();
   const [files, setFiles] = useState<{ transactions?: File; gains?: File }>({});
-  const [state, setState] = useState<UploadState>({ phase: 'idle' });
+  const { state, run } = useUpload(onFinished);
   const accountMissing = profile !== null && !profile.brokerage_account;
   const running = state.phase === 'running';
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
-    if (!files.transactions || !files.gains) return;
-    setState({ phase: 'running', percentage: 0, message: 'Sending the files…' });
-    try {
-      let percentage = 0;
-      await uploadTradeFiles(files.transactions, files.gains, (message: UploadMessage) => {
-        if (message.type === 'progress') {
-          percentage = message.percentage;
-          setState({ phase: 'running', percentage, message: message.message });
-        } else if (message.type === 'success') {
-          setState({ phase: 'done', stats: message.stats, warnings: message.warnings ?? [], message: message.message });
-          // Imported: the chosen files are cleared, so the form is ready for the next pair.
-          form.reset();
-          setFiles({});
-        } else {
-          setState({ phase: 'failed', message: message.message, percentage });
-        }
-      });
-    } catch (error) {
-      setState({ phase: 'failed', message: error instanceof ApiError || error instanceof Error ? error.message : String(error), percentage: 0 });
+    const { transactions, gains } = files;
+    if (!transactions || !gains) return;
+    if (await run((onMessage) => uploadTradeFiles(transactions, gains, onMessage))) {
+      // Imported: the chosen files are cleared, so the form is ready for the next pair.
+      form.reset();
+      setFiles({});
     }
-    onFinished();
   };
-
-  const percentage = state.phase === 'done' ? 100 : state.phase === 'running' || state.phase === 'failed' ? state.percentage : 0;
-  const label = state.phase === 'running' ? state.message : state.phase === 'done' ? 'Finished' : state.phase === 'failed' ? 'Failed' : 'Not started';
 
   return (
     <Section title="Upload trades">
@@ -159,7 +178,114 @@ function UploadForm({ onFinished }: { onFinished: () => void }) {
           {running ? 'Importing…' : 'Import'}
         </button>
       </form>
+      <UploadResult state={state} />
+    </Section>
+  );
+}
 
+/** Files an any-broker upload takes at once (the service's limit). */
+const MAX_BROKER_FILES = 6;
+
+/** Any broker's exports, dropped or chosen: the service detects each file's broker and kind. */
+function BrokerUploadForm({ onFinished }: { onFinished: () => void }) {
+  const { profile } = useProfile();
+  const [files, setFiles] = useState<File[]>([]);
+  const [account, setAccount] = useState('');
+  const [dragging, setDragging] = useState(false);
+  const { state, run } = useUpload(onFinished);
+  const accountMissing = profile !== null && !profile.brokerage_account;
+  const running = state.phase === 'running';
+
+  const add = (chosen: FileList | null) => {
+    const added = Array.from(chosen ?? []);
+    // The same name twice is the same file chosen again.
+    setFiles((current) => [...current.filter((file) => !added.some((other) => other.name === file.name)), ...added].slice(0, MAX_BROKER_FILES));
+  };
+  const drop = (event: DragEvent<HTMLDivElement>) => {
+    event.preventDefault();
+    setDragging(false);
+    if (!running) add(event.dataTransfer.files);
+  };
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (files.length === 0) return;
+    if (await run((onMessage) => uploadBrokerFiles(files, account, onMessage))) setFiles([]);
+  };
+
+  return (
+    <Section title="Upload from any broker">
+      <p>
+        Fidelity, Interactive Brokers, Robinhood, E*TRADE, Webull, Tastytrade, Vanguard or Schwab: drop the CSV files your broker exports (a
+        transaction history, and its realized gain/loss lots where the broker gives them; several accounts at once are fine). Each file&apos;s
+        broker is recognised from its content.
+      </p>
+      <form className="upload-form" onSubmit={(event) => void submit(event)} aria-describedby={accountMissing ? 'account-missing' : undefined}>
+        <div
+          className={dragging ? 'drop-zone drop-zone-active' : 'drop-zone'}
+          data-testid="drop-zone"
+          onDragOver={(event) => {
+            event.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={drop}
+        >
+          <p>Drop CSV files here, or</p>
+          <label htmlFor="broker-files">Choose files</label>
+          <input
+            id="broker-files"
+            type="file"
+            accept=".csv,text/csv"
+            multiple
+            disabled={running}
+            onChange={(event) => {
+              add(event.target.files);
+              // The list below shows what is chosen; the picker is ready for more.
+              event.target.value = '';
+            }}
+          />
+        </div>
+        {files.length > 0 && (
+          <ul className="chosen-files" aria-label="Files to import">
+            {files.map((file) => (
+              <li key={file.name}>
+                {file.name} <span className="muted small">({formatBytes(file.size)})</span>{' '}
+                <button type="button" className="link-button" disabled={running} onClick={() => setFiles((current) => current.filter((other) => other !== file))}>
+                  Remove<span className="visually-hidden"> {file.name}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <div className="field">
+          <label htmlFor="import-account">Account (optional)</label>
+          <p className="muted small" id="import-account-hint">
+            For files that do not name their account; your profile&apos;s account ({profile?.brokerage_account ?? 'not set'}) when empty.
+          </p>
+          <input
+            id="import-account"
+            name="account"
+            value={account}
+            onChange={(event) => setAccount(event.target.value)}
+            maxLength={32}
+            autoComplete="off"
+            aria-describedby="import-account-hint"
+          />
+        </div>
+        <button type="submit" disabled={running || accountMissing || files.length === 0}>
+          {running ? 'Importing…' : files.length === 0 ? 'Import files' : `Import ${files.length === 1 ? '1 file' : `${files.length} files`}`}
+        </button>
+      </form>
+      <UploadResult state={state} />
+    </Section>
+  );
+}
+
+function UploadResult({ state }: { state: UploadState }) {
+  const percentage = state.phase === 'done' ? 100 : state.phase === 'running' || state.phase === 'failed' ? state.percentage : 0;
+  const label = state.phase === 'running' ? state.message : state.phase === 'done' ? 'Finished' : state.phase === 'failed' ? 'Failed' : 'Not started';
+  return (
+    <>
       {state.phase !== 'idle' && (
         <div className="upload-status">
           <ProgressBar percentage={percentage} label={label} failed={state.phase === 'failed'} />
@@ -178,6 +304,20 @@ function UploadForm({ onFinished }: { onFinished: () => void }) {
             <Stat label="Realized-gain lots read" value={formatCount(state.stats.realized_gains_lots)} />
             <Stat label="Broker-verified trades" value={formatCount(state.stats.broker_verified_trades)} />
           </Stats>
+          {state.detected.length > 0 && (
+            <DataTable
+              caption="What each file was"
+              columns={[
+                { key: 'file', header: 'File', cell: (d) => d.file },
+                { key: 'broker', header: 'Broker', cell: (d) => d.broker },
+                { key: 'kind', header: 'Kind', cell: (d) => (d.kind === 'transactions' ? 'Transactions' : 'Realized lots') },
+                { key: 'rows', header: 'Rows', cell: (d) => formatCount(d.rows), numeric: true },
+                { key: 'account', header: 'Account', cell: (d) => d.account },
+              ]}
+              rows={state.detected}
+              rowKey={(d) => d.file}
+            />
+          )}
           {state.stats.transactions_inserted === 0 && <p className="muted">These files held nothing new: everything in them was imported before.</p>}
           {state.warnings.length > 0 && (
             <details>
@@ -200,7 +340,7 @@ function UploadForm({ onFinished }: { onFinished: () => void }) {
           </p>
         </div>
       )}
-    </Section>
+    </>
   );
 }
 
@@ -227,9 +367,11 @@ function UploadHistory({ version }: { version: number }) {
                   <span>
                     {h.transaction_filename} <span className="muted small">({formatBytes(h.transaction_file_size)})</span>
                   </span>
-                  <span>
-                    {h.gains_filename} <span className="muted small">({formatBytes(h.gains_file_size)})</span>
-                  </span>
+                  {h.gains_filename !== '' && (
+                    <span>
+                      {h.gains_filename} <span className="muted small">({formatBytes(h.gains_file_size)})</span>
+                    </span>
+                  )}
                 </span>
               ),
             },
@@ -267,11 +409,13 @@ function UploadHistory({ version }: { version: number }) {
 export function ImportPage() {
   useTitle('Import');
   const [version, setVersion] = useState(0);
+  const finished = useCallback(() => setVersion((v) => v + 1), []);
   return (
     <>
       <PageHeader title="Import" subtitle="Bring your broker's exports into the journal." />
       <AccountForm />
-      <UploadForm onFinished={() => setVersion((v) => v + 1)} />
+      <UploadForm onFinished={finished} />
+      <BrokerUploadForm onFinished={finished} />
       <UploadHistory version={version} />
     </>
   );

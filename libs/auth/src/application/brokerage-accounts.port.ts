@@ -1,11 +1,20 @@
 import type { BrokerageAccount } from '../domain/user.js';
 
 /**
- * Each user's brokerage account (one per user). Other contexts read it through `findForUser`: the
- * import needs the account before it accepts files.
+ * Each user's brokerage accounts. The default one is the profile's (`brokerage_account`): the account
+ * the Schwab endpoint imports into. Others are named by imports (the number a file carries, or the
+ * upload's `account` field). Other contexts read them through this port.
  */
 export abstract class BrokerageAccounts {
+  /** The default account, or null before the profile names one. */
   abstract findForUser(userId: number): Promise<BrokerageAccount | null>;
-  /** Sets the account number; the `accountId` stays the same when the number changes. */
+  /**
+   * Sets the default account's number; the `accountId` stays the same when the number changes. A
+   * number another of the user's accounts has is a ConflictError.
+   */
   abstract saveForUser(userId: number, accountNumber: string): Promise<BrokerageAccount>;
+  /** The user's account with this number, created (not the default) when there is none. */
+  abstract findOrCreate(userId: number, accountNumber: string): Promise<BrokerageAccount>;
+  /** Every account of the user, the default first, then by number. */
+  abstract listForUser(userId: number): Promise<(BrokerageAccount & { isDefault: boolean })[]>;
 }

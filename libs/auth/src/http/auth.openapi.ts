@@ -1,4 +1,4 @@
-import { instant, integer, literal, nullable, object, ref, string, type SchemaSet } from '@app/shared';
+import { arrayOf, boolean, instant, integer, literal, nullable, object, ref, string, type SchemaSet } from '@app/shared';
 
 // The profile's response body for the OpenAPI document (the sign-in routes answer pages and redirects).
 
@@ -12,4 +12,10 @@ export const authSchemas: SchemaSet = {
     last_login: nullable(instant()),
   }),
   ProfileResponse: object({ success: literal(true), profile: ref('Profile') }),
+  Account: object({
+    account_id: integer(),
+    account_number: string(),
+    default: boolean({ description: "The profile's account: where `POST /api/upload-csv` imports." }),
+  }),
+  AccountsResponse: object({ success: literal(true), accounts: arrayOf(ref('Account')) }),
 };

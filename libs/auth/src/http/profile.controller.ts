@@ -34,7 +34,7 @@ export class ProfileController {
   @Put()
   @ApiOperation({ summary: 'Set the brokerage account number the imports need' })
   @ApiJson('ProfileResponse', 'The profile as stored.')
-  @ApiFailures(400)
+  @ApiFailures(400, 409)
   async update(@CurrentUser() user: AuthenticatedUser, @Body() body: UpdateProfileDto): Promise<ProfileResponse> {
     return toResponse(await this.profiles.setBrokerageAccount(user.id, body.brokerage_account));
   }

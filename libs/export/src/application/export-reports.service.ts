@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BrokerageAccounts } from '@app/auth';
-import { CalendarReports, MonthlyReports, TradeList, totalReturn, winRate, type ClosedTrade, type DividendPayment, type PeriodTotals } from '@app/trades';
+import { CalendarReports, MonthlyReports, ReportScopes, TradeList, totalReturn, winRate, type ClosedTrade, type DividendPayment, type PeriodTotals } from '@app/trades';
 import { NotFoundError, ValidationError } from '@app/shared';
 import type { Decimal } from '@app/shared/domain';
 import { EXPORT_FORMATS, type ExportDividend, type ExportDocument, type ExportFormat, type ExportTrade } from '../domain/export-document.js';
@@ -22,30 +22,32 @@ export class ExportReports {
     private readonly tradeList: TradeList,
     private readonly accounts: BrokerageAccounts,
     private readonly generators: ExportGenerators,
+    private readonly scopes: ReportScopes,
   ) {}
 
-  async day(userId: number, format: unknown, date: unknown, paper: unknown): Promise<GeneratedFile> {
+  /** `account`: one brokerage account's figures (all the user's when absent), as the reports take it. */
+  async day(userId: number, format: unknown, date: unknown, paper: unknown, account?: unknown): Promise<GeneratedFile> {
     const chosen = parseFormat(format);
     if (date === undefined || date === '') throw new ValidationError('date is required (YYYY-MM-DD)');
-    const report = await this.calendar.day(userId, date);
+    const report = await this.calendar.day(await this.scopes.of(userId, account), date);
     if (report.trades.length === 0) throw new NotFoundError('No trades found for this date');
     return this.generate(chosen, parsePaper(paper), {
       period: { kind: 'day', value: report.date },
-      account: await this.accountNumber(userId),
+      account: await this.accountShown(userId, account),
       summary: exportSummary(report.totals),
       trades: report.trades.map(exportTrade),
       dividends: report.dividends.map(exportDividend),
     });
   }
 
-  async month(userId: number, format: unknown, month: unknown, paper: unknown): Promise<GeneratedFile> {
+  async month(userId: number, format: unknown, month: unknown, paper: unknown, account?: unknown): Promise<GeneratedFile> {
     const chosen = parseFormat(format);
     if (month === undefined || month === '') throw new ValidationError('month is required (YYYY-MM)');
-    const report = await this.monthly.month(userId, month);
+    const report = await this.monthly.month(await this.scopes.of(userId, account), month);
     if (report.trades.length === 0 && report.dividends.length === 0) throw new NotFoundError('No trading data found for this month');
     return this.generate(chosen, parsePaper(paper), {
       period: { kind: 'month', value: report.month },
-      account: await this.accountNumber(userId),
+      account: await this.accountShown(userId, account),
       summary: exportSummary(report.totals),
       trades: report.trades.map(exportTrade),
       dividends: report.dividends.map(exportDividend),
@@ -54,11 +56,11 @@ export class ExportReports {
 
   /** The trades `/api/trades` lists for the same filters, every page, as CSV (no dividends). */
   async trades(userId: number, query: Record<string, unknown>): Promise<GeneratedFile> {
-    const selected = await this.tradeList.selected(userId, query);
+    const selected = await this.tradeList.selected(await this.scopes.of(userId, query.account), query);
     const total = selected.trades.length;
     return this.generate('csv', 'A4', {
       period: { kind: 'trades', value: selected.label },
-      account: await this.accountNumber(userId),
+      account: await this.accountShown(userId, query.account),
       summary: {
         totalTrades: total,
         winningTrades: selected.winningTrades,
@@ -76,8 +78,12 @@ export class ExportReports {
     return this.generators.forFormat(format).generate(document, { paper });
   }
 
-  private async accountNumber(userId: number): Promise<string | null> {
-    return (await this.accounts.findForUser(userId))?.accountNumber ?? null;
+  /** The account a file names: the one asked for, else the user's only one, else "All accounts". */
+  private async accountShown(userId: number, account: unknown): Promise<string | null> {
+    if (typeof account === 'string' && account.trim() !== '') return account.trim();
+    const accounts = await this.accounts.listForUser(userId);
+    if (accounts.length > 1) return 'All accounts';
+    return accounts[0]?.accountNumber ?? null;
   }
 }
 

@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiFailures, ApiSignedIn, CurrentUser, isoDate, isoMonth, oneOfStrings, type AuthenticatedUser } from '@app/shared';
-import { ApiTradeListFilters } from '@app/trades';
+import { ApiAccountFilter, ApiTradeListFilters } from '@app/trades';
 import type { GeneratedFile } from '../application/export-generator.port.js';
 import { ExportReports } from '../application/export-reports.service.js';
 
@@ -39,6 +39,7 @@ export class ExportsController {
   @ApiOperation({ summary: "A day's trades and dividends as a file" })
   @ApiParam({ name: 'format', schema: oneOfStrings(FORMATS) })
   @ApiQuery({ name: 'date', required: true, schema: isoDate() })
+  @ApiAccountFilter()
   @ApiPaper()
   @ApiFile(FILES)
   @ApiFailures(400, 404)
@@ -47,15 +48,17 @@ export class ExportsController {
     @Param('format') format: string,
     @Query('date') date: unknown,
     @Query('paper') paper: unknown,
+    @Query('account') account: unknown,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    send(reply, await this.exports.day(user.id, format, date, paper));
+    send(reply, await this.exports.day(user.id, format, date, paper, account));
   }
 
   @Get('monthly/export/:format')
   @ApiOperation({ summary: "A month's summary, trades and dividends as a file" })
   @ApiParam({ name: 'format', schema: oneOfStrings(FORMATS) })
   @ApiQuery({ name: 'month', required: true, schema: isoMonth() })
+  @ApiAccountFilter()
   @ApiPaper()
   @ApiFile(FILES)
   @ApiFailures(400, 404)
@@ -64,16 +67,18 @@ export class ExportsController {
     @Param('format') format: string,
     @Query('month') month: unknown,
     @Query('paper') paper: unknown,
+    @Query('account') account: unknown,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    send(reply, await this.exports.month(user.id, format, month, paper));
+    send(reply, await this.exports.month(user.id, format, month, paper, account));
   }
 
   @Get('trades/export.csv')
   @ApiOperation({ summary: 'The trades `/api/trades` selects, all of them, as CSV' })
   @ApiTradeListFilters()
+  @ApiAccountFilter()
   @ApiFile({ csv: FILES.csv })
-  @ApiFailures(400)
+  @ApiFailures(400, 404)
   async trades(@CurrentUser() user: AuthenticatedUser, @Query() query: Record<string, unknown>, @Res() reply: FastifyReply): Promise<void> {
     send(reply, await this.exports.trades(user.id, query));
   }

@@ -8,6 +8,8 @@ import { matchTrades, type MatchResult } from '../domain/hybrid-matcher.js';
 import { ImportFileError } from '../domain/import.errors.js';
 import { decodeCsvText } from '../domain/parsers/csv-text.js';
 import { brokerageFormats, parseRealizedLotsFile, parseTransactionsFile } from '../domain/parsers/format-registry.js';
+import type { BrokerTransaction } from '../domain/broker-transaction.js';
+import type { RealizedLot } from '../domain/realized-lot.js';
 import type { Turns } from '../domain/turns.js';
 import { unknownActionWarnings } from '../domain/unknown-actions.js';
 import { ImportStore, type StoredRows as Rows } from './import-store.port.js';
@@ -18,12 +20,31 @@ export interface UploadedFile {
   content: Buffer;
 }
 
-export interface ImportRequest {
-  userId: number;
-  account: { accountId: number; accountNumber: string };
+/** One history of an upload, with that broker's realized lots where it gives them. */
+export interface ImportPart {
   transactions: UploadedFile;
   /** The broker's realized lots; null where the broker gives none (every trade is then FIFO). */
   gains: UploadedFile | null;
+}
+
+export interface ImportAccount {
+  accountId: number;
+  accountNumber: string;
+}
+
+export interface ImportRequest extends ImportPart {
+  userId: number;
+  /** Where the files go when neither they nor the upload name an account: the default account. */
+  account: ImportAccount;
+  /** The account the upload names (`/api/import`'s `account` field): used for files that carry none. */
+  accountNumber?: string;
+  /**
+   * The user's account with a number (found, or created inside the import's unit of work, so a failed
+   * import leaves none behind); required where a file or the upload names an account.
+   */
+  accountFor?: (accountNumber: string) => Promise<ImportAccount>;
+  /** Further histories of the same upload (other accounts): all of them are imported, or none. */
+  also?: readonly ImportPart[];
 }
 
 export interface ImportStats {
@@ -40,12 +61,13 @@ export const IMPORT_STEPS = [
   { percentage: 80, message: 'Finalizing data import...' },
 ] as const;
 
-/** What the import found in one file: its layout and how many rows it read. */
+/** What the import found in one file: its layout, how many rows it read and the account it went to. */
 export interface DetectedFile {
   file: string;
   broker: string;
   kind: 'transactions' | 'realized-lots';
   rows: number;
+  account: string;
 }
 
 export interface ImportOutcome {
@@ -98,96 +120,121 @@ export class ImportBrokerageFiles {
   }
 
   async run(request: ImportRequest, progress: ProgressListener): Promise<ImportOutcome> {
-    const counts = { transactionsProcessed: 0, transactionsInserted: 0, realizedGainsLots: 0, brokerVerifiedTrades: 0, monthsUpdated: 0 };
+    const parts = [request, ...(request.also ?? [])].map((part) => ({
+      part,
+      account: request.account,
+      uploadId: undefined as number | undefined,
+      counts: { transactionsProcessed: 0, transactionsInserted: 0, realizedGainsLots: 0, brokerVerifiedTrades: 0, monthsUpdated: 0 },
+    }));
     const started = Date.now();
     let trades = 0;
-    let uploadId: number | undefined;
     try {
       await progress(IMPORT_STEPS[0]);
-      // The file's rows are much of an import's memory: taken out of `read` once, they are let go as
-      // soon as they have been used.
-      const read: { incoming?: Rows; fileWarnings: string[]; detected: DetectedFile[] } = await this.readFiles(request, counts, progress);
-      const take = () => {
-        const rows = read.incoming;
-        if (rows === undefined) throw new Error('the uploaded rows have been imported already');
-        delete read.incoming;
-        return rows;
-      };
+      const reads: ReadFiles[] = [];
+      for (const entry of parts) reads.push(await this.readFiles(entry.part, entry.counts));
+      await progress(IMPORT_STEPS[1]);
       await progress(IMPORT_STEPS[2]);
-      let warnings: string[] = [];
+      const warnings: string[] = reads.flatMap((read) => read.fileWarnings);
       await this.unitOfWork.run(async () => {
-        uploadId = await this.history.reserveId();
-        await this.store.lockAccount(request.account.accountId);
-        const current = await this.storeAndMatch(request.account.accountId, uploadId, take, counts);
-        const { monthsChanged } = await this.ledger.replaceAccount(request.userId, request.account.accountId, {
-          trades: current.trades,
-          dividends: current.dividends,
-          positions: current.positions.entries(),
-          companyNames: current.companyNames,
-          openLots: current.openLots.map((lot) => ({
-            symbol: lot.symbol,
-            side: lot.side,
-            openDate: lot.openDate,
-            shares: lot.quantity,
-            cost: lot.amount,
-            price: lot.txPrice,
-            source: lot.source,
-          })),
-        });
-        counts.brokerVerifiedTrades = current.stats.brokerVerifiedTrades;
-        trades = current.trades.length;
-        counts.monthsUpdated = monthsChanged.length;
-        warnings = [...read.fileWarnings, ...current.warnings.map((warning) => warning.message)];
+        for (const [index, entry] of parts.entries()) entry.account = await this.accountOf(request, reads[index].accountNumber);
+        // Accounts are locked in one order, so two uploads into the same accounts cannot deadlock.
+        for (const accountId of [...new Set(parts.map((entry) => entry.account.accountId))].sort((a, b) => a - b)) {
+          await this.store.lockAccount(accountId);
+        }
+        for (const [index, entry] of parts.entries()) {
+          entry.uploadId = await this.history.reserveId();
+          const current = await this.storeAndMatch(entry.account.accountId, entry.uploadId, await reads[index].take(entry.account), entry.counts);
+          const { monthsChanged } = await this.ledger.replaceAccount(request.userId, entry.account.accountId, {
+            trades: current.trades,
+            dividends: current.dividends,
+            positions: current.positions.entries(),
+            companyNames: current.companyNames,
+            openLots: current.openLots.map((lot) => ({
+              symbol: lot.symbol,
+              side: lot.side,
+              openDate: lot.openDate,
+              shares: lot.quantity,
+              cost: lot.amount,
+              price: lot.txPrice,
+              source: lot.source,
+            })),
+          });
+          entry.counts.brokerVerifiedTrades = current.stats.brokerVerifiedTrades;
+          entry.counts.monthsUpdated = monthsChanged.length;
+          trades += current.trades.length;
+          warnings.push(...current.warnings.map((warning) => warning.message));
+        }
         await progress(IMPORT_STEPS[3]);
-        await this.history.record({ ...this.describe(request), ...counts, id: uploadId, status: 'success' });
+        for (const entry of parts) {
+          await this.history.record({ ...this.describe(request.userId, entry.account, entry.part), ...entry.counts, id: entry.uploadId, status: 'success' });
+        }
       });
-      this.logger.log({ msg: 'import succeeded', ...this.outcome(request, counts, started), trades });
+      const total = sumCounts(parts.map((entry) => entry.counts));
+      this.logger.log({ msg: 'import succeeded', ...this.outcome(request.userId, parts.map((entry) => entry.account), total, started), trades });
       const stats = {
-        transactions_inserted: counts.transactionsInserted,
-        realized_gains_lots: counts.realizedGainsLots,
-        broker_verified_trades: counts.brokerVerifiedTrades,
+        transactions_inserted: total.transactionsInserted,
+        realized_gains_lots: total.realizedGainsLots,
+        broker_verified_trades: total.brokerVerifiedTrades,
       };
-      return { stats, warnings, detected: read.detected };
+      const detected = parts.flatMap((entry, index) => reads[index].detected.map((file) => ({ ...file, account: entry.account.accountNumber })));
+      return { stats, warnings, detected };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       // A file the import refuses is the trader's to fix (info); anything else is the operator's (error).
-      const failed = { msg: 'import failed', ...this.outcome(request, counts, started), error: message };
+      const failed = { msg: 'import failed', ...this.outcome(request.userId, parts.map((entry) => entry.account), sumCounts(parts.map((entry) => entry.counts)), started), error: message };
       if (error instanceof DomainError) this.logger.log(failed);
       else this.logger.error(failed);
-      await this.history
-        .record({ ...this.describe(request), ...counts, transactionsInserted: 0, monthsUpdated: 0, id: uploadId, status: 'failed', error: message })
-        .catch((recordError: unknown) => this.logger.warn(`could not record the failed upload: ${String(recordError)}`));
+      for (const entry of parts) {
+        const record = { ...this.describe(request.userId, entry.account, entry.part), ...entry.counts, transactionsInserted: 0, monthsUpdated: 0 };
+        await this.history
+          .record({ ...record, id: entry.uploadId, status: 'failed', error: message })
+          .catch((recordError: unknown) => this.logger.warn(`could not record the failed upload: ${String(recordError)}`));
+      }
       throw error;
     }
   }
 
+  /** A file's account: the number it carries, else the one the upload names, else the default. */
+  private async accountOf(request: ImportRequest, carried: string | null): Promise<ImportAccount> {
+    const number = carried ?? request.accountNumber ?? null;
+    if (number === null || number === request.account.accountNumber) return request.account;
+    if (request.accountFor === undefined) throw new Error('an import that names an account needs accountFor');
+    return request.accountFor(number);
+  }
+
   /**
-   * Step 1: the two files as rows with their natural keys, and the warnings about the file itself.
-   * This is CPU work on the event loop: it gives the loop a turn every few thousand rows, so other
-   * users' requests (and the health probes) are answered while a large file is read.
+   * Step 1: the files as rows, and the warnings about the files themselves; their natural keys once
+   * the account is known (`take`). This is CPU work on the event loop: it gives the loop a turn every
+   * few thousand rows, so other users' requests (and the health probes) are answered while a large
+   * file is read.
    */
-  private async readFiles(request: ImportRequest, counts: { transactionsProcessed: number; realizedGainsLots: number }, progress: ProgressListener) {
-    const transactionsFile = await parseTransactionsFile(request.transactions.name, request.transactions.content, undefined, TURNS);
-    const parsed = transactionsFile.transactions;
-    const fileWarnings = unknownActionWarnings(request.transactions.name, parsed);
-    const lotsFile = request.gains === null ? null : await parseRealizedLotsFile(request.gains.name, request.gains.content, undefined, TURNS);
+  private async readFiles(part: ImportPart, counts: { transactionsProcessed: number; realizedGainsLots: number }): Promise<ReadFiles> {
+    const transactionsFile = await parseTransactionsFile(part.transactions.name, part.transactions.content, undefined, TURNS);
+    const fileWarnings = unknownActionWarnings(part.transactions.name, transactionsFile.transactions);
+    const lotsFile = part.gains === null ? null : await parseRealizedLotsFile(part.gains.name, part.gains.content, undefined, TURNS);
     // A layout may carry its own closed lots beside the trades (Interactive Brokers).
-    const lots = [...(transactionsFile.lots ?? []), ...(lotsFile?.lots ?? [])];
+    const parsed: { transactions?: BrokerTransaction[]; lots?: RealizedLot[] } = {
+      transactions: transactionsFile.transactions,
+      lots: [...(transactionsFile.lots ?? []), ...(lotsFile?.lots ?? [])],
+    };
     const detected = [transactionsFile, ...(lotsFile === null ? [] : [lotsFile])].map((file) => ({
       file: file.fileName,
       broker: brokerOf(file.format.id),
       kind: file.kind,
       rows: file.dataRows,
     }));
-    counts.transactionsProcessed = parsed.length;
-    counts.realizedGainsLots = lots.length;
-    await progress(IMPORT_STEPS[1]);
-    const accountKey = String(request.account.accountId);
-    const incoming: Rows = {
-      transactions: await withTransactionFingerprints(accountKey, parsed, TURNS),
-      lots: await withLotFingerprints(accountKey, lots, TURNS),
+    counts.transactionsProcessed = parsed.transactions?.length ?? 0;
+    counts.realizedGainsLots = parsed.lots?.length ?? 0;
+    // The file's rows are much of an import's memory: taken once, they are let go as soon as used.
+    const take = async (account: ImportAccount): Promise<Rows> => {
+      const { transactions, lots } = parsed;
+      if (transactions === undefined || lots === undefined) throw new Error('the uploaded rows have been imported already');
+      delete parsed.transactions;
+      delete parsed.lots;
+      const accountKey = String(account.accountId);
+      return { transactions: await withTransactionFingerprints(accountKey, transactions, TURNS), lots: await withLotFingerprints(accountKey, lots, TURNS) };
     };
-    return { incoming, fileWarnings, detected };
+    return { take, fileWarnings, detected, accountNumber: transactionsFile.accountNumber ?? null };
   }
 
   /**
@@ -197,9 +244,8 @@ export class ImportBrokerageFiles {
    * on another core meanwhile; matching in slices gives the event loop a turn now and then to feed it.
    * A failed write fails the unit of work, which waits for the write before it ends.
    */
-  private async storeAndMatch(accountId: number, uploadId: number, take: () => Rows, counts: { transactionsInserted: number }): Promise<MatchResult> {
+  private async storeAndMatch(accountId: number, uploadId: number, incoming: Rows, counts: { transactionsInserted: number }): Promise<MatchResult> {
     const stored = await this.store.loadRows(accountId);
-    const incoming = take();
     const added: Rows = { transactions: notStoredYet(incoming.transactions, stored.transactions), lots: notStoredYet(incoming.lots, stored.lots) };
     const written = this.store.addRows(accountId, uploadId, added);
     const current = await matchTrades([...stored.transactions, ...added.transactions], [...stored.lots, ...added.lots], TURNS);
@@ -208,25 +254,49 @@ export class ImportBrokerageFiles {
   }
 
   /** What the log says about an import: whose, how large, how long; no file content. */
-  private outcome(request: ImportRequest, counts: { transactionsProcessed: number; realizedGainsLots: number; transactionsInserted: number }, started: number) {
+  private outcome(userId: number, accounts: readonly ImportAccount[], counts: ImportCounts, started: number) {
+    const ids = [...new Set(accounts.map((account) => account.accountId))];
     return {
-      user: request.userId,
-      account: request.account.accountId,
+      user: userId,
+      account: ids.length === 1 ? ids[0] : ids,
       rows: counts.transactionsProcessed + counts.realizedGainsLots,
       newTransactions: counts.transactionsInserted,
       ms: Date.now() - started,
     };
   }
 
-  private describe(request: ImportRequest) {
+  private describe(userId: number, account: ImportAccount, part: ImportPart) {
     return {
-      userId: request.userId,
-      accountId: request.account.accountId,
-      brokerageAccount: request.account.accountNumber,
-      transactionFile: { name: request.transactions.name, size: request.transactions.content.length },
-      gainsFile: { name: request.gains?.name ?? '', size: request.gains?.content.length ?? 0 },
+      userId,
+      accountId: account.accountId,
+      brokerageAccount: account.accountNumber,
+      transactionFile: { name: part.transactions.name, size: part.transactions.content.length },
+      gainsFile: { name: part.gains?.name ?? '', size: part.gains?.content.length ?? 0 },
     };
   }
+}
+
+interface ImportCounts {
+  transactionsProcessed: number;
+  transactionsInserted: number;
+  realizedGainsLots: number;
+  brokerVerifiedTrades: number;
+  monthsUpdated: number;
+}
+
+function sumCounts(counts: readonly ImportCounts[]): ImportCounts {
+  const total: ImportCounts = { transactionsProcessed: 0, transactionsInserted: 0, realizedGainsLots: 0, brokerVerifiedTrades: 0, monthsUpdated: 0 };
+  for (const each of counts) for (const key of Object.keys(total) as (keyof ImportCounts)[]) total[key] += each[key];
+  return total;
+}
+
+/** One history's files, read: the rows come out once, keyed for the account they go to. */
+interface ReadFiles {
+  take: (account: ImportAccount) => Promise<Rows>;
+  fileWarnings: string[];
+  detected: Omit<DetectedFile, 'account'>[];
+  /** The account number the history carries, if its layout has one. */
+  accountNumber: string | null;
 }
 
 /** Where the import's CPU work stops for a turn of the event loop. */

@@ -19,8 +19,14 @@ export const importSchemas: SchemaSet = {
       stats: ref('ImportStats'),
       warnings: arrayOf(string(), { description: 'Rows kept with a caveat, when there are any.' }),
       detected: arrayOf(
-        object({ file: string(), broker: string(), kind: oneOfStrings(['transactions', 'realized-lots']), rows: count }),
-        { description: '`POST /api/import` only: each file\'s broker and kind, detected from its content, and the rows read.' },
+        object({
+          file: string(),
+          broker: string(),
+          kind: oneOfStrings(['transactions', 'realized-lots']),
+          rows: count,
+          account: string({ description: 'The brokerage account the file was imported into.' }),
+        }),
+        { description: '`POST /api/import` only: each file\'s broker and kind, detected from its content, the rows read and the account it went to.' },
       ),
     },
     ['warnings', 'detected'],

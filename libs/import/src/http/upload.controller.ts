@@ -2,7 +2,7 @@ import { setImmediate as nextTick } from 'node:timers/promises';
 import { Controller, Get, HttpStatus, Logger, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { BrokerageAccounts } from '@app/auth';
+import { BrokerageAccounts, parseBrokerageAccountNumber } from '@app/auth';
 import {
   ApiJson,
   ApiSignedIn,
@@ -26,6 +26,7 @@ import {
   FILES_REQUIRED,
   ImportBrokerageFiles,
   type DetectedFile,
+  type ImportPart,
   type ImportRequest,
   type ImportStats,
 } from '../application/import-brokerage-files.service.js';
@@ -34,9 +35,11 @@ import { ImportFileError } from '../domain/import.errors.js';
 import { brokerageFormats } from '../domain/parsers/format-registry.js';
 
 const UPLOAD_FIELDS = ['transaction_history_file', 'realized_gains_file'];
-/** `POST /api/import`: a transaction history and, where the broker gives them, its realized lots. */
+/** `POST /api/import`: transaction histories and, where their brokers give them, their realized lots. */
 const IMPORT_FIELD = 'files';
-const IMPORT_MAX_FILES = 2;
+/** The account files that carry no account number go to (the default account when absent). */
+const IMPORT_ACCOUNT_FIELD = 'account';
+const IMPORT_MAX_FILES = 6;
 const IMPORT_FILES_REQUIRED = "Send the broker's transaction history in the files field (and its realized lots, where the broker gives them)";
 const IMPORT_FILES_MUST_BE_CSV = 'Every file must be a CSV file';
 const IMPORT_INTERNAL_ERROR = 'The import failed because of an internal error; nothing was imported';
@@ -157,15 +160,26 @@ export class UploadController {
   @ApiOperation({
     summary: "Import any broker's files, detected from their content: a stream of progress lines, then success (with what was detected) or error",
     description:
-      'Up to two files in the `files` field: one transaction history of any layout `GET /api/import/formats` lists, and that broker\'s realized lots where it gives them (without them every trade is FIFO). ' +
+      'Up to six files in the `files` field: transaction histories of any layout `GET /api/import/formats` lists, each with its broker\'s realized lots where it gives them (without them every trade is FIFO). ' +
+      'Each history goes to the account it carries (Interactive Brokers, Vanguard, E*TRADE), else to the `account` field\'s, else to the profile\'s; all files are imported or none. ' +
       'The same NDJSON lines as `POST /api/upload-csv`; the success line adds `detected`.',
   })
   @ApiConsumes('multipart/form-data')
-  @ApiBody({ schema: object({ files: arrayOf(string({ format: 'binary' }), { description: 'The transaction history, and the realized lots if any.' }) }) })
+  @ApiBody({
+    schema: object(
+      {
+        files: arrayOf(string({ format: 'binary' }), {
+          description: 'Up to 6 files: transaction histories (one per account), each with its broker\'s realized lots where it gives them.',
+        }),
+        account: string({ description: 'The account number for files that carry none (created if new); the profile\'s account when absent.' }),
+      },
+      ['account'],
+    ),
+  })
   @ApiResponse({ status: 200, description: 'The import as it happens.', content: { 'application/x-ndjson': { schema: ref('UploadLine') } } })
   @ApiResponse({
     status: 400,
-    description: 'Refused before the import starts: no file, not CSV, a layout the import does not know, two histories, lots of another broker, or no account number in the profile.',
+    description: 'Refused before the import starts: no file, not CSV, a layout the import does not know, lots without a history of their broker, an unusable account field, or no account number in the profile.',
     content: { 'application/json': { schema: ref('UploadErrorLine') } },
   })
   @ApiResponse({ status: 413, description: 'A file is larger than allowed.', content: { 'application/json': { schema: ref('UploadErrorLine') } } })
@@ -173,10 +187,27 @@ export class UploadController {
   @ApiResponse({ status: 503, description: 'The service has no room for another upload now.', content: { 'application/json': { schema: ref('UploadErrorLine') } } })
   async importAny(@CurrentUser() user: AuthenticatedUser, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.receive(user, request, reply, IMPORT_MAX_FILES, async (account) => {
-      const files = await readUploadedFileList(request, { fields: [IMPORT_FIELD], maxFiles: IMPORT_MAX_FILES, maxBytes: this.config.uploadMaxBytes, notMultipart: IMPORT_FILES_REQUIRED });
+      const { files, text } = await readUploadedFileList(request, {
+        fields: [IMPORT_FIELD],
+        textFields: [IMPORT_ACCOUNT_FIELD],
+        maxFiles: IMPORT_MAX_FILES,
+        maxBytes: this.config.uploadMaxBytes,
+        notMultipart: IMPORT_FILES_REQUIRED,
+      });
       if (files.length === 0) return IMPORT_FILES_REQUIRED;
       this.importFiles.precheck(files, IMPORT_FILES_MUST_BE_CSV);
-      return { userId: user.id, account, ...pairFiles(files), detect: true };
+      const named = text.get(IMPORT_ACCOUNT_FIELD)?.trim();
+      const accountNumber = named === undefined || named === '' ? undefined : usableAccountNumber(named, 'The account field');
+      const [first, ...also] = groupFiles(files);
+      return {
+        userId: user.id,
+        account,
+        ...first,
+        also,
+        ...(accountNumber === undefined ? {} : { accountNumber }),
+        accountFor: (number: string) => this.accounts.findOrCreate(user.id, usableAccountNumber(number, `The account number ${JSON.stringify(number)} in the file`)),
+        detect: true,
+      };
     });
   }
 
@@ -228,11 +259,22 @@ function refuse(reply: FastifyReply, status: number, message: string, detail: st
   void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
 }
 
+/** An account number as the profile takes it; a ValidationError that says whose it is otherwise. */
+function usableAccountNumber(number: string, whose: string): string {
+  try {
+    return parseBrokerageAccountNumber(number);
+  } catch (error) {
+    if (error instanceof ValidationError) throw new ValidationError(`${whose} is not an account number: ${error.message.replace(/^brokerage_account /, 'it ')}`);
+    throw error;
+  }
+}
+
 /**
- * Which file of an `/api/import` upload is the transaction history and which the realized lots, from
- * their content: one history of a layout the import knows, and at most one lots file of the same broker.
+ * The histories of an `/api/import` upload, each with its realized lots, from the files' content: every
+ * file of a layout the import knows, at least one history, and each lots file beside exactly one
+ * history of its broker (several histories are several accounts, or several exports of one).
  */
-function pairFiles(files: readonly UploadedFile[]): { transactions: UploadedFile; gains: UploadedFile | null } {
+function groupFiles(files: readonly UploadedFile[]): ImportPart[] {
   const known = brokerageFormats.layouts;
   const identified = files.map((file) => {
     const format = brokerageFormats.identify(file.name, file.content);
@@ -245,16 +287,22 @@ function pairFiles(files: readonly UploadedFile[]): { transactions: UploadedFile
   });
   const histories = identified.filter((entry) => entry.layout.kind === 'transactions');
   const lots = identified.filter((entry) => entry.layout.kind === 'realized-lots');
-  if (histories.length !== 1) {
-    const sent = histories.map((entry) => entry.file.name).join(', ');
-    throw new ValidationError(histories.length === 0 ? `A transaction history is required beside ${lots[0].file.name}` : `Send one transaction history per import (several were sent: ${sent})`);
+  if (histories.length === 0) throw new ValidationError(`A transaction history is required beside ${lots.map((entry) => entry.file.name).join(', ')}`);
+  const parts: ImportPart[] = histories.map((entry) => ({ transactions: entry.file, gains: null }));
+  for (const lot of lots) {
+    const same = histories.filter((entry) => entry.layout.broker === lot.layout.broker);
+    if (same.length === 0) {
+      const sent = histories.map((entry) => `${entry.file.name} (${entry.layout.broker} transactions)`).join(', ');
+      throw new ValidationError(`${lot.file.name} (${lot.layout.broker} realized lots) does not go with ${sent}: send a broker's lots with its own history`);
+    }
+    if (same.length > 1) {
+      throw new ValidationError(
+        `${lot.file.name}: which ${lot.layout.broker} history do these lots go with (${same.map((entry) => entry.file.name).join(', ')})? Send a broker's lots with only one of its histories`,
+      );
+    }
+    const part = parts[histories.indexOf(same[0])];
+    if (part.gains !== null) throw new ValidationError(`Send one realized-lots file per history (${part.transactions.name} has ${part.gains.name} and ${lot.file.name})`);
+    part.gains = lot.file;
   }
-  const [history] = histories;
-  if (lots.length > 1) throw new ValidationError(`Send at most one realized-lots file per import (several were sent: ${lots.map((entry) => entry.file.name).join(', ')})`);
-  if (lots.length === 1 && lots[0].layout.broker !== history.layout.broker) {
-    throw new ValidationError(
-      `${lots[0].file.name} (${lots[0].layout.broker} realized lots) does not go with ${history.file.name} (${history.layout.broker} transactions): send a broker's lots with its own history`,
-    );
-  }
-  return { transactions: history.file, gains: lots[0]?.file ?? null };
+  return parts;
 }

@@ -14,6 +14,7 @@ import { TradeIdsWithProfitLoss1763835000000 } from './1763835000000-trade-ids-w
 import { TagFiguresWithoutJoins1763840000000 } from './1763840000000-tag-figures-without-joins.js';
 import { OpenLots1763850000000 } from './1763850000000-open-lots.js';
 import { TransactionsDayOrder1763860000000 } from './1763860000000-transactions-day-order.js';
+import { SeveralBrokerageAccounts1763870000000 } from './1763870000000-several-brokerage-accounts.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   TagFiguresWithoutJoins1763840000000,
   OpenLots1763850000000,
   TransactionsDayOrder1763860000000,
+  SeveralBrokerageAccounts1763870000000,
 ];

@@ -83,21 +83,38 @@ export async function readUploadedFiles(request: FastifyRequest, rules: UploadRu
   return files;
 }
 
+/** Longest text a form field of an upload takes (an account number, a name). */
+const MAX_TEXT_FIELD = 200;
+
 /**
  * The files of an upload that takes up to `maxFiles` files in its one field (`rules.fields[0]`), in the
- * order sent; bounded and refused as `readUploadedFiles` does.
+ * order sent, and the short text fields it takes (`textFields`, each at most once); bounded and
+ * refused as `readUploadedFiles` does.
  */
-export async function readUploadedFileList(request: FastifyRequest, rules: UploadRules & { maxFiles: number }): Promise<UploadedFile[]> {
-  return readParts(request, rules, rules.maxFiles);
+export async function readUploadedFileList(
+  request: FastifyRequest,
+  rules: UploadRules & { maxFiles: number; textFields?: readonly string[] },
+): Promise<{ files: UploadedFile[]; text: ReadonlyMap<string, string> }> {
+  const text = new Map<string, string>();
+  const files = await readParts(request, rules, rules.maxFiles, text);
+  return { files, text };
 }
 
-type PartRules = UploadRules & { maxFiles?: number };
+type PartRules = UploadRules & { maxFiles?: number; textFields?: readonly string[] };
 
-async function readParts(request: FastifyRequest, rules: PartRules, allowed: number): Promise<UploadedFile[]> {
+async function readParts(request: FastifyRequest, rules: PartRules, allowed: number, text?: Map<string, string>): Promise<UploadedFile[]> {
   if (typeof request.isMultipart !== 'function' || !request.isMultipart()) throw new ValidationError(rules.notMultipart);
   const files: UploadedFile[] = [];
+  const textFields = rules.textFields ?? [];
   try {
-    for await (const part of request.parts({ limits: { fileSize: rules.maxBytes, files: allowed, parts: allowed, fields: 0 } })) {
+    const limits = { fileSize: rules.maxBytes, files: allowed, parts: allowed + textFields.length, fields: textFields.length, fieldSize: MAX_TEXT_FIELD };
+    for await (const part of request.parts({ limits })) {
+      if (part.type === 'field' && textFields.includes(part.fieldname) && text !== undefined) {
+        if (text.has(part.fieldname)) throw new ValidationError(`Send ${part.fieldname} once, not several times`);
+        if (part.valueTruncated) throw new ValidationError(`${part.fieldname} is longer than ${MAX_TEXT_FIELD} characters`);
+        text.set(part.fieldname, String(part.value));
+        continue;
+      }
       if (part.type !== 'file' || !rules.fields.includes(part.fieldname)) {
         throw new ValidationError(`Unexpected part '${printable(part.fieldname)}': this upload takes ${describeFields(rules)}`);
       }
@@ -132,8 +149,9 @@ function refusal(error: unknown, rules: PartRules): unknown {
   return error;
 }
 
-function describeFields({ fields, maxFiles }: PartRules): string {
-  if (maxFiles !== undefined && maxFiles > 1) return `up to ${maxFiles} files named ${fields[0]}`;
+function describeFields({ fields, maxFiles, textFields = [] }: PartRules): string {
+  const also = textFields.length === 0 ? '' : ` (and ${textFields.join(', ')})`;
+  if (maxFiles !== undefined && maxFiles > 1) return `up to ${maxFiles} files named ${fields[0]}${also}`;
   return fields.length === 1 ? `one file named ${fields[0]}` : `one file each in ${fields.join(' and ')}`;
 }
 

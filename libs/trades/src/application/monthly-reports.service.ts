@@ -3,7 +3,7 @@ import { parseReportMonth } from '../domain/report-dates.js';
 import { totalsOf, type ClosedTrade, type DividendPayment } from '../domain/closed-trade.js';
 import type { PeriodTotals } from '../domain/period-totals.js';
 import type { MonthTotals } from '../domain/timeframe.js';
-import { TradeReports } from './trade-reports.port.js';
+import { TradeReports, type ReportScope } from './trade-reports.port.js';
 
 /** A month's totals, trades (by closing date) and dividends. */
 export interface MonthReport {
@@ -19,22 +19,22 @@ export class MonthlyReports {
   constructor(private readonly reports: TradeReports) {}
 
   /** Months with a trade or a dividend, newest first, with their totals. */
-  months(userId: number): Promise<MonthTotals[]> {
-    return this.reports.monthlyTotals(userId);
+  months(scope: ReportScope): Promise<MonthTotals[]> {
+    return this.reports.monthlyTotals(scope);
   }
 
   /** A month's summary, trades and dividends; a month without data gives zeros. */
-  async month(userId: number, monthText: unknown): Promise<MonthReport> {
+  async month(scope: ReportScope, monthText: unknown): Promise<MonthReport> {
     const month = parseReportMonth(monthText);
     const range = { from: month.firstDay, to: month.lastDay };
-    const trades = await this.reports.tradesClosedIn(userId, range);
-    const dividends = await this.reports.dividendsPaidIn(userId, range);
+    const trades = await this.reports.tradesClosedIn(scope, range);
+    const dividends = await this.reports.dividendsPaidIn(scope, range);
     return { month: month.month, totals: totalsOf(trades, dividends), trades, dividends };
   }
 
-  async tradeDetails(userId: number, monthText: unknown): Promise<{ month: string; trades: ClosedTrade[] }> {
+  async tradeDetails(scope: ReportScope, monthText: unknown): Promise<{ month: string; trades: ClosedTrade[] }> {
     const month = parseReportMonth(monthText);
-    const trades = await this.reports.tradesClosedIn(userId, { from: month.firstDay, to: month.lastDay });
+    const trades = await this.reports.tradesClosedIn(scope, { from: month.firstDay, to: month.lastDay });
     return { month: month.month, trades };
   }
 }

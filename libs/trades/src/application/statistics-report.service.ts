@@ -4,7 +4,7 @@ import { parseTimeframeQuery, type TimeframeSelection } from '../domain/report-d
 import type { TradeSide } from '../domain/closed-trade.js';
 import { dateRangeOf, parseTagFilter, type TagFilter, type TradeFilters } from '../domain/trade-list.js';
 import { statisticsOf, type TradeStatistics } from '../domain/trade-statistics.js';
-import { TradeReports, type DayRange } from './trade-reports.port.js';
+import { TradeReports, type DayRange, type ReportScope } from './trade-reports.port.js';
 
 /** What `/api/statistics` and `/api/equity-curve` select: a timeframe, maybe some symbols, maybe one side. */
 export interface StatisticsFilters extends TagFilter {
@@ -45,9 +45,9 @@ export function parseStatisticsQuery(query: Record<string, unknown>): Statistics
 export class StatisticsReport {
   constructor(private readonly reports: TradeReports) {}
 
-  async statistics(userId: number, query: Record<string, unknown>): Promise<{ filters: StatisticsFilters; statistics: TradeStatistics }> {
+  async statistics(scope: ReportScope, query: Record<string, unknown>): Promise<{ filters: StatisticsFilters; statistics: TradeStatistics }> {
     const filters = parseStatisticsQuery(query);
-    const aggregates = await this.reports.tradeAggregates(userId, tradeFiltersOf(filters));
+    const aggregates = await this.reports.tradeAggregates(scope, tradeFiltersOf(filters));
     return { filters, statistics: statisticsOf(aggregates) };
   }
 
@@ -55,17 +55,17 @@ export class StatisticsReport {
    * One point per day with a trade or a dividend. `side` and the tag filters select trades only: a
    * dividend belongs to no side and carries no tag, so with them the points carry no dividends.
    */
-  async equityCurve(userId: number, query: Record<string, unknown>): Promise<{ filters: StatisticsFilters; points: EquityPoint[] }> {
+  async equityCurve(scope: ReportScope, query: Record<string, unknown>): Promise<{ filters: StatisticsFilters; points: EquityPoint[] }> {
     const filters = parseStatisticsQuery(query);
     const { selection } = filters;
     const days =
       filters.side === null && filters.tags === null && !filters.untagged
-        ? (await this.reports.dailyTotals(userId, selection.allTime ? null : rangeOf(filters), selection.symbols)).map((day) => ({
+        ? (await this.reports.dailyTotals(scope, selection.allTime ? null : rangeOf(filters), selection.symbols)).map((day) => ({
             date: day.date,
             trading: day.tradingProfitLoss,
             dividends: day.dividends,
           }))
-        : (await this.reports.tradeAggregates(userId, tradeFiltersOf(filters))).days.map((day) => ({ date: day.date, trading: day.amount, dividends: Decimal.ZERO }));
+        : (await this.reports.tradeAggregates(scope, tradeFiltersOf(filters))).days.map((day) => ({ date: day.date, trading: day.amount, dividends: Decimal.ZERO }));
     let trading = Decimal.ZERO;
     let total = Decimal.ZERO;
     let peak = Decimal.ZERO;

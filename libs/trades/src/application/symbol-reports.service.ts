@@ -3,7 +3,7 @@ import { NotFoundError } from '@app/shared/domain';
 import type { ClosedTrade, DividendPayment } from '../domain/closed-trade.js';
 import { normaliseSymbol } from '../domain/report-dates.js';
 import { summariseSymbols, type SymbolSummary } from '../domain/symbol-summary.js';
-import { TradeReports } from './trade-reports.port.js';
+import { TradeReports, type ReportScope } from './trade-reports.port.js';
 
 export const SYMBOL_NOT_FOUND = 'Symbol not found';
 
@@ -21,17 +21,17 @@ export class SymbolReports {
   constructor(private readonly reports: TradeReports) {}
 
   /** Every symbol with trades, dividends or shares held, with its figures and company name. */
-  async summaries(userId: number): Promise<SymbolSummary[]> {
-    return summariseSymbols(await this.reports.symbolTotals(userId));
+  async summaries(scope: ReportScope): Promise<SymbolSummary[]> {
+    return summariseSymbols(await this.reports.symbolTotals(scope));
   }
 
   /** One symbol (any case); 404 when the user has none of it. */
-  async detail(userId: number, symbolText: string): Promise<SymbolDetail> {
+  async detail(scope: ReportScope, symbolText: string): Promise<SymbolDetail> {
     const symbol = normaliseSymbol(symbolText);
-    const [summary] = symbol === '' ? [] : summariseSymbols(await this.reports.symbolTotals(userId, symbol));
+    const [summary] = symbol === '' ? [] : summariseSymbols(await this.reports.symbolTotals(scope, symbol));
     if (summary === undefined) throw new NotFoundError(SYMBOL_NOT_FOUND);
-    const trades = await this.reports.tradesOfSymbol(userId, symbol);
-    const dividends = await this.reports.dividendsOfSymbol(userId, symbol);
+    const trades = await this.reports.tradesOfSymbol(scope, symbol);
+    const dividends = await this.reports.dividendsOfSymbol(scope, symbol);
     return { symbol, summary, trades, dividends };
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { OpenPosition } from '../domain/closed-trade.js';
 import { parseTimeframeQuery, type TimeframeQuery, type TimeframeSelection } from '../domain/report-dates.js';
 import { summariseTimeframe, type TimeframeTotals } from '../domain/timeframe.js';
-import { TradeReports } from './trade-reports.port.js';
+import { TradeReports, type ReportScope } from './trade-reports.port.js';
 
 /** What `/api/timeframe-data` shows: the totals of a range (or all time), by week and by month, and the positions at its end. */
 export interface TimeframeResult {
@@ -19,11 +19,11 @@ export interface TimeframeResult {
 export class TimeframeReport {
   constructor(private readonly reports: TradeReports) {}
 
-  async timeframe(userId: number, query: TimeframeQuery): Promise<TimeframeResult> {
+  async timeframe(scope: ReportScope, query: TimeframeQuery): Promise<TimeframeResult> {
     const selection = parseTimeframeQuery(query);
     const range = selection.allTime ? null : { from: selection.start, to: selection.end };
-    const days = await this.reports.dailyTotals(userId, range, selection.symbols);
-    const positions = await this.reports.openPositions(userId, range === null ? null : range.to, selection.symbols);
+    const days = await this.reports.dailyTotals(scope, range, selection.symbols);
+    const positions = await this.reports.openPositions(scope, range === null ? null : range.to, selection.symbols);
     return {
       selection,
       startDate: range?.from ?? days[0]?.date ?? null,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Decimal } from '@app/shared/domain';
 import type { ClosedTrade } from '../domain/closed-trade.js';
 import { encodeCursor, parseTradeFilters, parseTradeListQuery, selectionLabel, type TradeFilters, type TradeListPage, type TradeListQuery } from '../domain/trade-list.js';
-import { TradeReports } from './trade-reports.port.js';
+import { TradeReports, type ReportScope } from './trade-reports.port.js';
 
 /** A page of `/api/trades`: what was asked, the trades, and the cursor to the next page. */
 export interface TradeListResult {
@@ -24,15 +24,15 @@ export interface SelectedTrades {
 export class TradeList {
   constructor(private readonly reports: TradeReports) {}
 
-  async page(userId: number, query: Record<string, unknown>): Promise<TradeListResult> {
+  async page(scope: ReportScope, query: Record<string, unknown>): Promise<TradeListResult> {
     const parsed = parseTradeListQuery(query);
-    const page = await this.reports.tradeListPage(userId, parsed);
+    const page = await this.reports.tradeListPage(scope, parsed);
     return { query: parsed, page, nextCursor: page.next === null ? null : encodeCursor(page.next, parsed.sort, parsed.order) };
   }
 
-  async selected(userId: number, query: Record<string, unknown>): Promise<SelectedTrades> {
+  async selected(scope: ReportScope, query: Record<string, unknown>): Promise<SelectedTrades> {
     const filters: TradeFilters = parseTradeFilters(query);
-    const trades = await this.reports.tradesMatching(userId, filters);
+    const trades = await this.reports.tradesMatching(scope, filters);
     return {
       label: selectionLabel(filters.selection),
       trades,

@@ -12,43 +12,53 @@ export interface DayRange {
   readonly to: IsoDate;
 }
 
+/** Whose reports: a user's, all their accounts or one of them (`accountId`). */
+export interface ReportScope {
+  readonly userId: number;
+  readonly accountId: number | null;
+}
+
 /**
  * The read model of one user's trading record (the trades, dividends and positions the import
- * derived, plus their rollups). Every method is scoped to the user: nobody reads another's data.
+ * derived, plus their rollups). Every method is scoped to the user (and to one of their accounts when
+ * the scope names one): nobody reads another's data.
  * Lists come in a stable order: by date, then as the import recorded them.
  */
 export abstract class TradeReports {
   /** Months with a trade or a dividend, newest first. */
-  abstract monthlyTotals(userId: number): Promise<MonthTotals[]>;
+  abstract monthlyTotals(scope: ReportScope): Promise<MonthTotals[]>;
 
   /** Days with a trade or a dividend, oldest first; within `range` when given; only `symbols` when given. */
-  abstract dailyTotals(userId: number, range: DayRange | null, symbols: readonly string[] | null): Promise<DayTotals[]>;
+  abstract dailyTotals(scope: ReportScope, range: DayRange | null, symbols: readonly string[] | null): Promise<DayTotals[]>;
 
   /** Trades whose closing date is in `range`. */
-  abstract tradesClosedIn(userId: number, range: DayRange): Promise<ClosedTrade[]>;
+  abstract tradesClosedIn(scope: ReportScope, range: DayRange): Promise<ClosedTrade[]>;
 
   /**
    * One page of the trades `query` selects, in its sort and order, ties in the import's order
    * (account, then sequence, both in the same direction), with the count and totals of all it selects.
    */
-  abstract tradeListPage(userId: number, query: TradeListQuery): Promise<TradeListPage>;
+  abstract tradeListPage(scope: ReportScope, query: TradeListQuery): Promise<TradeListPage>;
 
   /** Every trade `filters` select, by close date, then as the import recorded them. */
-  abstract tradesMatching(userId: number, filters: TradeFilters): Promise<ClosedTrade[]>;
+  abstract tradesMatching(scope: ReportScope, filters: TradeFilters): Promise<ClosedTrade[]>;
 
   /** The trades `filters` select, summed every way the statistics need (`aggregateTrades` of them). */
-  abstract tradeAggregates(userId: number, filters: TradeFilters): Promise<TradeAggregates>;
+  abstract tradeAggregates(scope: ReportScope, filters: TradeFilters): Promise<TradeAggregates>;
 
   /** Dividends paid in `range`. */
-  abstract dividendsPaidIn(userId: number, range: DayRange): Promise<DividendPayment[]>;
+  abstract dividendsPaidIn(scope: ReportScope, range: DayRange): Promise<DividendPayment[]>;
 
-  abstract tradesOfSymbol(userId: number, symbol: string): Promise<ClosedTrade[]>;
+  abstract tradesOfSymbol(scope: ReportScope, symbol: string): Promise<ClosedTrade[]>;
 
-  abstract dividendsOfSymbol(userId: number, symbol: string): Promise<DividendPayment[]>;
+  abstract dividendsOfSymbol(scope: ReportScope, symbol: string): Promise<DividendPayment[]>;
 
   /** Per account and symbol; only `symbol` when given. */
-  abstract symbolTotals(userId: number, symbol?: string): Promise<SymbolAccountTotals[]>;
+  abstract symbolTotals(scope: ReportScope, symbol?: string): Promise<SymbolAccountTotals[]>;
 
   /** Non-zero positions at the end of `asOf` (now when null), by symbol; only `symbols` when given. */
-  abstract openPositions(userId: number, asOf: IsoDate | null, symbols: readonly string[] | null): Promise<OpenPosition[]>;
+  abstract openPositions(scope: ReportScope, asOf: IsoDate | null, symbols: readonly string[] | null): Promise<OpenPosition[]>;
+
+  /** The id of the user's brokerage account with this number; null when they have none. */
+  abstract accountNamed(userId: number, accountNumber: string): Promise<number | null>;
 }

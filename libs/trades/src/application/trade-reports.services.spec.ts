@@ -45,6 +45,9 @@ function reports(): InMemoryTradeReports {
 }
 
 /** The use cases' read models, shown as the controllers show them. */
+/** Every account of the user. */
+const all = (userId: number) => ({ userId, accountId: null });
+
 describe('the trading reports use cases', () => {
   const data = reports();
   const monthlyReports = new MonthlyReports(data);
@@ -52,19 +55,19 @@ describe('the trading reports use cases', () => {
   const symbolReports = new SymbolReports(data);
   const calendarReports = new CalendarReports(data);
   const monthly = {
-    months: async (user: number) => monthsView(await monthlyReports.months(user)),
-    month: async (user: number, month: unknown) => monthView(await monthlyReports.month(user, month)),
-    tradeDetails: async (user: number, month: unknown) => tradeDetailsView(await monthlyReports.tradeDetails(user, month)),
+    months: async (user: number) => monthsView(await monthlyReports.months(all(user))),
+    month: async (user: number, month: unknown) => monthView(await monthlyReports.month(all(user), month)),
+    tradeDetails: async (user: number, month: unknown) => tradeDetailsView(await monthlyReports.tradeDetails(all(user), month)),
   };
-  const timeframe = { timeframe: async (user: number, query: Parameters<TimeframeReport['timeframe']>[1]) => timeframeView(await timeframeReport.timeframe(user, query)) };
+  const timeframe = { timeframe: async (user: number, query: Parameters<TimeframeReport['timeframe']>[1]) => timeframeView(await timeframeReport.timeframe(all(user), query)) };
   const symbols = {
-    symbols: async (user: number) => symbolsView(await symbolReports.summaries(user)),
-    summaries: async (user: number) => symbolSummariesView(await symbolReports.summaries(user)),
-    detail: async (user: number, symbol: string) => symbolDetailView(await symbolReports.detail(user, symbol), new Map()),
+    symbols: async (user: number) => symbolsView(await symbolReports.summaries(all(user))),
+    summaries: async (user: number) => symbolSummariesView(await symbolReports.summaries(all(user))),
+    detail: async (user: number, symbol: string) => symbolDetailView(await symbolReports.detail(all(user), symbol), new Map()),
   };
   const calendar = {
-    month: async (user: number, year: number, month: number) => calendarMonthView(await calendarReports.month(user, year, month)),
-    day: async (user: number, date: unknown) => dayView(await calendarReports.day(user, date), new Map()),
+    month: async (user: number, year: number, month: number) => calendarMonthView(await calendarReports.month(all(user), year, month)),
+    day: async (user: number, date: unknown) => dayView(await calendarReports.day(all(user), date), new Map()),
   };
 
   describe('months', () => {

@@ -5,6 +5,7 @@ import { Clock, parseMonthNumber, parseYear, TradingCalendar } from '@app/calend
 import { CalendarReports } from '../application/calendar-reports.service.js';
 import { TradeJournal } from '../application/trade-journal.port.js';
 import { ReportCacheInterceptor } from './report-cache.interceptor.js';
+import { ApiAccountFilter, ReportScopes } from './report-scope.js';
 import { calendarMonthView, dayView, idsOf } from './report-views.js';
 
 /**
@@ -22,6 +23,7 @@ export class CalendarReportsController {
     private readonly clock: Clock,
     private readonly calendar: TradingCalendar,
     private readonly journal: TradeJournal,
+    private readonly scopes: ReportScopes,
   ) {}
 
   /** `year` (four digits) and `month` (1–12), each defaulting to today's in New York. */
@@ -29,23 +31,25 @@ export class CalendarReportsController {
   @ApiOperation({ summary: "A month's days with their trading and dividend totals" })
   @ApiQuery({ name: 'year', required: false, schema: integer({ minimum: 1900, maximum: 2199 }), description: "Default: this year in New York." })
   @ApiQuery({ name: 'month', required: false, schema: integer({ minimum: 1, maximum: 12 }), description: "Default: this month in New York." })
+  @ApiAccountFilter()
   @ApiJson('CalendarResponse', 'The days of the month.')
-  @ApiFailures(400)
-  async calendarData(@CurrentUser() user: AuthenticatedUser, @Query('year') year?: unknown, @Query('month') month?: unknown) {
+  @ApiFailures(400, 404)
+  async calendarData(@CurrentUser() user: AuthenticatedUser, @Query('year') year?: unknown, @Query('month') month?: unknown, @Query('account') account?: unknown) {
     const today = this.calendar.dateAt(this.clock.now());
     const chosenYear = year === undefined ? Number(today.slice(0, 4)) : parseYear(year);
     const chosenMonth = month === undefined ? Number(today.slice(5, 7)) : parseMonthNumber(month);
-    return dataResponse(calendarMonthView(await this.reports.month(user.id, chosenYear, chosenMonth)));
+    return dataResponse(calendarMonthView(await this.reports.month(await this.scopes.of(user.id, account), chosenYear, chosenMonth)));
   }
 
   /** `date` (YYYY-MM-DD), required. */
   @Get('day-details')
   @ApiOperation({ summary: "One day's trades, dividends and totals" })
   @ApiQuery({ name: 'date', required: true, schema: isoDate() })
+  @ApiAccountFilter()
   @ApiJson('DayDetailsResponse', 'The day.')
-  @ApiFailures(400)
-  async dayDetails(@CurrentUser() user: AuthenticatedUser, @Query('date') date?: unknown) {
-    const day = await this.reports.day(user.id, date);
+  @ApiFailures(400, 404)
+  async dayDetails(@CurrentUser() user: AuthenticatedUser, @Query('date') date?: unknown, @Query('account') account?: unknown) {
+    const day = await this.reports.day(await this.scopes.of(user.id, account), date);
     return dataResponse(dayView(day, await this.journal.annotations(user.id, idsOf(day.trades))));
   }
 }

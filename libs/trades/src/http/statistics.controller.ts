@@ -3,6 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiFailures, ApiJson, ApiSignedIn, CurrentUser, dataResponse, type AuthenticatedUser } from '@app/shared';
 import { StatisticsReport } from '../application/statistics-report.service.js';
 import { ReportCacheInterceptor } from './report-cache.interceptor.js';
+import { ApiAccountFilter, ReportScopes } from './report-scope.js';
 import { equityPointView, filtersView, statisticsView } from './statistics-views.js';
 import { ApiStatisticsFilters } from './trades.openapi.js';
 
@@ -12,25 +13,30 @@ import { ApiStatisticsFilters } from './trades.openapi.js';
 @Controller('api')
 @UseInterceptors(ReportCacheInterceptor)
 export class StatisticsController {
-  constructor(private readonly report: StatisticsReport) {}
+  constructor(
+    private readonly report: StatisticsReport,
+    private readonly scopes: ReportScopes,
+  ) {}
 
   @Get('statistics')
   @ApiOperation({ summary: 'Profit factor, expectancy, win and loss averages, day figures, drawdown and breakdowns (docs/api.md "Statistics")' })
   @ApiStatisticsFilters()
+  @ApiAccountFilter()
   @ApiJson('StatisticsResponse', 'The statistics of the selected trades.')
-  @ApiFailures(400)
+  @ApiFailures(400, 404)
   async statistics(@CurrentUser() user: AuthenticatedUser, @Query() query: Record<string, unknown>) {
-    const { filters, statistics } = await this.report.statistics(user.id, query);
+    const { filters, statistics } = await this.report.statistics(await this.scopes.of(user.id, query.account), query);
     return dataResponse({ filters: filtersView(filters), statistics: statisticsView(statistics) });
   }
 
   @Get('equity-curve')
   @ApiOperation({ summary: 'The realized equity curve, one point per day with a close or a dividend, with its drawdown' })
   @ApiStatisticsFilters()
+  @ApiAccountFilter()
   @ApiJson('EquityCurveResponse', 'The curve.')
-  @ApiFailures(400)
+  @ApiFailures(400, 404)
   async equityCurve(@CurrentUser() user: AuthenticatedUser, @Query() query: Record<string, unknown>) {
-    const { filters, points } = await this.report.equityCurve(user.id, query);
+    const { filters, points } = await this.report.equityCurve(await this.scopes.of(user.id, query.account), query);
     return dataResponse({ filters: filtersView(filters), points: points.map(equityPointView) });
   }
 }

@@ -3,6 +3,7 @@ import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ApiFailures, ApiJson, ApiSignedIn, CurrentUser, dataResponse, isoDate, oneOfStrings, string, type AuthenticatedUser } from '@app/shared';
 import { TimeframeReport } from '../application/timeframe-report.service.js';
 import { ReportCacheInterceptor } from './report-cache.interceptor.js';
+import { ApiAccountFilter, ReportScopes } from './report-scope.js';
 import { timeframeView } from './report-views.js';
 import { ApiTradeSelection } from './trades.openapi.js';
 
@@ -14,16 +15,20 @@ type QueryParameters = Record<string, unknown>;
 @Controller('api')
 @UseInterceptors(ReportCacheInterceptor)
 export class TimeframeController {
-  constructor(private readonly report: TimeframeReport) {}
+  constructor(
+    private readonly report: TimeframeReport,
+    private readonly scopes: ReportScopes,
+  ) {}
 
   /** `start`, `end` (YYYY-MM-DD), `all=true`, `symbols` (comma-separated). */
   @Get('timeframe-data')
   @ApiOperation({ summary: 'Totals over a date range or all time, by week and by month, and the open positions' })
   @ApiTradeSelection()
+  @ApiAccountFilter()
   @ApiJson('TimeframeResponse', 'The totals.')
-  @ApiFailures(400)
+  @ApiFailures(400, 404)
   async timeframeData(@CurrentUser() user: AuthenticatedUser, @Query() query: QueryParameters) {
-    return dataResponse(timeframeView(await this.report.timeframe(user.id, query)));
+    return dataResponse(timeframeView(await this.report.timeframe(await this.scopes.of(user.id, query.account), query)));
   }
 
   /** The same operation with `start_date` and `end_date` (../shared/spec/decisions.md §4). */
@@ -33,10 +38,11 @@ export class TimeframeController {
   @ApiQuery({ name: 'end_date', required: false, schema: isoDate() })
   @ApiQuery({ name: 'all', required: false, schema: oneOfStrings(['true', 'false']) })
   @ApiQuery({ name: 'symbols', required: false, schema: string(), description: 'Comma-separated tickers.' })
+  @ApiAccountFilter()
   @ApiJson('TimeframeResponse', 'The totals.')
-  @ApiFailures(400)
+  @ApiFailures(400, 404)
   async timeframe(@CurrentUser() user: AuthenticatedUser, @Query() query: QueryParameters) {
     const { start_date: start, end_date: end, all, symbols } = query;
-    return dataResponse(timeframeView(await this.report.timeframe(user.id, { start, end, all, symbols })));
+    return dataResponse(timeframeView(await this.report.timeframe(await this.scopes.of(user.id, query.account), { start, end, all, symbols })));
   }
 }

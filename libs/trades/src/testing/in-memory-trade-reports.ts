@@ -1,5 +1,5 @@
 import { Decimal, type IsoDate } from '@app/shared/domain';
-import { TradeReports, type DayRange } from '../application/trade-reports.port.js';
+import { TradeReports, type DayRange, type ReportScope } from '../application/trade-reports.port.js';
 import type { DayTotals } from '../domain/period-totals.js';
 import { totalsOf, type OpenPosition, type DividendPayment, type ClosedTrade, type PositionChange } from '../domain/closed-trade.js';
 
@@ -14,6 +14,8 @@ interface Owned {
   accountId: number;
 }
 
+const inScope = (row: Owned, scope: ReportScope): boolean => row.userId === scope.userId && (scope.accountId === null || row.accountId === scope.accountId);
+
 
 /**
  * The read model in memory, computed from plain lists with the domain's own functions: what the SQL
@@ -24,6 +26,7 @@ export class InMemoryTradeReports extends TradeReports {
   private dividends: (DividendPayment & Owned)[] = [];
   private positions: (PositionChange & Owned)[] = [];
   private names = new Map<string, string>();
+  private accountNumbers = new Map<string, number>();
 
   /** Adds an account's trades after its earlier ones, each with its stable id (as the ledger stores them). */
   addTrades(userId: number, accountId: number, trades: readonly ClosedTrade[]): this {
@@ -43,19 +46,29 @@ export class InMemoryTradeReports extends TradeReports {
     return this;
   }
 
+  /** Gives an account its number (what `accountNamed` finds). */
+  nameAccount(userId: number, accountId: number, accountNumber: string): this {
+    this.accountNumbers.set(`${userId}\u001f${accountNumber}`, accountId);
+    return this;
+  }
+
+  async accountNamed(userId: number, accountNumber: string): Promise<number | null> {
+    return this.accountNumbers.get(`${userId}\u001f${accountNumber}`) ?? null;
+  }
+
   nameSymbol(symbol: string, companyName: string): this {
     this.names.set(symbol, companyName);
     return this;
   }
 
-  async monthlyTotals(userId: number): Promise<MonthTotals[]> {
-    return monthsWithActivity(await this.dailyTotals(userId, null, null));
+  async monthlyTotals(scope: ReportScope): Promise<MonthTotals[]> {
+    return monthsWithActivity(await this.dailyTotals(scope, null, null));
   }
 
-  async dailyTotals(userId: number, range: DayRange | null, symbols: readonly string[] | null): Promise<DayTotals[]> {
+  async dailyTotals(scope: ReportScope, range: DayRange | null, symbols: readonly string[] | null): Promise<DayTotals[]> {
     const wanted = (date: IsoDate, symbol: string) => (range === null || (date >= range.from && date <= range.to)) && (symbols === null || symbols.includes(symbol));
-    const trades = this.trades.filter((trade) => trade.userId === userId && wanted(trade.closeDate, trade.symbol));
-    const dividends = this.dividends.filter((dividend) => dividend.userId === userId && wanted(dividend.transactionDate, dividend.symbol));
+    const trades = this.trades.filter((trade) => inScope(trade, scope) && wanted(trade.closeDate, trade.symbol));
+    const dividends = this.dividends.filter((dividend) => inScope(dividend, scope) && wanted(dividend.transactionDate, dividend.symbol));
     const dates = [...new Set([...trades.map((trade) => trade.closeDate), ...dividends.map((dividend) => dividend.transactionDate)])].sort();
     return dates.map((date) => ({
       date,
@@ -66,15 +79,15 @@ export class InMemoryTradeReports extends TradeReports {
     }));
   }
 
-  async tradesClosedIn(userId: number, range: DayRange): Promise<ClosedTrade[]> {
+  async tradesClosedIn(scope: ReportScope, range: DayRange): Promise<ClosedTrade[]> {
     return this.trades
-      .filter((trade) => trade.userId === userId && trade.closeDate >= range.from && trade.closeDate <= range.to)
+      .filter((trade) => inScope(trade, scope) && trade.closeDate >= range.from && trade.closeDate <= range.to)
       .sort((a, b) => compare(a.closeDate, b.closeDate))
       .map(unowned);
   }
 
-  async tradeListPage(userId: number, query: TradeListQuery): Promise<TradeListPage> {
-    const selected = this.selected(userId, query.filters);
+  async tradeListPage(scope: ReportScope, query: TradeListQuery): Promise<TradeListPage> {
+    const selected = this.selected(scope, query.filters);
     const value = (row: (typeof selected)[number]) => sortValueOf(row.trade, query.sort);
     const direction = query.order === 'asc' ? 1 : -1;
     const byPosition = (a: (typeof selected)[number], b: (typeof selected)[number]) =>
@@ -95,25 +108,25 @@ export class InMemoryTradeReports extends TradeReports {
     };
   }
 
-  async tradesMatching(userId: number, filters: TradeFilters): Promise<ClosedTrade[]> {
-    return this.selected(userId, filters)
+  async tradesMatching(scope: ReportScope, filters: TradeFilters): Promise<ClosedTrade[]> {
+    return this.selected(scope, filters)
       .sort((a, b) => compare(a.trade.closeDate, b.trade.closeDate) || a.accountId - b.accountId || a.seq - b.seq)
       .map((row) => row.trade);
   }
 
-  async tradeAggregates(userId: number, filters: TradeFilters): Promise<TradeAggregates> {
-    return aggregateTrades(await this.tradesMatching(userId, filters));
+  async tradeAggregates(scope: ReportScope, filters: TradeFilters): Promise<TradeAggregates> {
+    return aggregateTrades(await this.tradesMatching(scope, filters));
   }
 
   /** The user's trades `filters` select, each with its account and its place in insertion order. */
-  private selected(userId: number, filters: TradeFilters) {
+  private selected(scope: ReportScope, filters: TradeFilters) {
     const range = dateRangeOf(filters.selection);
     const symbols = filters.selection.symbols;
     return this.trades
       .map((row, seq) => ({ trade: unowned(row) as ClosedTrade, userId: row.userId, accountId: row.accountId, seq }))
       .filter(
-        ({ trade, userId: owner }) =>
-          owner === userId &&
+        ({ trade, userId, accountId }) =>
+          inScope({ userId, accountId }, scope) &&
           trade.closeDate >= range.from &&
           trade.closeDate <= range.to &&
           (symbols === null || symbols.includes(trade.symbol)) &&
@@ -127,70 +140,70 @@ export class InMemoryTradeReports extends TradeReports {
       );
   }
 
-  async dividendsPaidIn(userId: number, range: DayRange): Promise<DividendPayment[]> {
+  async dividendsPaidIn(scope: ReportScope, range: DayRange): Promise<DividendPayment[]> {
     return this.dividends
-      .filter((dividend) => dividend.userId === userId && dividend.transactionDate >= range.from && dividend.transactionDate <= range.to)
+      .filter((dividend) => inScope(dividend, scope) && dividend.transactionDate >= range.from && dividend.transactionDate <= range.to)
       .sort((a, b) => compare(a.transactionDate, b.transactionDate))
       .map(unowned);
   }
 
-  async tradesOfSymbol(userId: number, symbol: string): Promise<ClosedTrade[]> {
+  async tradesOfSymbol(scope: ReportScope, symbol: string): Promise<ClosedTrade[]> {
     return this.trades
-      .filter((trade) => trade.userId === userId && trade.symbol === symbol)
+      .filter((trade) => inScope(trade, scope) && trade.symbol === symbol)
       .sort((a, b) => compare(a.closeDate, b.closeDate))
       .map(unowned);
   }
 
-  async dividendsOfSymbol(userId: number, symbol: string): Promise<DividendPayment[]> {
+  async dividendsOfSymbol(scope: ReportScope, symbol: string): Promise<DividendPayment[]> {
     return this.dividends
-      .filter((dividend) => dividend.userId === userId && dividend.symbol === symbol)
+      .filter((dividend) => inScope(dividend, scope) && dividend.symbol === symbol)
       .sort((a, b) => compare(a.transactionDate, b.transactionDate))
       .map(unowned);
   }
 
-  async symbolTotals(userId: number, symbol?: string): Promise<SymbolAccountTotals[]> {
+  async symbolTotals(scope: ReportScope, symbol?: string): Promise<SymbolAccountTotals[]> {
     const keys = new Map<string, { accountId: number; symbol: string }>();
     for (const row of [...this.trades, ...this.dividends.filter((dividend) => dividend.symbol !== ''), ...this.positions]) {
-      if (row.userId === userId && (symbol === undefined || row.symbol === symbol)) keys.set(`${row.symbol}|${row.accountId}`, row);
+      if (inScope(row, scope) && (symbol === undefined || row.symbol === symbol)) keys.set(`${row.symbol}|${row.accountId}`, row);
     }
     return [...keys.values()]
       .sort((a, b) => compare(a.symbol, b.symbol) || a.accountId - b.accountId)
-      .map((key) => this.totalsOf(userId, key.accountId, key.symbol));
+      .map((key) => this.totalsOf(scope, key.accountId, key.symbol));
   }
 
-  async openPositions(userId: number, asOf: IsoDate | null, symbols: readonly string[] | null): Promise<OpenPosition[]> {
+  async openPositions(scope: ReportScope, asOf: IsoDate | null, symbols: readonly string[] | null): Promise<OpenPosition[]> {
     const held = new Map<string, Decimal>();
-    const accounts = new Set(this.positions.filter((change) => change.userId === userId).map((change) => `${change.symbol}|${change.accountId}`));
+    const accounts = new Set(this.positions.filter((change) => inScope(change, scope)).map((change) => `${change.symbol}|${change.accountId}`));
     for (const key of accounts) {
       const [symbol, accountId] = key.split('|');
       if (symbols !== null && !symbols.includes(symbol)) continue;
-      held.set(symbol, (held.get(symbol) ?? Decimal.ZERO).add(this.sharesAt(userId, Number(accountId), symbol, asOf)));
+      held.set(symbol, (held.get(symbol) ?? Decimal.ZERO).add(this.sharesAt(scope, Number(accountId), symbol, asOf)));
     }
     return [...held]
       .filter(([, shares]) => !shares.isZero())
       .sort(([a], [b]) => compare(a, b))
-      .map(([symbol, shares]) => ({ symbol, shares, costBasis: this.costAt(userId, symbol, asOf), lastPrice: null }));
+      .map(([symbol, shares]) => ({ symbol, shares, costBasis: this.costAt(scope, symbol, asOf), lastPrice: null }));
   }
 
   /**
    * The cost open at the end of `asOf` as the database computes it, without open lots (the model keeps
    * none): the trades opened by then and closed after; null when there are none, or for now.
    */
-  private costAt(userId: number, symbol: string, asOf: IsoDate | null): Decimal | null {
+  private costAt(scope: ReportScope, symbol: string, asOf: IsoDate | null): Decimal | null {
     if (asOf === null) return null;
-    const open = this.trades.filter((t) => t.userId === userId && t.symbol === symbol && t.openDate <= asOf && t.closeDate > asOf);
+    const open = this.trades.filter((t) => inScope(t, scope) && t.symbol === symbol && t.openDate <= asOf && t.closeDate > asOf);
     return open.length === 0 ? null : Decimal.sum(open.map((t) => (t.side === 'long' ? t.costBasis : t.proceeds.neg())));
   }
 
-  private sharesAt(userId: number, accountId: number, symbol: string, asOf: IsoDate | null): Decimal {
+  private sharesAt(scope: ReportScope, accountId: number, symbol: string, asOf: IsoDate | null): Decimal {
     const changes = this.positions
-      .filter((change) => change.userId === userId && change.accountId === accountId && change.symbol === symbol && (asOf === null || change.date <= asOf))
+      .filter((change) => inScope(change, scope) && change.accountId === accountId && change.symbol === symbol && (asOf === null || change.date <= asOf))
       .sort((a, b) => compare(a.date, b.date));
     return changes.at(-1)?.shares ?? Decimal.ZERO;
   }
 
-  private totalsOf(userId: number, accountId: number, symbol: string): SymbolAccountTotals {
-    const mine = <T extends Owned & { symbol: string }>(row: T) => row.userId === userId && row.accountId === accountId && row.symbol === symbol;
+  private totalsOf(scope: ReportScope, accountId: number, symbol: string): SymbolAccountTotals {
+    const mine = <T extends Owned & { symbol: string }>(row: T) => inScope(row, scope) && row.accountId === accountId && row.symbol === symbol;
     const trades = this.trades.filter(mine);
     const dividends = this.dividends.filter(mine);
     const positions = this.positions.filter(mine);
@@ -222,7 +235,7 @@ export class InMemoryTradeReports extends TradeReports {
       dividends: totals.dividends,
       firstDividendDate: first(dividends.map((dividend) => dividend.transactionDate)),
       lastDividendDate: last(dividends.map((dividend) => dividend.transactionDate)),
-      currentShares: this.sharesAt(userId, accountId, symbol, null),
+      currentShares: this.sharesAt(scope, accountId, symbol, null),
     };
   }
 }

@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@app/persistence';
+import { ConflictError } from '@app/shared';
 import { BrokerageAccounts } from '../../application/brokerage-accounts.port.js';
 import type { BrokerageAccount } from '../../domain/user.js';
-import { BrokerageAccountOrmEntity } from './brokerage-account.orm-entity.js';
+
+/** PostgreSQL's unique_violation. */
+const UNIQUE_VIOLATION = '23505';
 
 @Injectable()
 export class TypeOrmBrokerageAccounts extends BrokerageAccounts {
@@ -11,17 +14,50 @@ export class TypeOrmBrokerageAccounts extends BrokerageAccounts {
   }
 
   async findForUser(userId: number): Promise<BrokerageAccount | null> {
-    const entity = await this.database.manager.findOneBy(BrokerageAccountOrmEntity, { userId });
-    return entity === null ? null : { accountId: entity.id, accountNumber: entity.accountNumber };
+    const rows: { id: number; account_number: string }[] = await this.database.manager.query(
+      'SELECT id, account_number FROM brokerage_accounts WHERE user_id = $1 AND is_default',
+      [userId],
+    );
+    return rows.length === 0 ? null : { accountId: rows[0].id, accountNumber: rows[0].account_number };
   }
 
   async saveForUser(userId: number, accountNumber: string): Promise<BrokerageAccount> {
+    try {
+      const rows: { id: number; account_number: string }[] = await this.database.manager.query(
+        `INSERT INTO brokerage_accounts (user_id, account_number, is_default) VALUES ($1, $2, true)
+         ON CONFLICT (user_id) WHERE is_default DO UPDATE SET account_number = EXCLUDED.account_number, updated_at = now()
+         RETURNING id, account_number`,
+        [userId, accountNumber],
+      );
+      return { accountId: rows[0].id, accountNumber: rows[0].account_number };
+    } catch (error) {
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
+        throw new ConflictError(`You already have an account numbered ${accountNumber} (from an import); choose another number for the default account`);
+      }
+      throw error;
+    }
+  }
+
+  async findOrCreate(userId: number, accountNumber: string, attempt = 1): Promise<BrokerageAccount> {
+    // An insert that finds the number taken returns nothing; the select then sees the existing row
+    // (unless another import created it after this statement began: then once more).
     const rows: { id: number; account_number: string }[] = await this.database.manager.query(
-      `INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, $2)
-       ON CONFLICT (user_id) DO UPDATE SET account_number = EXCLUDED.account_number, updated_at = now()
-       RETURNING id, account_number`,
+      `WITH created AS (
+         INSERT INTO brokerage_accounts (user_id, account_number, is_default) VALUES ($1, $2, false)
+         ON CONFLICT (user_id, account_number) DO NOTHING RETURNING id, account_number)
+       SELECT id, account_number FROM created
+       UNION ALL SELECT id, account_number FROM brokerage_accounts WHERE user_id = $1 AND account_number = $2`,
       [userId, accountNumber],
     );
+    if (rows.length === 0 && attempt === 1) return this.findOrCreate(userId, accountNumber, 2);
     return { accountId: rows[0].id, accountNumber: rows[0].account_number };
+  }
+
+  async listForUser(userId: number): Promise<(BrokerageAccount & { isDefault: boolean })[]> {
+    const rows: { id: number; account_number: string; is_default: boolean }[] = await this.database.manager.query(
+      'SELECT id, account_number, is_default FROM brokerage_accounts WHERE user_id = $1 ORDER BY is_default DESC, account_number',
+      [userId],
+    );
+    return rows.map((row) => ({ accountId: row.id, accountNumber: row.account_number, isDefault: row.is_default }));
   }
 }

@@ -13,6 +13,16 @@ export interface ActivityExportOptions {
   readonly oldestFirst?: boolean;
   /** A pass over the whole file after its rows are read (what one row cannot tell, such as a cover). */
   readonly complete?: (transactions: BrokerTransaction[]) => BrokerTransaction[];
+  /** The column naming each row's account (a file of one account: several are refused). */
+  readonly accountColumn?: string;
+  /** The account a title line names (`For Account:,####5678`). */
+  readonly accountTitle?: RegExp;
+}
+
+/** An account number as a file writes it, masked digits (`####5678`, `****5678`) as X. */
+export function accountNumberOf(text: string): string | undefined {
+  const number = text.trim().replace(/[#*]/g, 'X');
+  return number === '' ? undefined : number;
 }
 
 /**
@@ -22,7 +32,7 @@ export interface ActivityExportOptions {
  */
 export function* parseActivityExport<K extends string>(
   info: FormatInfo,
-  { fileName, header, rows }: FormatInput,
+  { fileName, titles = [], header, rows }: FormatInput,
   specs: Readonly<Record<K, ColumnSpec>>,
   read: (reader: RowReader<K>, cells: readonly string[]) => BrokerTransaction,
   options: ActivityExportOptions = {},
@@ -32,6 +42,8 @@ export function* parseActivityExport<K extends string>(
     throw new ImportFileError('IMPORT_HEADER_NOT_RECOGNISED', fileName, header.line, `not a ${info.label} header`);
   }
   const transactions: BrokerTransaction[] = [];
+  const accounts = new Set<string>();
+  const accountIndex = options.accountColumn === undefined ? undefined : layout.index(options.accountColumn as K);
   let ended = false;
   for (const [index, row] of rows.entries()) {
     if (index > 0 && index % ROWS_PER_TURN === 0) yield;
@@ -46,13 +58,28 @@ export function* parseActivityExport<K extends string>(
       throw ImportFileError.malformedCsv(fileName, row.line, 'the header row appears again (several exports in one file?); upload one export per file');
     }
     const transaction = read(new RowReader(fileName, row, layout, specs), row.cells);
+    const account = accountIndex === undefined ? undefined : accountNumberOf(row.cells[accountIndex] ?? '');
+    if (account !== undefined && !accounts.has(account)) {
+      accounts.add(account);
+      if (accounts.size > 1) {
+        throw ImportFileError.malformedCsv(fileName, row.line, `the file holds several accounts (${[...accounts].join(', ')}); export one account per file`);
+      }
+    }
     transactions.push(options.oldestFirst ? { ...transaction, dayOrder: -transaction.line } : transaction);
   }
   if (transactions.length === 0) {
     throw new ImportFileError('IMPORT_NO_DATA_ROWS', fileName, header.line, 'no activity after the header');
   }
   const complete = options.complete?.(transactions) ?? transactions;
-  return { kind: 'transactions', format: info, fileName, headerLine: header.line, dataRows: complete.length, transactions: complete };
+  const titled = options.accountTitle === undefined ? undefined : titles.map((title) => accountTitleOf(title.cells, options.accountTitle as RegExp)).find((number) => number !== undefined);
+  const accountNumber = [...accounts][0] ?? titled;
+  return { kind: 'transactions', format: info, fileName, headerLine: header.line, dataRows: complete.length, transactions: complete, ...(accountNumber === undefined ? {} : { accountNumber }) };
+}
+
+/** The value after a title line's label, when the label is the one wanted. */
+function accountTitleOf(cells: readonly string[], label: RegExp): string | undefined {
+  const filled = cells.map((cell) => cell.trim()).filter((cell) => cell !== '');
+  return filled.length === 2 && label.test(filled[0]) ? accountNumberOf(filled[1]) : undefined;
 }
 
 /**

@@ -18,6 +18,8 @@ interface Case {
   readonly open: readonly (readonly [string, string, string, string])[];
   /** The Actions reported as kept but counted toward nothing. */
   readonly skipped: readonly string[];
+  /** The account number the file carries, if its layout has one. */
+  readonly account?: string;
 }
 
 // The same account in each broker's words (docs/formats.md): AAPL 10 @ 185 and 5 @ 175.10, 12 sold at
@@ -25,6 +27,7 @@ interface Case {
 // dividend of $2.40 where the layout carries dividends; a short or a day trade where it shows one.
 const CASES: readonly Case[] = [
   {
+    account: 'XXXX5678',
     file: 'etrade/transactions.csv',
     layout: 'etrade-transactions',
     rows: 9,
@@ -53,6 +56,7 @@ const CASES: readonly Case[] = [
     skipped: ['Tastytrade Equity Option trade', 'Tastytrade Money Movement (Credit Interest)', 'Tastytrade Money Movement (Deposit)'],
   },
   {
+    account: '12345678',
     file: 'vanguard/transactions.csv',
     layout: 'vanguard-transactions',
     rows: 9,
@@ -62,6 +66,7 @@ const CASES: readonly Case[] = [
     skipped: ['Vanguard Sweep in', 'Vanguard Funds Received'],
   },
   {
+    account: 'U1234567',
     file: 'interactive-brokers/flex-trades.csv',
     layout: 'ibkr-flex-trades',
     rows: 9,
@@ -72,6 +77,7 @@ const CASES: readonly Case[] = [
     skipped: ['IBKR OPT trade', 'IBKR STK trade in EUR'],
   },
   {
+    account: 'U1234567',
     file: 'interactive-brokers/activity-statement.csv',
     layout: 'ibkr-activity-statement',
     rows: 15,
@@ -85,7 +91,7 @@ const CASES: readonly Case[] = [
 describe('broker layouts (docs/formats.md): each example gives the trades, dividends and open lots a hand computes', () => {
   it.each(CASES)('$file', (expected) => {
     const file = parseTransactionsFile(expected.file, fixture(expected.file));
-    expect([file.format.id, file.dataRows]).toEqual([expected.layout, expected.rows]);
+    expect([file.format.id, file.dataRows, file.accountNumber]).toEqual([expected.layout, expected.rows, expected.account]);
     expect(brokerageFormats.identify(expected.file, fixture(expected.file))?.id).toBe(expected.layout);
     const result = matchTrades(file.transactions, file.lots ?? []);
     expect(result.trades.map((t) => [t.symbol, t.source, t.volume.toString(), t.totalProfitLoss.toFixed(2)])).toEqual(expected.trades);
@@ -143,6 +149,9 @@ describe('broker layouts (docs/formats.md): each example gives the trades, divid
     const statement = 'Statement,Header,Field Name,Field Value\nTrades,Header,DataDiscriminator,Asset Category,Currency,Symbol,Date/Time,Quantity,T. Price,C. Price,Proceeds,Comm/Fee,Basis,Realized P/L,MTM P/L,Code';
     expect(refusal('s.csv', `${statement}\nTrades,Data,Order,Stocks,USD,AAPL,"2024-01-03, 09:35:12",x,185,186,-1850,-1,1851,0,10,O`)).toMatch(/^s\.csv, line 3: column 'Quantity'/);
     expect(refusal('s.csv', 'Statement,Header,Field Name,Field Value\nStatement,Data,Title,Activity Statement')).toMatch(/no trades or dividends/);
+    const vanguard = 'Account Number,Trade Date,Settlement Date,Transaction Type,Transaction Description,Investment Name,Symbol,Shares,Share Price,Principal Amount,Commissions and Fees,Net Amount,Accrued Interest,Account Type,';
+    const buy = (account: string) => `${account},01/03/2024,01/04/2024,Buy,Buy,APPLE INC,AAPL,1,185.00,-185.00,0.00,-185.00,0.00,CASH,`;
+    expect(refusal('v.csv', [vanguard, buy('111'), buy('222')].join('\n'))).toMatch(/^v\.csv, line 3: malformed CSV \(the file holds several accounts \(111, 222\); export one account per file\)/);
     expect(refusal('v.csv', 'Account Number,Investment Name,Symbol,Shares,Share Price,Total Value,\n1,APPLE INC,AAPL,3,210,630,')).toMatch(/holdings only/);
   });
 });

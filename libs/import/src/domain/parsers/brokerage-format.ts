@@ -23,6 +23,8 @@ export interface ParsedTransactionsFile extends ParsedFileBase {
   readonly transactions: BrokerTransaction[];
   /** Closed lots the same file gives beside its trades (Interactive Brokers' ClosedLot rows). */
   readonly lots?: RealizedLot[];
+  /** The brokerage account the file says it belongs to, where its layout carries one. */
+  readonly accountNumber?: string;
 }
 
 export interface ParsedRealizedLotsFile extends ParsedFileBase {
@@ -35,6 +37,8 @@ export type ParsedBrokerageFile = ParsedTransactionsFile | ParsedRealizedLotsFil
 
 export interface FormatInput {
   readonly fileName: string;
+  /** Title lines before the header (`For Account:,####5678`). */
+  readonly titles?: readonly CsvRow[];
   readonly header: CsvRow;
   /** The records after the header, blank lines dropped. */
   readonly rows: readonly CsvRow[];

@@ -39,9 +39,10 @@ const INFO = { id: 'etrade-transactions', label: 'E*TRADE Transactions' };
  * `Downloaded Date:`) before the header, one row per transaction newest first, dates `MM/DD/YY`,
  * sales with a negative Quantity, signed amounts net of commission. Both the classic column names
  * (`TransactionDate`, `TransactionType`, `SecurityType`) and the current ones (`Activity/Trade Date`,
- * `Activity Type`, `Quantity #`, `Price $`, `Amount $`) are read. No lot details: every trade is FIFO.
+ * `Activity Type`, `Quantity #`, `Price $`, `Amount $`) are read. The account is the `For Account:` line's
+ * (masked digits as X). No lot details: every trade is FIFO.
  */
-export const etradeTransactionsFormat: BrokerageFormat = activityExportFormat(INFO, 'E*TRADE', COLUMNS, readTransaction);
+export const etradeTransactionsFormat: BrokerageFormat = activityExportFormat(INFO, 'E*TRADE', COLUMNS, readTransaction, { accountTitle: /^for account:?$/i });
 
 function readTransaction(reader: RowReader<Column>, cells: readonly string[]): BrokerTransaction {
   const { date } = reader.date('date');

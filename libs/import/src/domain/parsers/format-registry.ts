@@ -68,13 +68,12 @@ export class FormatRegistry {
     yield;
     const rows = readCsvRows(fileName, text, this.sniffDelimiter(fileName, text));
     yield;
-    let titleLines = 0;
     for (const [index, row] of rows.entries()) {
       const format = this.detect(row.cells);
       if (format) {
-        return yield* format.parse({ fileName, header: row, rows: rows.slice(index + 1) });
+        return yield* format.parse({ fileName, titles: rows.slice(0, index), header: row, rows: rows.slice(index + 1) });
       }
-      if (NOT_A_TITLE(row) || ++titleLines > MAX_TITLE_LINES) {
+      if (NOT_A_TITLE(row) || index + 1 > MAX_TITLE_LINES) {
         throw this.notRecognised(fileName, row.line);
       }
     }

@@ -4,7 +4,7 @@ import { classifyAction } from '../broker-transaction.js';
 import { ImportFileError } from '../import.errors.js';
 import type { RealizedLot } from '../realized-lot.js';
 import { ROWS_PER_TURN, type Steps } from '../turns.js';
-import { otherActivity, parseActivityExport } from './activity-export.js';
+import { accountNumberOf, otherActivity, parseActivityExport } from './activity-export.js';
 import type { BrokerageFormat, FormatInput, ParsedTransactionsFile } from './brokerage-format.js';
 import { column, ColumnLayout, columnList, FIGURE_LIMITS, normaliseHeaderCell, RowReader, type ColumnSpec } from './csv-columns.js';
 import type { CsvRow } from './csv-text.js';
@@ -96,6 +96,7 @@ export const ibkrFlexTradesFormat: BrokerageFormat = {
     const file = yield* parseActivityExport(FLEX_INFO, input, FLEX_COLUMNS, (reader, cells) => readFlexRow(reader, cells, lots), {
       oldestFirst: true,
       complete: (transactions) => transactions.filter((tx) => tx.action !== CLOSED_LOT),
+      accountColumn: 'account',
     });
     if (file.transactions.length === 0) throw new ImportFileError('IMPORT_NO_DATA_ROWS', input.fileName, input.header.line, 'closed lots but no trades');
     return { ...file, lots };
@@ -226,10 +227,15 @@ function* parseStatement({ fileName, header, rows }: FormatInput): Steps<ParsedT
   const transactions: BrokerTransaction[] = [];
   const lots: RealizedLot[] = [];
   let closing: BrokerTransaction | null = null;
+  let accountNumber: string | undefined;
   for (const [index, row] of rows.entries()) {
     if (index > 0 && index % ROWS_PER_TURN === 0) yield;
     const section = normaliseHeaderCell(row.cells[0] ?? '');
     const rowKind = normaliseHeaderCell(row.cells[1] ?? '');
+    if (section === 'account information' && rowKind === 'data' && normaliseHeaderCell(row.cells[2] ?? '') === 'account') {
+      // `U1234567 (Custom Consolidated)` in a consolidated statement: the number is the first word.
+      accountNumber = accountNumberOf((row.cells[3] ?? '').trim().split(/\s+/)[0]);
+    }
     const fields: CsvRow = { line: row.line, cells: row.cells.slice(2) };
     const isCash = section === 'dividends' || OTHER_SECTIONS.has(section);
     if (section !== 'trades' && !isCash) continue;
@@ -266,7 +272,16 @@ function* parseStatement({ fileName, header, rows }: FormatInput): Steps<ParsedT
     transactions.push(readCashRow(reader, row, section));
   }
   if (transactions.length === 0) throw new ImportFileError('IMPORT_NO_DATA_ROWS', fileName, header.line, 'no trades or dividends in the statement');
-  return { kind: 'transactions', format: STATEMENT_INFO, fileName, headerLine: header.line, dataRows: transactions.length + lots.length, transactions, lots };
+  return {
+    kind: 'transactions',
+    format: STATEMENT_INFO,
+    fileName,
+    headerLine: header.line,
+    dataRows: transactions.length + lots.length,
+    transactions,
+    lots,
+    ...(accountNumber === undefined ? {} : { accountNumber }),
+  };
 }
 
 function readStatementTrade(reader: RowReader<keyof typeof TRADES>, row: CsvRow): BrokerTransaction {

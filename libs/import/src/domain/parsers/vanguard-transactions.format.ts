@@ -45,6 +45,8 @@ const ACTIONS: ReadonlyMap<string, string> = new Map([
 ]);
 
 const INFO = { id: 'vanguard-transactions', label: 'Vanguard Brokerage Transactions' };
+/** Every row names its account. */
+const OPTIONS = { accountColumn: 'accountNumber' };
 
 /**
  * Vanguard "Download center" CSV (`OfxDownload.csv`) of a brokerage account: a holdings table first
@@ -60,11 +62,11 @@ export const vanguardTransactionsFormat: BrokerageFormat = {
   layout: { broker: 'Vanguard', kind: 'transactions', columns: columnList(COLUMNS) },
   recognises: (cells) => ColumnLayout.of(COLUMNS, cells) !== undefined || isHoldingsHeader(cells),
   parse: (input: FormatInput) => {
-    if (!isHoldingsHeader(input.header.cells)) return parseActivityExport(INFO, input, COLUMNS, readTransaction);
+    if (!isHoldingsHeader(input.header.cells)) return parseActivityExport(INFO, input, COLUMNS, readTransaction, OPTIONS);
     // The holdings come first: the transactions start at their own header.
     const start = input.rows.findIndex((row) => ColumnLayout.of(COLUMNS, row.cells) !== undefined);
     if (start === -1) throw new ImportFileError('IMPORT_NO_DATA_ROWS', input.fileName, input.header.line, 'holdings only: the file has no transactions table');
-    return parseActivityExport(INFO, { fileName: input.fileName, header: input.rows[start], rows: input.rows.slice(start + 1) }, COLUMNS, readTransaction);
+    return parseActivityExport(INFO, { fileName: input.fileName, header: input.rows[start], rows: input.rows.slice(start + 1) }, COLUMNS, readTransaction, OPTIONS);
   },
 };
 

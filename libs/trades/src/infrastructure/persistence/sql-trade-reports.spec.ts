@@ -8,7 +8,7 @@ import { Decimal } from '@app/shared/domain';
 import { migrateAgain } from '../../../../../test/support/migrations.js';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
 import type { DividendPayment, ClosedTrade } from '../../domain/closed-trade.js';
-import type { TradeReports } from '../../application/trade-reports.port.js';
+import type { ReportScope, TradeReports } from '../../application/trade-reports.port.js';
 import { parseTradeListQuery, type TradeCursor, type TradeListPage } from '../../domain/trade-list.js';
 import type { TradeAggregates } from '../../domain/trade-statistics.js';
 import { aDividend, aTrade, InMemoryTradeReports, type PositionChange } from '../../testing/in-memory-trade-reports.js';
@@ -19,6 +19,8 @@ import { SqlTradeLedger } from './sql-trade-ledger.js';
 import { SqlTradeReports } from './sql-trade-reports.js';
 
 const d = (text: string) => Decimal.parse(text);
+/** Every account of a user. */
+const all = (userId: number): ReportScope => ({ userId, accountId: null });
 /** Aggregates with their maps as sorted entries, so a difference shows as itself rather than as an order. */
 const comparable = (aggregates: TradeAggregates) =>
   Object.fromEntries(Object.entries(aggregates).map(([key, value]) => [key, value instanceof Map ? [...value].sort(([a], [b]) => (a < b ? -1 : 1)) : value]));
@@ -34,13 +36,23 @@ describe('SqlTradeReports (real database)', () => {
   let sql: SqlTradeReports;
   const memory = new InMemoryTradeReports().nameSymbol('AAPL', 'APPLE INC').nameSymbol('KO', 'COCA COLA CO');
   const users: { id: number; accountId: number }[] = [];
+  /** Each user's scopes: all their accounts, then each account alone. */
+  const scopes: ReportScope[] = [];
 
   async function addUser(email: string, account: string) {
     const [user] = await database.manager.query(`INSERT INTO users (email) VALUES ($1) RETURNING id`, [email]);
     const [row] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, $2) RETURNING id`, [user.id, account]);
     const added = { id: Number(user.id), accountId: Number(row.id) };
     users.push(added);
+    scopes.push(all(added.id), { userId: added.id, accountId: added.accountId });
     return added;
+  }
+
+  /** A second brokerage account of the user (as an import that names one creates it). */
+  async function addAccount(user: { id: number }, account: string) {
+    const [row] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, $2) RETURNING id`, [user.id, account]);
+    scopes.push({ userId: user.id, accountId: Number(row.id) });
+    return { id: user.id, accountId: Number(row.id) };
   }
 
   /** Through the ledger, the only writer of these tables; the in-memory model gets the same rows. */
@@ -101,6 +113,20 @@ describe('SqlTradeReports (real database)', () => {
       [],
       [],
     );
+    // Dora has two accounts: every report of hers sums both, or shows one when asked.
+    const dora = await addUser('dora@example.com', 'D-1');
+    await store(
+      dora,
+      [aTrade({ symbol: 'AAPL', openDate: '2024-12-02', closeDate: '2025-01-02', totalProfitLoss: d('-3.5'), holdingDays: 31 })],
+      [aDividend('KO', '2025-01-15', '1.00')],
+      [{ symbol: 'AAPL', date: '2024-12-02', shares: d('2') }, { symbol: 'AAPL', date: '2025-01-02', shares: d('1') }],
+    );
+    await store(
+      await addAccount(dora, 'D-2'),
+      [aTrade({ symbol: 'AAPL', openDate: '2024-12-16', closeDate: '2025-01-02', totalProfitLoss: d('12.5'), holdingDays: 17 })],
+      [aDividend('KO', '2025-01-15', '3.21')],
+      [{ symbol: 'AAPL', date: '2024-12-16', shares: d('4') }, { symbol: 'AAPL', date: '2025-01-02', shares: d('1') }],
+    );
   }, 60000);
 
   afterAll(async () => {
@@ -109,24 +135,24 @@ describe('SqlTradeReports (real database)', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('agrees with the in-memory model on every query, for every user (including one with no data)', async () => {
-    for (const { id } of users) {
-      expect(await sql.monthlyTotals(id)).toEqual(await memory.monthlyTotals(id));
-      expect(await sql.dailyTotals(id, null, null)).toEqual(await memory.dailyTotals(id, null, null));
+  it('agrees with the in-memory model on every query, for every user and each of their accounts (including a user with no data)', async () => {
+    for (const scope of scopes) {
+      expect(await sql.monthlyTotals(scope)).toEqual(await memory.monthlyTotals(scope));
+      expect(await sql.dailyTotals(scope, null, null)).toEqual(await memory.dailyTotals(scope, null, null));
       for (const range of [{ from: '2024-12-30', to: '2025-01-05' }, { from: '2025-01-02', to: '2025-01-02' }, { from: '2020-01-01', to: '2020-12-31' }]) {
-        expect(await sql.dailyTotals(id, range, ['AAPL', 'KO'])).toEqual(await memory.dailyTotals(id, range, ['AAPL', 'KO']));
-        expect(await sql.tradesClosedIn(id, range)).toEqual(await memory.tradesClosedIn(id, range));
-        expect(await sql.dividendsPaidIn(id, range)).toEqual(await memory.dividendsPaidIn(id, range));
+        expect(await sql.dailyTotals(scope, range, ['AAPL', 'KO'])).toEqual(await memory.dailyTotals(scope, range, ['AAPL', 'KO']));
+        expect(await sql.tradesClosedIn(scope, range)).toEqual(await memory.tradesClosedIn(scope, range));
+        expect(await sql.dividendsPaidIn(scope, range)).toEqual(await memory.dividendsPaidIn(scope, range));
       }
       for (const symbol of ['AAPL', 'KO', 'SNOW', 'TSLA', 'NONE']) {
-        expect(await sql.tradesOfSymbol(id, symbol)).toEqual(await memory.tradesOfSymbol(id, symbol));
-        expect(await sql.dividendsOfSymbol(id, symbol)).toEqual(await memory.dividendsOfSymbol(id, symbol));
-        expect(await sql.symbolTotals(id, symbol)).toEqual(await memory.symbolTotals(id, symbol));
+        expect(await sql.tradesOfSymbol(scope, symbol)).toEqual(await memory.tradesOfSymbol(scope, symbol));
+        expect(await sql.dividendsOfSymbol(scope, symbol)).toEqual(await memory.dividendsOfSymbol(scope, symbol));
+        expect(await sql.symbolTotals(scope, symbol)).toEqual(await memory.symbolTotals(scope, symbol));
       }
-      expect(await sql.symbolTotals(id)).toEqual(await memory.symbolTotals(id));
+      expect(await sql.symbolTotals(scope)).toEqual(await memory.symbolTotals(scope));
       for (const asOf of [null, '2024-12-01', '2024-12-30', '2025-01-15', '2030-01-01']) {
-        expect(await sql.openPositions(id, asOf, null)).toEqual(await memory.openPositions(id, asOf, null));
-        expect(await sql.openPositions(id, asOf, ['SNOW', 'TSLA'])).toEqual(await memory.openPositions(id, asOf, ['SNOW', 'TSLA']));
+        expect(await sql.openPositions(scope, asOf, null)).toEqual(await memory.openPositions(scope, asOf, null));
+        expect(await sql.openPositions(scope, asOf, ['SNOW', 'TSLA'])).toEqual(await memory.openPositions(scope, asOf, ['SNOW', 'TSLA']));
       }
     }
   });
@@ -139,9 +165,9 @@ describe('SqlTradeReports (real database)', () => {
       const listed: { id: string; symbol: string; pnl: string }[] = [];
       let after: TradeCursor | null = null;
       for (let page = 0; page < 10; page++) {
-        const result: TradeListPage = await reports.tradeListPage(carol.id, { filters, sort, order, limit: 2, after });
+        const result: TradeListPage = await reports.tradeListPage(all(carol.id), { filters, sort, order, limit: 2, after });
         listed.push(...result.trades.map((row) => ({ id: row.id, symbol: row.trade.symbol, pnl: row.trade.totalProfitLoss.toString() })));
-        expect(result).toMatchObject({ totalCount: (await memory.tradeListPage(carol.id, { filters, sort, order, limit: 1, after: null })).totalCount });
+        expect(result).toMatchObject({ totalCount: (await memory.tradeListPage(all(carol.id), { filters, sort, order, limit: 1, after: null })).totalCount });
         if (result.next === null) break;
         after = result.next;
       }
@@ -159,54 +185,71 @@ describe('SqlTradeReports (real database)', () => {
     const byClose = await pages(sql, 'close_date', 'asc');
     const nvdaLongs = await pages(sql, 'profit_loss', 'desc', parseTradeListQuery({ symbol: 'NVDA', side: 'long', result: 'Win' }).filters);
     expect(nvdaLongs.map((row) => row.id).sort()).toEqual(byClose.filter((row) => row.symbol === 'NVDA' && row.pnl === '5').map((row) => row.id).sort());
-    const first = await sql.tradeListPage(carol.id, { ...everything, sort: 'close_date', order: 'asc', limit: 500, after: null });
+    const first = await sql.tradeListPage(all(carol.id), { ...everything, sort: 'close_date', order: 'asc', limit: 500, after: null });
     expect(first).toMatchObject({ totalCount: 7, winningTrades: 4, next: null });
     expect(first.netProfitLoss.toString()).toBe('260.49');
     const filtered = parseTradeListQuery({ min_holding_days: '1', max_holding_days: '30', source: 'fifo', start: '2025-02-01', end: '2025-02-28' }).filters;
-    expect(await sql.tradesMatching(carol.id, filtered)).toEqual(await memory.tradesMatching(carol.id, filtered));
-    expect(await sql.tradesMatching(carol.id, filtered)).toHaveLength(4);
-    expect(await sql.tradesMatching(users[0].id, parseTradeListQuery({ symbol: 'NVDA' }).filters)).toEqual([]);
+    expect(await sql.tradesMatching(all(carol.id), filtered)).toEqual(await memory.tradesMatching(all(carol.id), filtered));
+    expect(await sql.tradesMatching(all(carol.id), filtered)).toHaveLength(4);
+    expect(await sql.tradesMatching(all(users[0].id), parseTradeListQuery({ symbol: 'NVDA' }).filters)).toEqual([]);
   });
 
   it('sums trades for the statistics as the in-memory model does, under every filter', async () => {
     const queries = [{}, { side: 'short' }, { symbol: 'NVDA,AAPL' }, { start: '2025-01-01', end: '2025-02-05' }, { start: '2020-01-01', end: '2020-12-31' }];
-    for (const { id } of users) {
+    for (const scope of scopes) {
       for (const query of queries) {
         const filters = parseTradeListQuery(query).filters;
-        expect({ id, query, ...comparable(await sql.tradeAggregates(id, filters)) }).toEqual({ id, query, ...comparable(await memory.tradeAggregates(id, filters)) });
+        expect({ scope, query, ...comparable(await sql.tradeAggregates(scope, filters)) }).toEqual({ scope, query, ...comparable(await memory.tradeAggregates(scope, filters)) });
       }
     }
-    const carol = await sql.tradeAggregates(users[3].id, parseTradeListQuery({}).filters);
+    const carol = await sql.tradeAggregates(all(users[3].id), parseTradeListQuery({}).filters);
     expect(carol.largestWin?.totalProfitLoss.toString()).toBe('250.5');
     expect(carol.bySymbol.get('NVDA')).toMatchObject({ totalTrades: 4, winningTrades: 3, losingTrades: 0, winnersHoldingDays: 6 });
     expect(carol.byHoldingPeriod.get('over_365')).toMatchObject({ totalTrades: 1 });
   });
 
+  it("finds a user's account by its number, never another user's; one account's figures are its own", async () => {
+    const [, bob] = users;
+    const dora = users[users.length - 1];
+    const second = scopes.find((scope) => scope.userId === dora.id && scope.accountId !== null && scope.accountId !== dora.accountId);
+    expect(await sql.accountNamed(dora.id, 'D-2')).toBe(second?.accountId);
+    expect(await sql.accountNamed(dora.id, 'D-1')).toBe(dora.accountId);
+    expect(await sql.accountNamed(dora.id, 'B-1')).toBeNull();
+    expect(await sql.accountNamed(bob.id, 'D-2')).toBeNull();
+    const january = async (scope: ReportScope) => {
+      const [month] = (await sql.monthlyTotals(scope)).filter((entry) => entry.month === '2025-01');
+      return [month.totals.tradeCount, month.totals.tradingProfitLoss.toString(), month.totals.dividends.toString()];
+    };
+    expect(await january(all(dora.id))).toEqual([2, '9', '4.21']);
+    expect(await january({ userId: dora.id, accountId: second?.accountId ?? null })).toEqual([1, '12.5', '3.21']);
+    expect(await january({ userId: dora.id, accountId: dora.accountId })).toEqual([1, '-3.5', '1']);
+  });
+
   it('keeps exact values: trades, shorts, broker flags, dividends without a symbol count in the day', async () => {
     const [alice] = users;
-    const january = await sql.dailyTotals(alice.id, { from: '2025-01-15', to: '2025-01-15' }, null);
+    const january = await sql.dailyTotals(all(alice.id), { from: '2025-01-15', to: '2025-01-15' }, null);
     expect(january).toEqual([{ date: '2025-01-15', tradeCount: 0, winningTrades: 0, tradingProfitLoss: Decimal.ZERO, dividendCount: 2, dividends: d('13.45') }]);
-    const [trade] = await sql.tradesClosedIn(alice.id, { from: '2024-12-30', to: '2024-12-30' });
+    const [trade] = await sql.tradesClosedIn(all(alice.id), { from: '2024-12-30', to: '2024-12-30' });
     expect(trade).toMatchObject({ source: 'broker', washSale: false, term: 'Short Term', holdingDays: 28 });
     expect(trade.totalProfitLoss.toString()).toBe('100.005');
     expect(trade.buyTxPrice?.toString()).toBe('99.5');
-    const short = (await sql.tradesOfSymbol(alice.id, 'SNOW'))[0];
+    const short = (await sql.tradesOfSymbol(all(alice.id), 'SNOW'))[0];
     expect(short).toMatchObject({ side: 'short', buyDate: '2025-01-31', sellDate: '2025-01-10', closeDate: '2025-01-31' });
-    expect((await sql.symbolTotals(alice.id)).map((row) => row.symbol)).toEqual(['AAPL', 'KO', 'MSFT', 'SNOW', 'TSLA']);
-    expect((await sql.symbolTotals(alice.id, 'AAPL'))[0]).toMatchObject({ companyName: 'APPLE INC', firstOpenDate: '2024-12-02' });
+    expect((await sql.symbolTotals(all(alice.id))).map((row) => row.symbol)).toEqual(['AAPL', 'KO', 'MSFT', 'SNOW', 'TSLA']);
+    expect((await sql.symbolTotals(all(alice.id), 'AAPL'))[0]).toMatchObject({ companyName: 'APPLE INC', firstOpenDate: '2024-12-02' });
   });
 
   it('rebuilding raises the user’s report version, and only that user’s rollups change', async () => {
     const [alice, bob] = users;
     const versions = new DatabaseReportVersions(database);
     const before = await versions.current(alice.id);
-    const bobBefore = await sql.dailyTotals(bob.id, null, null);
+    const bobBefore = await sql.dailyTotals(all(bob.id), null, null);
     await database.manager.query(`DELETE FROM closed_trades WHERE user_id = $1 AND symbol = 'MSFT'`, [alice.id]);
     await database.inTransaction(() => refreshTradeReports(database, alice.id));
     expect(await versions.current(alice.id)).toBe(before + 1);
     expect(await versions.current(users[2].id)).toBe(0);
-    expect((await sql.monthlyTotals(alice.id)).find((month) => month.month === '2025-01')?.totals.tradeCount).toBe(2);
-    expect(await sql.dailyTotals(bob.id, null, null)).toEqual(bobBefore);
+    expect((await sql.monthlyTotals(all(alice.id))).find((month) => month.month === '2025-01')?.totals.tradeCount).toBe(2);
+    expect(await sql.dailyTotals(all(bob.id), null, null)).toEqual(bobBefore);
   });
 
   it.each(['CreateTradeReportRollups1763760000000', 'TradeStatisticGroups1763820000000'])('the migration that creates the rollups (%s) fills them for data imported before it, as a rebuild does', async (name) => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database, decimalFrom, decimalOrNullFrom, textOrNullFrom, type SqlRow } from '@app/persistence';
 import { Decimal, type IsoDate } from '@app/shared/domain';
-import { TradeReports, type DayRange } from '../../application/trade-reports.port.js';
+import { TradeReports, type DayRange, type ReportScope } from '../../application/trade-reports.port.js';
 import type { DayTotals } from '../../domain/period-totals.js';
 import type { OpenPosition, DividendPayment, ClosedTrade, TradeResult, TradeSide, TradeSource } from '../../domain/closed-trade.js';
 import type { SymbolAccountTotals } from '../../domain/symbol-summary.js';
@@ -46,47 +46,50 @@ export class SqlTradeReports extends TradeReports {
     super();
   }
 
-  async monthlyTotals(userId: number): Promise<MonthTotals[]> {
+  async monthlyTotals(scope: ReportScope): Promise<MonthTotals[]> {
+    const params: unknown[] = [scope.userId];
     const rows = await this.query(
       `SELECT to_char(day, 'YYYY-MM') AS month, ${SUMMED_TOTALS_COLUMNS}
-         FROM daily_totals WHERE user_id = $1
+         FROM ${dailyTotalsOf(scope, params)} WHERE user_id = $1
         GROUP BY 1 ORDER BY 1 DESC`,
-      [userId],
+      params,
     );
     return rows.map((row) => ({ month: String(row.month), totals: toTotals(row) }));
   }
 
-  async dailyTotals(userId: number, range: DayRange | null, symbols: readonly string[] | null): Promise<DayTotals[]> {
-    const params: unknown[] = [userId];
+  async dailyTotals(scope: ReportScope, range: DayRange | null, symbols: readonly string[] | null): Promise<DayTotals[]> {
+    const params: unknown[] = [scope.userId];
+    const source = symbols === null ? dailyTotalsOf(scope, params) : dailySymbolTotalsOf(scope, params);
     const inRange = range === null ? '' : `AND day BETWEEN $${params.push(range.from)} AND $${params.push(range.to)}`;
     const rows =
       symbols === null
         ? await this.query(
             `SELECT to_char(day, 'YYYY-MM-DD') AS day, ${TOTALS_COLUMNS}
-               FROM daily_totals WHERE user_id = $1 ${inRange} ORDER BY day`,
+               FROM ${source} WHERE user_id = $1 ${inRange} ORDER BY day`,
             params,
           )
         : await this.query(
             `SELECT to_char(day, 'YYYY-MM-DD') AS day, ${SUMMED_TOTALS_COLUMNS}
-               FROM daily_symbol_totals WHERE user_id = $1 AND symbol = ANY($${params.push([...symbols])}::text[]) ${inRange}
+               FROM ${source} WHERE user_id = $1 AND symbol = ANY($${params.push([...symbols])}::text[]) ${inRange}
               GROUP BY day ORDER BY day`,
             params,
           );
     return rows.map((row) => ({ date: String(row.day), ...toTotals(row) }));
   }
 
-  async tradesClosedIn(userId: number, range: DayRange): Promise<ClosedTrade[]> {
+  async tradesClosedIn(scope: ReportScope, range: DayRange): Promise<ClosedTrade[]> {
+    const params: unknown[] = [scope.userId];
     const rows = await this.query(
       `SELECT ${TRADE_COLUMNS} FROM closed_trades
-        WHERE user_id = $1 AND close_date BETWEEN $2 AND $3 ORDER BY close_date, account_id, seq`,
-      [userId, range.from, range.to],
+        WHERE ${scoped(scope, params)} AND close_date BETWEEN $${params.push(range.from)} AND $${params.push(range.to)} ORDER BY close_date, account_id, seq`,
+      params,
     );
     return rows.map(toTrade);
   }
 
-  async tradeListPage(userId: number, query: TradeListQuery): Promise<TradeListPage> {
-    const params: unknown[] = [userId];
-    const where = filterClause(query.filters, params, await this.taggedTrades(userId, query.filters));
+  async tradeListPage(scope: ReportScope, query: TradeListQuery): Promise<TradeListPage> {
+    const params: unknown[] = [scope.userId];
+    const where = filterClause(scope, query.filters, params, await this.taggedTrades(scope.userId, query.filters));
     const [totals] = await this.query(
       `SELECT count(*)::int AS total_count, (count(*) FILTER (WHERE profit_loss > 0))::int AS winning_trades,
               COALESCE(SUM(profit_loss), 0)::text AS net_profit_loss
@@ -124,23 +127,23 @@ export class SqlTradeReports extends TradeReports {
     };
   }
 
-  async tradesMatching(userId: number, filters: TradeFilters): Promise<ClosedTrade[]> {
-    const params: unknown[] = [userId];
-    const where = filterClause(filters, params, await this.taggedTrades(userId, filters));
+  async tradesMatching(scope: ReportScope, filters: TradeFilters): Promise<ClosedTrade[]> {
+    const params: unknown[] = [scope.userId];
+    const where = filterClause(scope, filters, params, await this.taggedTrades(scope.userId, filters));
     const rows = await this.query(`SELECT ${TRADE_COLUMNS} FROM closed_trades WHERE ${where} ORDER BY close_date, account_id, seq`, params);
     return rows.map(toTrade);
   }
 
-  async tradeAggregates(userId: number, filters: TradeFilters): Promise<TradeAggregates> {
-    const params: unknown[] = [userId];
-    const where = filterClause(filters, params, await this.taggedTrades(userId, filters));
-    // All time, every symbol: the rollup the import keeps (a few rows per day, side, period, symbol and
-    // bucket). Otherwise one scan of the selected trades, summed by each grouping at once.
+  async tradeAggregates(scope: ReportScope, filters: TradeFilters): Promise<TradeAggregates> {
+    const params: unknown[] = [scope.userId];
+    const where = filterClause(scope, filters, params, await this.taggedTrades(scope.userId, filters));
+    // All time, every symbol and account: the rollup the import keeps (a few rows per day, side, period,
+    // symbol and bucket). Otherwise one scan of the selected trades, summed by each grouping at once.
     const groups = (
-      isAllTrades(filters)
+      isAllTrades(filters) && scope.accountId === null
         ? await this.query(
             `SELECT ${GROUP_COLUMNS} FROM trade_statistic_groups WHERE user_id = $1${filters.side === null ? '' : ' AND side = $2'}`,
-            filters.side === null ? [userId] : [userId, filters.side],
+            filters.side === null ? [scope.userId] : [scope.userId, filters.side],
           )
         : await this.query(
             `SELECT ${GROUP_COLUMNS}
@@ -184,33 +187,37 @@ export class SqlTradeReports extends TradeReports {
     return rows.length === 0 ? null : toTrade(rows[0]);
   }
 
-  async dividendsPaidIn(userId: number, range: DayRange): Promise<DividendPayment[]> {
+  async dividendsPaidIn(scope: ReportScope, range: DayRange): Promise<DividendPayment[]> {
+    const params: unknown[] = [scope.userId];
     const rows = await this.query(
       `SELECT ${DIVIDEND_COLUMNS} FROM dividends
-        WHERE user_id = $1 AND transaction_date BETWEEN $2 AND $3 ORDER BY transaction_date, account_id, seq`,
-      [userId, range.from, range.to],
+        WHERE ${scoped(scope, params)} AND transaction_date BETWEEN $${params.push(range.from)} AND $${params.push(range.to)}
+        ORDER BY transaction_date, account_id, seq`,
+      params,
     );
     return rows.map(toDividend);
   }
 
-  async tradesOfSymbol(userId: number, symbol: string): Promise<ClosedTrade[]> {
+  async tradesOfSymbol(scope: ReportScope, symbol: string): Promise<ClosedTrade[]> {
+    const params: unknown[] = [scope.userId];
     const rows = await this.query(
-      `SELECT ${TRADE_COLUMNS} FROM closed_trades WHERE user_id = $1 AND symbol = $2 ORDER BY close_date, account_id, seq`,
-      [userId, symbol],
+      `SELECT ${TRADE_COLUMNS} FROM closed_trades WHERE ${scoped(scope, params)} AND symbol = $${params.push(symbol)} ORDER BY close_date, account_id, seq`,
+      params,
     );
     return rows.map(toTrade);
   }
 
-  async dividendsOfSymbol(userId: number, symbol: string): Promise<DividendPayment[]> {
+  async dividendsOfSymbol(scope: ReportScope, symbol: string): Promise<DividendPayment[]> {
+    const params: unknown[] = [scope.userId];
     const rows = await this.query(
-      `SELECT ${DIVIDEND_COLUMNS} FROM dividends WHERE user_id = $1 AND symbol = $2 ORDER BY transaction_date, account_id, seq`,
-      [userId, symbol],
+      `SELECT ${DIVIDEND_COLUMNS} FROM dividends WHERE ${scoped(scope, params)} AND symbol = $${params.push(symbol)} ORDER BY transaction_date, account_id, seq`,
+      params,
     );
     return rows.map(toDividend);
   }
 
-  async symbolTotals(userId: number, symbol?: string): Promise<SymbolAccountTotals[]> {
-    const params: unknown[] = [userId];
+  async symbolTotals(scope: ReportScope, symbol?: string): Promise<SymbolAccountTotals[]> {
+    const params: unknown[] = [scope.userId];
     const rows = await this.query(
       `SELECT symbol, company_name, trade_count, winning_trades, trading_pnl::text AS trading_pnl, min_pnl::text AS min_pnl,
               max_pnl::text AS max_pnl, sum_return_pct::text AS sum_return_pct, min_return_pct::text AS min_return_pct,
@@ -219,15 +226,16 @@ export class SqlTradeReports extends TradeReports {
               to_char(last_trade_date, 'YYYY-MM-DD') AS last_trade_date, to_char(first_open_date, 'YYYY-MM-DD') AS first_open_date,
               dividend_count, dividends::text AS dividends, to_char(first_dividend_date, 'YYYY-MM-DD') AS first_dividend_date,
               to_char(last_dividend_date, 'YYYY-MM-DD') AS last_dividend_date, current_shares::text AS current_shares
-         FROM symbol_totals WHERE user_id = $1 ${symbol === undefined ? '' : `AND symbol = $${params.push(symbol)}`}
+         FROM symbol_totals WHERE ${scoped(scope, params)} ${symbol === undefined ? '' : `AND symbol = $${params.push(symbol)}`}
         ORDER BY symbol, account_id`,
       params,
     );
     return rows.map(toSymbolTotals);
   }
 
-  async openPositions(userId: number, asOf: IsoDate | null, symbols: readonly string[] | null): Promise<OpenPosition[]> {
-    const params: unknown[] = [userId];
+  async openPositions(scope: ReportScope, asOf: IsoDate | null, symbols: readonly string[] | null): Promise<OpenPosition[]> {
+    const params: unknown[] = [scope.userId];
+    const inScope = scoped(scope, params, 'k.');
     const onlySymbols = symbols === null ? '' : `AND k.symbol = ANY($${params.push([...symbols])}::text[])`;
     // Now: each account's latest position, kept in symbol_totals. At a date: the last change on or
     // before it, one primary-key probe per account and symbol.
@@ -235,7 +243,7 @@ export class SqlTradeReports extends TradeReports {
       asOf === null
         ? await this.query(
             `SELECT k.symbol, SUM(k.current_shares)::text AS shares
-               FROM symbol_totals k WHERE k.user_id = $1 AND k.has_positions ${onlySymbols}
+               FROM symbol_totals k WHERE ${inScope} AND k.has_positions ${onlySymbols}
               GROUP BY k.symbol HAVING SUM(k.current_shares) <> 0 ORDER BY k.symbol`,
             params,
           )
@@ -245,13 +253,13 @@ export class SqlTradeReports extends TradeReports {
                CROSS JOIN LATERAL (SELECT h.shares FROM position_history h
                                     WHERE h.account_id = k.account_id AND h.symbol = k.symbol AND h.as_of <= $${params.push(asOf)}
                                     ORDER BY h.as_of DESC LIMIT 1) p
-              WHERE k.user_id = $1 AND k.has_positions ${onlySymbols}
+              WHERE ${inScope} AND k.has_positions ${onlySymbols}
               GROUP BY k.symbol HAVING SUM(p.shares) <> 0 ORDER BY k.symbol`,
             params,
           );
     if (rows.length === 0) return [];
     const held = rows.map((row) => String(row.symbol));
-    const [costs, prices] = await Promise.all([this.openCosts(userId, asOf, held), this.lastPrices(held)]);
+    const [costs, prices] = await Promise.all([this.openCosts(scope, asOf, held), this.lastPrices(held)]);
     return rows.map((row) => ({
       symbol: String(row.symbol),
       shares: Decimal.parse(String(row.shares)),
@@ -265,25 +273,33 @@ export class SqlTradeReports extends TradeReports {
    * then, plus the trades opened by then and closed after (a long counts its cost basis, a short minus
    * its proceeds). Splits change shares, never cost, so this holds across them.
    */
-  private async openCosts(userId: number, asOf: IsoDate | null, symbols: readonly string[]): Promise<Map<string, Decimal>> {
+  private async openCosts(scope: ReportScope, asOf: IsoDate | null, symbols: readonly string[]): Promise<Map<string, Decimal>> {
+    const params: unknown[] = [scope.userId];
+    const inScope = scoped(scope, params);
+    const held = `symbol = ANY($${params.push(symbols)}::text[])`;
     const rows =
       asOf === null
         ? await this.query(
             `SELECT symbol, SUM(CASE WHEN side = 'long' THEN cost ELSE -cost END)::text AS cost
-               FROM open_lots WHERE user_id = $1 AND symbol = ANY($2::text[]) GROUP BY symbol`,
-            [userId, symbols],
+               FROM open_lots WHERE ${inScope} AND ${held} GROUP BY symbol`,
+            params,
           )
         : await this.query(
             `SELECT symbol, SUM(cost)::text AS cost
                FROM (SELECT symbol, CASE WHEN side = 'long' THEN cost ELSE -cost END AS cost FROM open_lots
-                      WHERE user_id = $1 AND symbol = ANY($2::text[]) AND open_date <= $3
+                      WHERE ${inScope} AND ${held} AND open_date <= $${params.push(asOf)}
                      UNION ALL
                      SELECT symbol, CASE WHEN side = 'long' THEN cost_basis ELSE -proceeds END FROM closed_trades
-                      WHERE user_id = $1 AND symbol = ANY($2::text[]) AND close_date > $3 AND open_date <= $3) AS open_then
+                      WHERE ${inScope} AND ${held} AND close_date > $${params.length} AND open_date <= $${params.length}) AS open_then
               GROUP BY symbol`,
-            [userId, symbols, asOf],
+            params,
           );
     return new Map(rows.map((row) => [String(row.symbol), Decimal.parse(String(row.cost))]));
+  }
+
+  async accountNamed(userId: number, accountNumber: string): Promise<number | null> {
+    const rows = await this.query('SELECT id FROM brokerage_accounts WHERE user_id = $1 AND account_number = $2', [userId, accountNumber]);
+    return rows.length === 0 ? null : Number(rows[0].id);
   }
 
   /** The latest cached market prices (the portfolio's quote cache, shared by every user). */
@@ -333,10 +349,41 @@ function isAllTrades(filters: TradeFilters): boolean {
   );
 }
 
-/** The SQL condition of `filters` (the user is `$1`), its values pushed onto `params`; `tagged`: `taggedTrades` of them. */
-function filterClause(filters: TradeFilters, params: unknown[], tagged: readonly string[] | null): string {
+/** The rows of the scope: the user's (`$1`), of one account when it names one (its id pushed onto `params`). */
+function scoped(scope: ReportScope, params: unknown[], alias = ''): string {
+  return scope.accountId === null ? `${alias}user_id = $1` : `${alias}user_id = $1 AND ${alias}account_id = $${params.push(scope.accountId)}`;
+}
+
+/**
+ * `daily_symbol_totals`, or for one account the same rows computed from its trades and dividends (the
+ * rollup is kept per user: an account's figures are summed when asked for, as the rollup is built).
+ */
+function dailySymbolTotalsOf(scope: ReportScope, params: unknown[]): string {
+  if (scope.accountId === null) return 'daily_symbol_totals';
+  const account = `user_id = $1 AND account_id = $${params.push(scope.accountId)}`;
+  return `(SELECT $1::int AS user_id, symbol, day, SUM(trade_count) AS trade_count, SUM(winning_trades) AS winning_trades,
+                  SUM(trading_pnl) AS trading_pnl, SUM(dividend_count) AS dividend_count, SUM(dividends) AS dividends
+             FROM (SELECT symbol, close_date AS day, COUNT(*) AS trade_count, COUNT(*) FILTER (WHERE trade_result = 'Win') AS winning_trades,
+                          SUM(profit_loss) AS trading_pnl, 0 AS dividend_count, 0::numeric AS dividends
+                     FROM closed_trades WHERE ${account} GROUP BY symbol, close_date
+                   UNION ALL
+                   SELECT symbol, transaction_date, 0, 0, 0, COUNT(*), SUM(amount)
+                     FROM dividends WHERE ${account} GROUP BY symbol, transaction_date) AS activity
+            GROUP BY symbol, day) AS daily_symbol_totals`;
+}
+
+/** `daily_totals`, or for one account the same rows from `dailySymbolTotalsOf`. */
+function dailyTotalsOf(scope: ReportScope, params: unknown[]): string {
+  if (scope.accountId === null) return 'daily_totals';
+  return `(SELECT user_id, day, SUM(trade_count) AS trade_count, SUM(winning_trades) AS winning_trades, SUM(trading_pnl) AS trading_pnl,
+                  SUM(dividend_count) AS dividend_count, SUM(dividends) AS dividends
+             FROM ${dailySymbolTotalsOf(scope, params)} GROUP BY user_id, day) AS daily_totals`;
+}
+
+/** The SQL condition of `filters` in `scope` (the user is `$1`), its values pushed onto `params`; `tagged`: `taggedTrades` of them. */
+function filterClause(scope: ReportScope, filters: TradeFilters, params: unknown[], tagged: readonly string[] | null): string {
   const range = dateRangeOf(filters.selection);
-  const conditions = ['user_id = $1', `close_date BETWEEN $${params.push(range.from)} AND $${params.push(range.to)}`];
+  const conditions = [scoped(scope, params), `close_date BETWEEN $${params.push(range.from)} AND $${params.push(range.to)}`];
   if (filters.selection.symbols !== null) conditions.push(`symbol = ANY($${params.push([...filters.selection.symbols])}::text[])`);
   if (filters.side !== null) conditions.push(`side = $${params.push(filters.side)}`);
   if (filters.result !== null) conditions.push(`trade_result = $${params.push(filters.result)}`);
