@@ -17,7 +17,7 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
   let service: RunningService;
 
   beforeAll(async () => {
-    service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,other@example.com,fresh@example.com,noaccount@example.com,robinhood@example.com,fidelity@example.com,anybroker@example.com,schwabany@example.com,ibkr@example.com,ibkrflex@example.com,fidelitypair@example.com,accounts@example.com' } });
+    service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,other@example.com,fresh@example.com,noaccount@example.com,robinhood@example.com,fidelity@example.com,anybroker@example.com,schwabany@example.com,ibkr@example.com,ibkrflex@example.com,fidelitypair@example.com,accounts@example.com,preview@example.com' } });
   });
   afterAll(async () => {
     await service?.stop();
@@ -397,7 +397,7 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
     });
 
     it('several accounts in one upload: each history goes to the account it carries, else the account field; reports show all or one', async () => {
-      const session = await traderWithAccount('accounts@example.com');
+      const session = await traderWithAccount('accounts@example.com,preview@example.com');
       const part = (file: string, name = file.split('/')[1]): UploadPart => ({ name, content: readFileSync(path.resolve(process.cwd(), 'test/fixtures', file)) });
       const lines = ndjson(await (await importFiles(session, [part('vanguard/transactions.csv'), part('etrade/transactions.csv', 'etrade.csv'), part('robinhood/activity.csv')], { account: 'RH-1' })).text());
       expect(lines.at(-1)).toMatchObject({
@@ -430,6 +430,36 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
       expect(failed.at(-1)).toMatchObject({ type: 'error', message: expect.stringMatching(/^broken\.csv, line 2: column 'Side'/) });
       expect((((await (await session.fetch('/api/accounts')).json()) as any).accounts as any[]).map((a) => a.account_number)).not.toContain('NEW-1');
       expect((await aprilOf('')).body.summary.trading_profit_loss).toBe(-480.75);
+    });
+
+    it('previews an upload without importing it: each file\'s broker, kind, rows and account, or why it would be refused', async () => {
+      const session = await traderWithAccount('preview@example.com');
+      const part = (file: string, name = file.split('/')[1]): UploadPart => ({ name, content: readFileSync(path.resolve(process.cwd(), 'test/fixtures', file)) });
+      const preview = async (files: UploadPart[]) => {
+        const form = new FormData();
+        for (const file of files) form.append('files', new Blob([typeof file.content === 'string' ? file.content : new Uint8Array(file.content)]), file.name);
+        const response = await session.fetch('/api/import/preview', { method: 'POST', body: form });
+        return { status: response.status, body: (await response.json()) as any };
+      };
+      const first = await preview([part('interactive-brokers/flex-trades.csv'), part('robinhood/activity.csv'), { name: 'notes.csv', content: 'a,b,c\n1,2,3\n' }]);
+      expect(first).toMatchObject({
+        status: 200,
+        body: {
+          success: true,
+          files: [
+            { file: 'flex-trades.csv', broker: 'Interactive Brokers', label: 'Interactive Brokers Flex Query Trades', kind: 'transactions', rows: 9, account: 'U1234567', error: null },
+            { file: 'activity.csv', broker: 'Robinhood', label: 'Robinhood Account Activity', kind: 'transactions', rows: 11, account: null, error: null },
+            { file: 'notes.csv', broker: null, label: null, kind: null, rows: null, account: null, error: expect.stringMatching(/^notes\.csv, line 1: header not recognised/) },
+          ],
+          problem: null,
+        },
+      });
+      const lotsAlone = await preview([part('fidelity/realized-gain-loss.csv')]);
+      expect(lotsAlone.body).toMatchObject({ files: [{ broker: 'Fidelity', kind: 'realized-lots', rows: 3, error: null }], problem: 'A transaction history is required beside realized-gain-loss.csv' });
+      expect((await preview([])).status).toBe(400);
+      // Nothing was imported.
+      expect(((await (await session.fetch('/api/months')).json()) as any).months).toEqual([]);
+      expect(await history(session)).toEqual([]);
     });
 
     it('refuses, before anything is written: no file, an unknown layout, lots of another broker or of two histories, lots alone, not CSV, a bad account', async () => {

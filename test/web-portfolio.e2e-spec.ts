@@ -159,6 +159,12 @@ describeInChromium('web app: the portfolio page (Chromium)', () => {
       expect.stringContaining('activity.csv'),
     ]);
     await page.getByLabel('Account (optional)').fill('RH-1');
+    // Before importing, the page says what each file is and which account it goes to.
+    const before = page.getByRole('region', { name: 'Before importing: what each file is and where it goes' });
+    await before.locator('tbody tr').nth(1).waitFor();
+    expect(await before.locator('tbody tr').first().innerText()).toMatch(/U1234567\.csv\s+Interactive Brokers Activity Statement\s+Transactions\s+15\s+U1234567 \(from the file\)/);
+    expect(await before.locator('tbody tr').nth(1).innerText()).toMatch(/activity\.csv\s+Robinhood Account Activity\s+Transactions\s+11\s+RH-1/);
+    await noSeriousViolations('import (any broker, before importing)');
     await page.getByRole('button', { name: 'Import 2 files' }).click();
     await page.getByText('Successfully processed files.').waitFor({ timeout: 60000 });
     const detected = page.getByRole('region', { name: 'What each file was' });

@@ -250,6 +250,24 @@ export interface ImportFormatsResponse {
   data_source: 'postgresql';
 }
 
+export interface ImportPreviewResponse {
+  success: true;
+  files: {
+    file: string;
+    broker: string | null;
+    label: string | null;
+    kind: 'transactions' | 'realized-lots' | null;
+    rows: number | null;
+    /** The account number the file carries; null: the account field, or the profile's. */
+    account: string | null;
+    /** Why the import would refuse this file. */
+    error: string | null;
+  }[];
+  /** Why the import would refuse these files together (lots without their history …). */
+  problem: string | null;
+  data_source: 'postgresql';
+}
+
 export interface ImportStats {
   transactions_inserted: number;
   realized_gains_lots: number;

@@ -68,3 +68,4 @@ export type TagsResponse = Api.TagsResponse;
 export type TradeTagsResponse = Api.TradeTagsResponse;
 export type TradeNoteResponse = Api.TradeNoteResponse;
 export type DayNoteResponse = Api.DayNoteResponse;
+export type ImportPreview = Api.ImportPreviewResponse;

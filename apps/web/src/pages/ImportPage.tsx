@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type DragEvent, type FormEvent } from 'react';
-import { ApiError, failure } from '../api/client';
+import { ApiError, failure, sendForm } from '../api/client';
 import { uploadBrokerFiles, uploadTradeFiles } from '../api/ndjson';
-import type { ImportStats, UploadHistoryEntry, UploadMessage } from '../api/types';
+import type { ImportPreview, ImportStats, UploadHistoryEntry, UploadMessage } from '../api/types';
 import { ErrorMessage, Loading, PageHeader, Section, Stat, Stats } from '../components/common';
 import { DataTable } from '../components/DataTable';
 import { formatBytes, formatCount, formatDateTime } from '../lib/format';
@@ -186,6 +186,31 @@ function UploadForm({ onFinished }: { onFinished: () => void }) {
 /** Files an any-broker upload takes at once (the service's limit). */
 const MAX_BROKER_FILES = 6;
 
+type PreviewState = { phase: 'none' } | { phase: 'reading' } | { phase: 'ready'; preview: ImportPreview } | { phase: 'failed'; message: string };
+
+/** What the service would read in the chosen files (`POST /api/import/preview`), read again whenever they change. */
+function usePreview(files: readonly File[]): PreviewState {
+  const [state, setState] = useState<PreviewState>({ phase: 'none' });
+  useEffect(() => {
+    if (files.length === 0) {
+      setState({ phase: 'none' });
+      return;
+    }
+    let current = true;
+    setState({ phase: 'reading' });
+    const form = new FormData();
+    for (const file of files) form.append('files', file, file.name);
+    sendForm<ImportPreview>('/api/import/preview', form).then(
+      (preview) => current && setState({ phase: 'ready', preview }),
+      (error: unknown) => current && setState({ phase: 'failed', message: failure(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [files]);
+  return state;
+}
+
 /** Any broker's exports, dropped or chosen: the service detects each file's broker and kind. */
 function BrokerUploadForm({ onFinished }: { onFinished: () => void }) {
   const { profile } = useProfile();
@@ -193,8 +218,11 @@ function BrokerUploadForm({ onFinished }: { onFinished: () => void }) {
   const [account, setAccount] = useState('');
   const [dragging, setDragging] = useState(false);
   const { state, run } = useUpload(onFinished);
+  const preview = usePreview(files);
   const accountMissing = profile !== null && !profile.brokerage_account;
   const running = state.phase === 'running';
+  const refused = preview.phase === 'failed' || (preview.phase === 'ready' && (preview.preview.problem !== null || preview.preview.files.some((file) => file.error !== null)));
+  const destination = (carried: string | null) => carried ?? (account.trim() || profile?.brokerage_account || '—');
 
   const add = (chosen: FileList | null) => {
     const added = Array.from(chosen ?? []);
@@ -257,6 +285,38 @@ function BrokerUploadForm({ onFinished }: { onFinished: () => void }) {
             ))}
           </ul>
         )}
+        {preview.phase === 'reading' && <p className="muted">Reading the files…</p>}
+        {preview.phase === 'failed' && (
+          <p className="form-error" role="alert">
+            {preview.message}
+          </p>
+        )}
+        {preview.phase === 'ready' && (
+          <>
+            <DataTable
+              caption="Before importing: what each file is and where it goes"
+              columns={[
+                { key: 'file', header: 'File', cell: (f) => f.file },
+                { key: 'broker', header: 'Layout', cell: (f) => f.label ?? '—' },
+                { key: 'kind', header: 'Kind', cell: (f) => (f.kind === null ? '—' : f.kind === 'transactions' ? 'Transactions' : 'Realized lots') },
+                { key: 'rows', header: 'Rows', cell: (f) => (f.rows === null ? '—' : formatCount(f.rows)), numeric: true },
+                {
+                  key: 'account',
+                  header: 'Account',
+                  cell: (f) => (f.error !== null ? '—' : f.kind === 'realized-lots' ? 'with its history' : `${destination(f.account)}${f.account === null ? '' : ' (from the file)'}`),
+                },
+                { key: 'error', header: 'Problem', cell: (f) => (f.error === null ? '' : <span className="form-error">{f.error}</span>), wide: true },
+              ]}
+              rows={preview.preview.files}
+              rowKey={(f) => f.file}
+            />
+            {preview.preview.problem !== null && (
+              <p className="form-error" role="alert">
+                {preview.preview.problem}
+              </p>
+            )}
+          </>
+        )}
         <div className="field">
           <label htmlFor="import-account">Account (optional)</label>
           <p className="muted small" id="import-account-hint">
@@ -272,7 +332,7 @@ function BrokerUploadForm({ onFinished }: { onFinished: () => void }) {
             aria-describedby="import-account-hint"
           />
         </div>
-        <button type="submit" disabled={running || accountMissing || files.length === 0}>
+        <button type="submit" disabled={running || accountMissing || files.length === 0 || refused || preview.phase === 'reading'}>
           {running ? 'Importing…' : files.length === 0 ? 'Import files' : `Import ${files.length === 1 ? '1 file' : `${files.length} files`}`}
         </button>
       </form>

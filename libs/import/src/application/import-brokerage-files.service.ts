@@ -10,7 +10,7 @@ import { decodeCsvText } from '../domain/parsers/csv-text.js';
 import { brokerageFormats, parseRealizedLotsFile, parseTransactionsFile } from '../domain/parsers/format-registry.js';
 import type { BrokerTransaction } from '../domain/broker-transaction.js';
 import type { RealizedLot } from '../domain/realized-lot.js';
-import type { Turns } from '../domain/turns.js';
+import { runStepsWithTurns, type Turns } from '../domain/turns.js';
 import { unknownActionWarnings } from '../domain/unknown-actions.js';
 import { ImportStore, type StoredRows as Rows } from './import-store.port.js';
 import { UploadHistory } from './upload-history.port.js';
@@ -77,6 +77,18 @@ export interface ImportOutcome {
   warnings: string[];
 }
 
+/** One file as an import would read it (`preview`); `error` says why it would be refused. */
+export interface FilePreview {
+  file: string;
+  broker: string | null;
+  label: string | null;
+  kind: 'transactions' | 'realized-lots' | null;
+  rows: number | null;
+  /** The account number the file carries, if its layout has one. */
+  accountNumber: string | null;
+  error: string | null;
+}
+
 export type ProgressListener = (step: (typeof IMPORT_STEPS)[number]) => Promise<void>;
 
 /** The two refusals that come before any stream starts (../shared/spec/interface.md "Data import"). */
@@ -117,6 +129,33 @@ export class ImportBrokerageFiles {
         throw error;
       }
     }
+  }
+
+  /**
+   * What an import would read in each file, without importing anything: its layout, the rows it holds
+   * and the account number it carries, or why it would be refused (`GET`-like: nothing is written).
+   */
+  async preview(files: readonly UploadedFile[]): Promise<FilePreview[]> {
+    const previews: FilePreview[] = [];
+    for (const file of files) {
+      try {
+        if (!/\.csv$/i.test(file.name)) throw ImportFileError.notCsvName(file.name);
+        const parsed = await runStepsWithTurns(brokerageFormats.parsing(file.name, file.content), TURNS);
+        previews.push({
+          file: file.name,
+          broker: brokerOf(parsed.format.id),
+          label: parsed.format.label,
+          kind: parsed.kind,
+          rows: parsed.dataRows,
+          accountNumber: parsed.kind === 'transactions' ? (parsed.accountNumber ?? null) : null,
+          error: null,
+        });
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        previews.push({ file: file.name, broker: null, label: null, kind: null, rows: null, accountNumber: null, error: error.message });
+      }
+    }
+    return previews;
   }
 
   async run(request: ImportRequest, progress: ProgressListener): Promise<ImportOutcome> {

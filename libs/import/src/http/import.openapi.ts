@@ -73,4 +73,18 @@ export const importSchemas: SchemaSet = {
       }),
     ),
   }),
+  ImportPreviewResponse: dataEnvelope({
+    files: arrayOf(
+      object({
+        file: string(),
+        broker: nullable(string()),
+        label: nullable(string()),
+        kind: nullable(oneOfStrings(['transactions', 'realized-lots'])),
+        rows: nullable(count),
+        account: nullable(string({ description: 'The account number the file carries; null: the account field, or the profile\'s.' })),
+        error: nullable(string({ description: 'Why the import would refuse this file.' })),
+      }),
+    ),
+    problem: nullable(string({ description: 'Why the import would refuse these files together (lots without their history …).' })),
+  }),
 };

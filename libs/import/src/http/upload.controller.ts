@@ -1,9 +1,10 @@
 import { setImmediate as nextTick } from 'node:timers/promises';
-import { Controller, Get, HttpStatus, Logger, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, HttpStatus, Logger, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BrokerageAccounts, parseBrokerageAccountNumber } from '@app/auth';
 import {
+  ApiFailures,
   ApiJson,
   ApiSignedIn,
   AppConfig,
@@ -209,6 +210,47 @@ export class UploadController {
         detect: true,
       };
     });
+  }
+
+  @Post('import/preview')
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({
+    summary: 'What `POST /api/import` would read in these files, without importing: each file\'s broker, kind, rows and account, or why it would be refused',
+  })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: object({ files: arrayOf(string({ format: 'binary' }), { description: 'Up to 6 files, as for `POST /api/import`.' }) }) })
+  @ApiJson('ImportPreviewResponse', 'Each file as the import would read it.')
+  @ApiFailures(400, 413, 429, 503)
+  async preview(@CurrentUser() user: AuthenticatedUser, @Req() request: FastifyRequest) {
+    const release = this.budget.reserve(user.id, request, IMPORT_MAX_FILES);
+    try {
+      const { files } = await readUploadedFileList(request, { fields: [IMPORT_FIELD], maxFiles: IMPORT_MAX_FILES, maxBytes: this.config.uploadMaxBytes, notMultipart: IMPORT_FILES_REQUIRED });
+      if (files.length === 0) throw new ValidationError(IMPORT_FILES_REQUIRED);
+      const previews = await this.importFiles.preview(files);
+      let problem: string | null = null;
+      if (previews.every((entry) => entry.error === null)) {
+        try {
+          groupFiles(files);
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          problem = error.message;
+        }
+      }
+      return dataResponse({
+        files: previews.map((entry) => ({
+          file: entry.file,
+          broker: entry.broker,
+          label: entry.label,
+          kind: entry.kind,
+          rows: entry.rows,
+          account: entry.accountNumber,
+          error: entry.error,
+        })),
+        problem,
+      });
+    } finally {
+      release();
+    }
   }
 
   @Get('import/formats')
