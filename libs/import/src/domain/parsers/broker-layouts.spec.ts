@@ -102,6 +102,24 @@ describe('broker layouts (docs/formats.md): each example gives the trades, divid
     expect(skipped).toEqual(expected.skipped);
   });
 
+  it('the same account in any layout without lots gives the same completed trades, dividends and open lots', () => {
+    const matched = (file: string) => {
+      const result = matchTrades(parseTransactionsFile(file, fixture(file)).transactions, []);
+      return {
+        trades: result.trades.map((t) => [t.symbol, t.side, t.source, t.openDate, t.closeDate, t.volume.toString(), t.costBasis.toFixed(2), t.proceeds.toFixed(2), t.totalProfitLoss.toFixed(2)]),
+        dividends: result.dividends.map((d) => [d.symbol, d.transactionDate, d.amount.toFixed(2)]),
+        open: result.openLots.map((lot) => [lot.symbol, lot.openDate, lot.quantity.toString(), lot.amount.toFixed(2)]),
+      };
+    };
+    const robinhood = matched('robinhood/activity.csv');
+    expect(robinhood.trades).toHaveLength(3);
+    for (const file of ['fidelity/history.csv', 'etrade/transactions.csv', 'vanguard/transactions.csv']) {
+      const other = matched(file);
+      // Robinhood and Vanguard write NVDA's 10-for-1 split, E*TRADE's example buys the split-adjusted 20 shares: the trade is the same.
+      expect({ file, ...other }).toEqual({ file, ...robinhood });
+    }
+  });
+
   it("Fidelity's realized gain/loss decides which lots the history's sales closed", () => {
     const { transactions } = parseTransactionsFile('history.csv', fixture('fidelity/history.csv'));
     const file = parseRealizedLotsFile('Realized_Gain_Loss_Account_X1.csv', fixture('fidelity/realized-gain-loss.csv'));
