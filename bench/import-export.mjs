@@ -3,7 +3,9 @@
 // database of that server) and measures, through the real HTTP endpoints:
 // - the import of a generated 100,000-row Schwab transaction history with its lot details: total
 //   time, rows/s, when the first progress line arrives after the upload's last byte, and the
-//   service's peak RSS (Linux VmHWM; on the embedded database also its engine process's);
+//   service's peak RSS (Linux VmHWM; on the embedded database also its engine process's); the same
+//   history as a Robinhood report and as an IBKR Flex trades file through POST /api/import, each
+//   one's rate as a ratio to Schwab's in the same run;
 // - the exports of a month holding 5,000 trades as CSV, Excel and PDF, and /health/live latency
 //   while PDFs are being rendered.
 // Prints one table with the goals of issues 4 and 7; exit code 1 when one is missed.
@@ -15,12 +17,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { createDatabase, freePort, loadSignIn, waitForReady } from './support/service.mjs';
-import { generateTradingHistory } from './support/trading-history.mjs';
+import { generateTradingHistory, inLayout } from './support/trading-history.mjs';
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL?.trim() || undefined;
 const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
 const EXPORT_TRADES = 5_000;
-const TRADERS = ['importer@example.com', 'exporter@example.com'];
+const TRADERS = ['importer@example.com', 'exporter@example.com', 'robinhood@example.com', 'ibkr@example.com'];
 
 async function main() {
   const dataDir = await mkdtemp(join(tmpdir(), 'sta-bench-io-'));
@@ -35,24 +37,33 @@ async function main() {
   const rows = [];
   try {
     await waitForReady(base, 60_000);
-    const [importer, exporter] = [await signIn({ url: base }, TRADERS[0]), await signIn({ url: base }, TRADERS[1])];
-    for (const session of [importer, exporter]) await setAccount(session);
+    const [importer, exporter, robinhood, ibkr] = await Promise.all(TRADERS.map((email) => signIn({ url: base }, email)));
+    for (const session of [importer, exporter, robinhood, ibkr]) await setAccount(session);
 
     // Import: about IMPORT_ROWS rows (a round trip is two rows; a twentieth of the rows are dividends).
     const history = generateTradingHistory({ trades: Math.round(IMPORT_ROWS / 2.1), dividends: Math.round(IMPORT_ROWS * 0.05) });
-    const upload = await timedUpload(base, importer.cookie, history.transactions, history.gains);
+    const upload = await timedUpload(base, importer.cookie, schwabPair(history.transactions, history.gains));
     const seconds = upload.totalMs / 1000;
     rows.push(['import', `${history.rows} rows, ${history.lots} lots`, `${seconds.toFixed(1)} s`, `≤ ${database ? 3 : 6} s`, seconds <= (database ? 3 : 6)]);
-    rows.push(['import rate', '', `${Math.round(history.rows / seconds)} rows/s`, '', undefined]);
+    const schwabRate = history.rows / seconds;
+    rows.push(['import rate', '', `${Math.round(schwabRate)} rows/s`, '', undefined]);
     rows.push(['first progress line after the upload', '', `${upload.firstLineMs.toFixed(0)} ms`, '≤ 200 ms', upload.firstLineMs <= 200]);
     const peakMb = peakRssMb(service.pid);
     rows.push(['service peak RSS', '', `${peakMb} MB`, '≤ 500 MB', peakMb <= 500]);
     // The embedded database runs in a child process of the service (as a server would run apart).
     for (const pid of childPids(service.pid)) rows.push(['embedded engine process peak RSS', '', `${peakRssMb(pid)} MB`, '', undefined]);
+    // The same history in other layouts, through POST /api/import (issue 21: within 20 % of Schwab's rate).
+    for (const [layout, session] of [['robinhood', robinhood], ['ibkr-flex', ibkr]]) {
+      const file = inLayout(history.transactions, layout);
+      const other = await timedUpload(base, session.cookie, [['files', `${layout}.csv`, file.text]], '/api/import');
+      const rate = file.rows / (other.totalMs / 1000);
+      rows.push([`import, ${layout} layout`, `${file.rows} rows`, `${(other.totalMs / 1000).toFixed(1)} s, ${Math.round(rate)} rows/s, ${(rate / schwabRate).toFixed(2)}× Schwab's rate`, '≥ 0.8×', rate / schwabRate >= 0.8]);
+    }
+    rows.push(['service peak RSS, after the three imports', '', `${peakRssMb(service.pid)} MB`, '', undefined]);
 
     // Exports: one month with EXPORT_TRADES trades.
     const month = oneBusyMonth(EXPORT_TRADES);
-    const seeded = await timedUpload(base, exporter.cookie, month.transactions, month.gains);
+    const seeded = await timedUpload(base, exporter.cookie, schwabPair(month.transactions, month.gains));
     if (!seeded.ok) throw new Error('the export month did not import');
     for (const [format, limitMs] of [['csv', 1000], ['excel', 2000], ['pdf', 3000]]) {
       const times = [];
@@ -96,22 +107,28 @@ async function setAccount(session) {
   if (response.status !== 200) throw new Error(`PUT /auth/profile: ${response.status}`);
 }
 
+/** The contract's two parts: [field, file name, content]. */
+const schwabPair = (transactions, gains) => [
+  ['transaction_history_file', 'transactions.csv', transactions],
+  ['realized_gains_file', 'realized_gains.csv', gains],
+];
+
 /**
- * Uploads through node:http, so the moment the last byte of the body is handed to the socket is
- * known; resolves with the total time, the time from that moment to the first progress line, and
- * whether the stream ended in success.
+ * Uploads `parts` ([field, file name, content]) through node:http, so the moment the last byte of the
+ * body is handed to the socket is known; resolves with the total time, the time from that moment to
+ * the first progress line, and whether the stream ended in success.
  */
-function timedUpload(base, cookie, transactions, gains) {
+function timedUpload(base, cookie, parts, path = '/api/upload-csv') {
   const boundary = `bench${Date.now()}`;
   const part = (field, name, content) =>
     Buffer.concat([Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${field}"; filename="${name}"\r\ncontent-type: text/csv\r\n\r\n`), Buffer.from(content), Buffer.from('\r\n')]);
-  const body = Buffer.concat([part('transaction_history_file', 'transactions.csv', transactions), part('realized_gains_file', 'realized_gains.csv', gains), Buffer.from(`--${boundary}--\r\n`)]);
+  const body = Buffer.concat([...parts.map(([field, name, content]) => part(field, name, content)), Buffer.from(`--${boundary}--\r\n`)]);
   return new Promise((resolve, reject) => {
     const started = performance.now();
     let sentAt = 0;
     let firstLineAt = 0;
     let text = '';
-    const req = request(`${base}/api/upload-csv`, { method: 'POST', headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length } }, (response) => {
+    const req = request(`${base}${path}`, { method: 'POST', headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length } }, (response) => {
       response.setEncoding('utf8');
       response.on('data', (chunk) => {
         if (firstLineAt === 0 && (text + chunk).includes('\n')) firstLineAt = performance.now();

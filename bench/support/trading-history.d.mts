@@ -16,3 +16,6 @@ export function generateTradingHistory(options?: {
   brokerLotShare?: number;
   seed?: number;
 }): TradingHistory;
+
+/** The generated Schwab history in another broker's layout, and its data rows. */
+export function inLayout(schwab: string, layout: 'robinhood' | 'ibkr-flex'): { text: string; rows: number };

@@ -113,3 +113,47 @@ export function generateTradingHistory({ trades = 100_000, dividends = 5_000, sy
     lastDay: days[days.length - 1][0],
   };
 }
+
+/**
+ * The generated Schwab history in another broker's layout (docs/formats.md), for the import's speed on
+ * every layout: the same trades and dividends where the layout has them (Robinhood has no shorts, an
+ * IBKR Flex trades file no dividends: those rows are left out). Returns the file and its data rows.
+ * @param {string} schwab the `transactions` of `generateTradingHistory`
+ * @param {'robinhood' | 'ibkr-flex'} layout
+ * @returns {{ text: string, rows: number }}
+ */
+export function inLayout(schwab, layout) {
+  const records = schwab
+    .trim()
+    .split('\r\n')
+    .slice(1)
+    .map((line) => line.slice(1, -1).split('","'));
+  const cents = (text) => Math.round(Number(text.replace(/[$,]/g, '')) * 100);
+  const plain = (value) => (value / 100).toFixed(2);
+  if (layout === 'robinhood') {
+    const CODES = { Buy: 'Buy', Sell: 'Sell', 'Cash Dividend': 'CDIV', 'Qualified Dividend': 'CDIV' };
+    const lines = [];
+    for (const [date, action, symbol, description, quantity, price, , amount] of records) {
+      const code = CODES[action];
+      if (code === undefined) continue;
+      const [month, day, year] = date.split('/').map(Number);
+      const when = `${month}/${day}/${year}`;
+      const value = cents(amount);
+      const shown = `${value < 0 ? '(' : ''}$${(Math.abs(value) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}${value < 0 ? ')' : ''}`;
+      lines.push(quote([when, when, when, symbol, description, code, quantity, price, shown]));
+    }
+    const header = quote(['Activity Date', 'Process Date', 'Settle Date', 'Instrument', 'Description', 'Trans Code', 'Quantity', 'Price', 'Amount']);
+    return { text: `${header}\n${lines.join('\n')}\n\n"The data provided is for informational purposes only."\n`, rows: lines.length };
+  }
+  // IBKR Flex: oldest first (the Schwab file reversed), signed quantities, NetCash.
+  const SIDES = { Buy: ['BUY', 'O', 1], Sell: ['SELL', 'C', -1], 'Sell Short': ['SELL', 'O', -1], 'Buy to Cover': ['BUY', 'C', 1] };
+  const lines = [];
+  for (const [date, action, symbol, description, quantity, price, , amount] of [...records].reverse()) {
+    const side = SIDES[action];
+    if (side === undefined) continue;
+    const [month, day, year] = date.split('/');
+    lines.push(quote(['U7654321', 'USD', 'STK', symbol, description, `${year}${month}${day}`, String(side[2] * Number(quantity)), plain(cents(price)), plain(cents(amount)), side[1], side[0]]));
+  }
+  const header = quote(['ClientAccountID', 'CurrencyPrimary', 'AssetClass', 'Symbol', 'Description', 'TradeDate', 'Quantity', 'TradePrice', 'NetCash', 'Open/CloseIndicator', 'Buy/Sell']);
+  return { text: `${header}\n${lines.join('\n')}\n`, rows: lines.length };
+}

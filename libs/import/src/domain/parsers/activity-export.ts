@@ -26,9 +26,39 @@ export function accountNumberOf(text: string): string | undefined {
 }
 
 /**
- * Reads an activity export (one transaction per row, then disclaimer lines): each data row through
- * `read`; note rows before the first transaction are skipped, and after it they close the data (a data
+ * The data rows of an export that may end with disclaimer lines, each read by `read` (with its layout's
+ * RowReader): note rows before the first data row are skipped, and after it they close the data (a data
  * row after them is refused, as is the header repeated). Yields every ROWS_PER_TURN rows.
+ */
+export function* readExportRows<K extends string, T>(
+  fileName: string,
+  rows: FormatInput['rows'],
+  layout: ColumnLayout<K>,
+  specs: Readonly<Record<K, ColumnSpec>>,
+  read: (reader: RowReader<K>, cells: readonly string[]) => T,
+): Steps<T[]> {
+  const rows_read: T[] = [];
+  let ended = false;
+  for (const [index, row] of rows.entries()) {
+    if (index > 0 && index % ROWS_PER_TURN === 0) yield;
+    if (isNote(row.cells)) {
+      ended = rows_read.length > 0;
+      continue;
+    }
+    if (ended) {
+      throw ImportFileError.malformedCsv(fileName, row.line, 'a data row after the closing disclaimer');
+    }
+    if (layout.isHeaderAgain(row.cells)) {
+      throw ImportFileError.malformedCsv(fileName, row.line, 'the header row appears again (several exports in one file?); upload one export per file');
+    }
+    rows_read.push(read(new RowReader(fileName, row, layout, specs), row.cells));
+  }
+  return rows_read;
+}
+
+/**
+ * Reads an activity export (one transaction per row, then disclaimer lines) with `readExportRows`,
+ * each data row through `read`; the options say what else the layout carries.
  */
 export function* parseActivityExport<K extends string>(
   info: FormatInfo,
@@ -41,32 +71,19 @@ export function* parseActivityExport<K extends string>(
   if (!layout) {
     throw new ImportFileError('IMPORT_HEADER_NOT_RECOGNISED', fileName, header.line, `not a ${info.label} header`);
   }
-  const transactions: BrokerTransaction[] = [];
   const accounts = new Set<string>();
   const accountIndex = options.accountColumn === undefined ? undefined : layout.index(options.accountColumn as K);
-  let ended = false;
-  for (const [index, row] of rows.entries()) {
-    if (index > 0 && index % ROWS_PER_TURN === 0) yield;
-    if (isNote(row.cells)) {
-      ended = transactions.length > 0;
-      continue;
-    }
-    if (ended) {
-      throw ImportFileError.malformedCsv(fileName, row.line, 'a data row after the closing disclaimer');
-    }
-    if (layout.isHeaderAgain(row.cells)) {
-      throw ImportFileError.malformedCsv(fileName, row.line, 'the header row appears again (several exports in one file?); upload one export per file');
-    }
-    const transaction = read(new RowReader(fileName, row, layout, specs), row.cells);
-    const account = accountIndex === undefined ? undefined : accountNumberOf(row.cells[accountIndex] ?? '');
+  const transactions = yield* readExportRows(fileName, rows, layout, specs, (reader, cells) => {
+    const transaction = read(reader, cells);
+    const account = accountIndex === undefined ? undefined : accountNumberOf(cells[accountIndex] ?? '');
     if (account !== undefined && !accounts.has(account)) {
       accounts.add(account);
       if (accounts.size > 1) {
-        throw ImportFileError.malformedCsv(fileName, row.line, `the file holds several accounts (${[...accounts].join(', ')}); export one account per file`);
+        throw ImportFileError.malformedCsv(fileName, reader.line, `the file holds several accounts (${[...accounts].join(', ')}); export one account per file`);
       }
     }
-    transactions.push(options.oldestFirst ? { ...transaction, dayOrder: -transaction.line } : transaction);
-  }
+    return options.oldestFirst ? { ...transaction, dayOrder: -transaction.line } : transaction;
+  });
   if (transactions.length === 0) {
     throw new ImportFileError('IMPORT_NO_DATA_ROWS', fileName, header.line, 'no activity after the header');
   }
@@ -74,6 +91,15 @@ export function* parseActivityExport<K extends string>(
   const titled = options.accountTitle === undefined ? undefined : titles.map((title) => accountTitleOf(title.cells, options.accountTitle as RegExp)).find((number) => number !== undefined);
   const accountNumber = [...accounts][0] ?? titled;
   return { kind: 'transactions', format: info, fileName, headerLine: header.line, dataRows: complete.length, transactions: complete, ...(accountNumber === undefined ? {} : { accountNumber }) };
+}
+
+/** A transaction of an activity export: the row's line and cells, the rest as the layout read it. */
+export function activityRow(
+  reader: { readonly line: number },
+  cells: readonly string[],
+  fields: Pick<BrokerTransaction, 'date' | 'action' | 'kind' | 'symbol' | 'description' | 'quantity' | 'price' | 'fees' | 'amount'>,
+): BrokerTransaction {
+  return { line: reader.line, asOfDate: null, ...fields, cells, fingerprint: undefined };
 }
 
 /** The value after a title line's label, when the label is the one wanted. */

@@ -1,6 +1,6 @@
 import type { BrokerTransaction } from '../broker-transaction.js';
 import { classifyAction, isTradeKind } from '../broker-transaction.js';
-import { activityExportFormat, otherActivity } from './activity-export.js';
+import { activityExportFormat, activityRow, otherActivity } from './activity-export.js';
 import type { BrokerageFormat } from './brokerage-format.js';
 import { column, FIGURE_LIMITS, type RowReader } from './csv-columns.js';
 
@@ -61,10 +61,8 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
     if (quantity === null || quantity.isZero()) throw reader.missing('quantity', `a ${type} needs a number of shares`);
     if (amount === null) throw reader.missing('amount', `a ${type} needs its amount`);
   }
-  return {
-    line: reader.line,
+  return activityRow(reader, cells, {
     date,
-    asOfDate: null,
     action,
     kind,
     symbol,
@@ -74,7 +72,5 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
     price,
     fees: commission === null ? null : commission.abs(),
     amount,
-    cells,
-    fingerprint: undefined,
-  };
+  });
 }

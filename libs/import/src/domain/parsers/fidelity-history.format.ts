@@ -1,7 +1,7 @@
 import { Decimal } from '@app/shared/domain';
 import type { BrokerTransaction } from '../broker-transaction.js';
 import { classifyAction, isTradeKind } from '../broker-transaction.js';
-import { activityExportFormat } from './activity-export.js';
+import { activityExportFormat, activityRow } from './activity-export.js';
 import type { BrokerageFormat } from './brokerage-format.js';
 import { column, FIGURE_LIMITS, type RowReader } from './csv-columns.js';
 
@@ -85,10 +85,8 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
   }
   const charged = [commission, fees].filter((figure) => figure !== null);
   const charges = charged.length === 0 ? null : Decimal.sum(charged);
-  return {
-    line: reader.line,
+  return activityRow(reader, cells, {
     date,
-    asOfDate: null,
     action,
     kind,
     symbol,
@@ -98,7 +96,5 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
     price,
     fees: charges === null ? null : charges.abs(),
     amount,
-    cells,
-    fingerprint: undefined,
-  };
+  });
 }

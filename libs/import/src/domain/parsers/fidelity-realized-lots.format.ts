@@ -1,9 +1,10 @@
 import { Decimal } from '@app/shared/domain';
 import { ImportFileError } from '../import.errors.js';
 import type { RealizedLot } from '../realized-lot.js';
-import { ROWS_PER_TURN, type Steps } from '../turns.js';
+import type { Steps } from '../turns.js';
+import { readExportRows } from './activity-export.js';
 import type { BrokerageFormat, FormatInput, ParsedRealizedLotsFile } from './brokerage-format.js';
-import { column, ColumnLayout, columnList, FIGURE_LIMITS, RowReader } from './csv-columns.js';
+import { column, ColumnLayout, columnList, FIGURE_LIMITS, type RowReader } from './csv-columns.js';
 
 const COLUMNS = {
   symbol: column('Symbol(CUSIP)', true, ['Symbol', 'Symbol (CUSIP)']),
@@ -21,9 +22,6 @@ const COLUMNS = {
 /** The CUSIP Fidelity writes after the ticker: `AAPL(037833100)`. */
 const CUSIP = /\([0-9A-Z]{9}\)$/;
 
-/** A row with at most one non-empty cell: a disclaimer line. */
-const isNote = (cells: readonly string[]): boolean => cells.filter((cell) => cell.trim() !== '').length <= 1;
-
 const INFO = { id: 'fidelity-realized-lots', label: 'Fidelity Realized Gain/Loss' };
 
 /**
@@ -40,20 +38,7 @@ export const fidelityRealizedLotsFormat: BrokerageFormat = {
   *parse({ fileName, header, rows }: FormatInput): Steps<ParsedRealizedLotsFile> {
     const layout = ColumnLayout.of(COLUMNS, header.cells);
     if (!layout) throw new ImportFileError('IMPORT_HEADER_NOT_RECOGNISED', fileName, header.line, `not a ${INFO.label} header`);
-    const lots: RealizedLot[] = [];
-    let ended = false;
-    for (const [index, row] of rows.entries()) {
-      if (index > 0 && index % ROWS_PER_TURN === 0) yield;
-      if (isNote(row.cells)) {
-        ended = lots.length > 0;
-        continue;
-      }
-      if (ended) throw ImportFileError.malformedCsv(fileName, row.line, 'a data row after the closing disclaimer');
-      if (layout.isHeaderAgain(row.cells)) {
-        throw ImportFileError.malformedCsv(fileName, row.line, 'the header row appears again (several exports in one file?); upload one export per file');
-      }
-      lots.push(readLot(new RowReader(fileName, row, layout, COLUMNS), row.cells));
-    }
+    const lots = yield* readExportRows(fileName, rows, layout, COLUMNS, readLot);
     return { kind: 'realized-lots', format: INFO, fileName, headerLine: header.line, dataRows: lots.length, lots };
   },
 };

@@ -1,6 +1,6 @@
 import type { BrokerTransaction } from '../broker-transaction.js';
 import { classifyAction, isTradeKind } from '../broker-transaction.js';
-import { activityExportFormat } from './activity-export.js';
+import { activityExportFormat, activityRow } from './activity-export.js';
 import type { BrokerageFormat } from './brokerage-format.js';
 import { column, FIGURE_LIMITS, type RowReader } from './csv-columns.js';
 
@@ -86,10 +86,8 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
   if (isTradeKind(kind) && amount === null && price === null) {
     throw reader.missing('amount', 'and there is no Price to compute it from');
   }
-  return {
-    line: reader.line,
+  return activityRow(reader, cells, {
     date,
-    asOfDate: null,
     action,
     kind,
     symbol,
@@ -100,7 +98,5 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
     price,
     fees: null,
     amount,
-    cells,
-    fingerprint: undefined,
-  };
+  });
 }

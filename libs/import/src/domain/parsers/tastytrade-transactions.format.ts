@@ -1,7 +1,7 @@
 import { Decimal } from '@app/shared/domain';
 import type { BrokerTransaction } from '../broker-transaction.js';
 import { classifyAction, isTradeKind } from '../broker-transaction.js';
-import { activityExportFormat, otherActivity } from './activity-export.js';
+import { activityExportFormat, activityRow, otherActivity } from './activity-export.js';
 import type { BrokerageFormat } from './brokerage-format.js';
 import { column, FIGURE_LIMITS, type RowReader } from './csv-columns.js';
 
@@ -76,10 +76,8 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
   }
   if (isTradeKind(kind) && (quantity === null || quantity.isZero())) throw reader.missing('quantity', 'a trade needs a number of shares');
   const charged = charges.length === 0 ? null : Decimal.sum(charges);
-  return {
-    line: reader.line,
+  return activityRow(reader, cells, {
     date,
-    asOfDate: null,
     action,
     kind,
     symbol,
@@ -89,7 +87,5 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
     fees: charged === null ? null : charged.abs(),
     // The cash the row moved: the principal and its (negative) charges.
     amount: value === null ? null : charged === null ? value : value.add(charged),
-    cells,
-    fingerprint: undefined,
-  };
+  });
 }

@@ -1,7 +1,7 @@
 import type { BrokerTransaction } from '../broker-transaction.js';
 import { classifyAction, isTradeKind } from '../broker-transaction.js';
 import { ImportFileError } from '../import.errors.js';
-import { otherActivity, parseActivityExport } from './activity-export.js';
+import { activityRow, otherActivity, parseActivityExport } from './activity-export.js';
 import type { BrokerageFormat, FormatInput } from './brokerage-format.js';
 import { column, ColumnLayout, columnList, FIGURE_LIMITS, type RowReader } from './csv-columns.js';
 
@@ -89,10 +89,8 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
     if (shares === null || shares.isZero()) throw reader.missing('shares', `a ${type} needs a number of shares`);
   }
   if (isTradeKind(kind) && amount === null) throw reader.missing('netAmount', `a ${type} needs its net amount`);
-  return {
-    line: reader.line,
+  return activityRow(reader, cells, {
     date,
-    asOfDate: null,
     action,
     kind,
     symbol,
@@ -101,7 +99,5 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
     price: reader.number('sharePrice'),
     fees: fees === null ? null : fees.abs(),
     amount,
-    cells,
-    fingerprint: undefined,
-  };
+  });
 }

@@ -1,7 +1,7 @@
 import { Decimal } from '@app/shared/domain';
 import type { BrokerTransaction } from '../broker-transaction.js';
 import { classifyAction, compareInTimeOrder } from '../broker-transaction.js';
-import { activityExportFormat, otherActivity } from './activity-export.js';
+import { activityExportFormat, activityRow, otherActivity } from './activity-export.js';
 import type { BrokerageFormat } from './brokerage-format.js';
 import { column, FIGURE_LIMITS, type RowReader } from './csv-columns.js';
 
@@ -53,10 +53,8 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
   if (kind !== 'other' && price === null) throw reader.missing('averagePrice', 'a filled order needs its average price');
   const quantity = filled === null ? null : filled.abs();
   const gross = kind === 'other' || quantity === null || price === null ? null : quantity.mul(price);
-  return {
-    line: reader.line,
+  return activityRow(reader, cells, {
     date,
-    asOfDate: null,
     action,
     kind,
     symbol,
@@ -65,9 +63,7 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
     price,
     fees: null,
     amount: gross === null ? null : side === 'BUY' ? gross.neg() : gross,
-    cells,
-    fingerprint: undefined,
-  };
+  });
 }
 
 /** A Buy that (partly) closes a short position the file has opened is a cover. */
