@@ -100,6 +100,11 @@ describe('broker layouts (docs/formats.md): each example gives the trades, divid
     expect(result.warnings).toEqual([]);
     const skipped = unknownActionWarnings(expected.file, file.transactions).map((warning) => /Action '([^']+)'/.exec(warning)?.[1]);
     expect(skipped).toEqual(expected.skipped);
+    // Saved again by a spreadsheet on Windows (a BOM, CRLF line ends): the same rows.
+    const resaved = parseTransactionsFile(expected.file, `\uFEFF${fixture(expected.file).toString('utf8').replace(/\r?\n/g, '\r\n')}`);
+    expect(resaved.transactions.map((tx) => [tx.line, tx.date, tx.action, tx.symbol, tx.amount?.toString()])).toEqual(
+      file.transactions.map((tx) => [tx.line, tx.date, tx.action, tx.symbol, tx.amount?.toString()]),
+    );
   });
 
   it('the same account in any layout without lots gives the same completed trades, dividends and open lots', () => {
