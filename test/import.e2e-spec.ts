@@ -397,7 +397,7 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
     });
 
     it('several accounts in one upload: each history goes to the account it carries, else the account field; reports show all or one', async () => {
-      const session = await traderWithAccount('accounts@example.com,preview@example.com');
+      const session = await traderWithAccount('accounts@example.com');
       const part = (file: string, name = file.split('/')[1]): UploadPart => ({ name, content: readFileSync(path.resolve(process.cwd(), 'test/fixtures', file)) });
       const lines = ndjson(await (await importFiles(session, [part('vanguard/transactions.csv'), part('etrade/transactions.csv', 'etrade.csv'), part('robinhood/activity.csv')], { account: 'RH-1' })).text());
       expect(lines.at(-1)).toMatchObject({
