@@ -75,7 +75,9 @@ describeInChromium('web app: the portfolio page (Chromium)', () => {
     await page.getByText('Saved VTI: 12 shares at $225.50.').waitFor();
     await page.waitForFunction(() => document.querySelector('[aria-label="Your holdings"] tbody tr')?.textContent?.includes('$3,000.00'));
     expect(await row('VTI').locator('td').allInnerTexts()).toEqual(expect.arrayContaining(['12', '$3,000.00', '+$294.00']));
-    // The totals are the server's (GET /api/portfolio/holdings `totals`), not sums made in the browser.
+    // The totals are the server's (GET /api/portfolio/holdings `totals`), not sums made in the browser;
+    // the summary is its own request, which may answer after the table's.
+    await page.waitForFunction(() => document.querySelector('[aria-label="Portfolio totals"]')?.textContent?.includes('$3,000.00'));
     const totals = await page.getByLabel('Portfolio totals').innerText();
     for (const figure of ['$3,000.00', '$2,706.00', '+$294.00', '+10.86%']) expect(totals).toContain(figure);
   });

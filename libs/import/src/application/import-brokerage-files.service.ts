@@ -224,7 +224,9 @@ export class ImportBrokerageFiles {
       if (error instanceof DomainError) this.logger.log(failed);
       else this.logger.error(failed);
       for (const entry of parts) {
-        const record = { ...this.describe(request.userId, entry.account, entry.part), ...entry.counts, transactionsInserted: 0, monthsUpdated: 0 };
+        // An account this import created was rolled back with it: the record keeps the number, on the default account.
+        const account = { accountId: request.account.accountId, accountNumber: entry.account.accountNumber };
+        const record = { ...this.describe(request.userId, account, entry.part), ...entry.counts, transactionsInserted: 0, monthsUpdated: 0 };
         await this.history
           .record({ ...record, id: entry.uploadId, status: 'failed', error: message })
           .catch((recordError: unknown) => this.logger.warn(`could not record the failed upload: ${String(recordError)}`));

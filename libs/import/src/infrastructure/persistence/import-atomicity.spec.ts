@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,6 +106,32 @@ describe('import atomicity (real database)', () => {
     // The same upload without the fault goes through and adds exactly the one new row.
     const retried = await importer.run(request(withExtraRow), noProgress);
     expect(retried.stats.transactions_inserted).toBe(1);
+  }, 60000);
+
+  it('an upload naming a new account that fails after every write leaves no account behind, and records the failure under its number', async () => {
+    const history = new SqlUploadHistory(database);
+    // As the auth context's findOrCreate does: through the unit of work's connection.
+    const accountFor = async (number: string) => {
+      const [row] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, $2) RETURNING id`, [userId, number]);
+      return { accountId: Number(row.id), accountNumber: number };
+    };
+    const accountNumbers = async () =>
+      ((await database.manager.query(`SELECT account_number FROM brokerage_accounts WHERE user_id = $1 ORDER BY id`, [userId])) as { account_number: string }[]).map((row) => row.account_number);
+    const failing = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new SqlImportStore(database), new FailingAfterWritesLedger(sqlTradeLedgerOn(database)), history);
+    const before = await snapshot();
+    const robinhood = { name: 'activity.csv', content: readFileSync(join(process.cwd(), 'test/fixtures/robinhood/activity.csv')) };
+    const upload: ImportRequest = {
+      ...request(''),
+      transactions: robinhood,
+      gains: null,
+      accountNumber: 'RH-NEW',
+      accountFor,
+    };
+    await expect(failing.run(upload, noProgress)).rejects.toThrow('injected failure');
+    expect(await accountNumbers()).toEqual(['XXXX-1234']);
+    expect(await snapshot()).toEqual(before);
+    const [latest] = await history.listForUser(userId);
+    expect(latest).toMatchObject({ status: 'failed', brokerageAccount: 'RH-NEW', transactionFile: { name: 'activity.csv' } });
   }, 60000);
 
   it('writes an export larger than one statement batch completely, rows and trades alike', async () => {
