@@ -17,7 +17,7 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
   let service: RunningService;
 
   beforeAll(async () => {
-    service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,other@example.com,fresh@example.com,noaccount@example.com,robinhood@example.com,fidelity@example.com,anybroker@example.com,schwabany@example.com,ibkr@example.com,ibkrflex@example.com,fidelitypair@example.com,accounts@example.com,preview@example.com' } });
+    service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,other@example.com,fresh@example.com,noaccount@example.com,robinhood@example.com,fidelity@example.com,anybroker@example.com,schwabany@example.com,ibkr@example.com,ibkrflex@example.com,fidelitypair@example.com,accounts@example.com,preview@example.com,vanguard@example.com' } });
   });
   afterAll(async () => {
     await service?.stop();
@@ -268,6 +268,24 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
     const response = await fetch(`${service.url}/api/upload-history`);
     expect(response.status).toBe(401);
     expect((await fetch(`${service.url}/api/import/formats`)).status).toBe(401);
+  });
+
+  it("the contract's endpoint imports a file that names its account into the profile's account (the default)", async () => {
+    const session = await traderWithAccount('vanguard@example.com');
+    const noLots = fixture('schwab-example', 'realized_gains.csv').toString('utf8').split('\n').slice(0, 2).join('\n');
+    const lines = ndjson(
+      await (
+        await upload(session, {
+          transaction_history_file: { name: 'vanguard.csv', content: readFileSync(path.resolve(process.cwd(), 'test/fixtures/vanguard/transactions.csv')) },
+          realized_gains_file: { name: 'realized_gains.csv', content: noLots },
+        })
+      ).text(),
+    );
+    expect(lines.at(-1)).toMatchObject({ type: 'success', stats: { transactions_inserted: 9 } });
+    const accounts = ((await (await session.fetch('/api/accounts')).json()) as any).accounts as any[];
+    expect(accounts.map((a) => a.account_number)).toEqual(['XXXX-1234']);
+    const [entry] = await history(session);
+    expect(entry).toMatchObject({ transaction_filename: 'vanguard.csv', brokerage_account: 'XXXX-1234', status: 'success' });
   });
 
   it.each([

@@ -40,7 +40,7 @@ export interface ImportRequest extends ImportPart {
   accountNumber?: string;
   /**
    * The user's account with a number (found, or created inside the import's unit of work, so a failed
-   * import leaves none behind); required where a file or the upload names an account.
+   * import leaves none behind). Without it every file goes to `account`, whatever account it names.
    */
   accountFor?: (accountNumber: string) => Promise<ImportAccount>;
   /** Further histories of the same upload (other accounts): all of them are imported, or none. */
@@ -235,11 +235,14 @@ export class ImportBrokerageFiles {
     }
   }
 
-  /** A file's account: the number it carries, else the one the upload names, else the default. */
+  /**
+   * A file's account: the number it carries, else the one the upload names, else the default. Without
+   * `accountFor` (the contract's `/api/upload-csv`) every file goes to the profile's account.
+   */
   private async accountOf(request: ImportRequest, carried: string | null): Promise<ImportAccount> {
+    if (request.accountFor === undefined) return request.account;
     const number = carried ?? request.accountNumber ?? null;
     if (number === null || number === request.account.accountNumber) return request.account;
-    if (request.accountFor === undefined) throw new Error('an import that names an account needs accountFor');
     return request.accountFor(number);
   }
 
