@@ -1,4 +1,10 @@
+import { ConflictError } from '@app/shared';
 import type { BrokerageAccount } from '../domain/user.js';
+
+/** The refusal of a default account number another of the user's accounts has (both stores give it). */
+export function accountNumberTaken(accountNumber: string): ConflictError {
+  return new ConflictError(`You already have an account numbered ${accountNumber} (from an import); choose another number for the default account`);
+}
 
 /**
  * Each user's brokerage accounts. The default one is the profile's (`brokerage_account`): the account

@@ -1,5 +1,4 @@
-import { ConflictError } from '@app/shared';
-import { BrokerageAccounts } from '../application/brokerage-accounts.port.js';
+import { accountNumberTaken, BrokerageAccounts } from '../application/brokerage-accounts.port.js';
 import type { BrokerageAccount } from '../domain/user.js';
 
 type Stored = BrokerageAccount & { userId: number; isDefault: boolean };
@@ -17,7 +16,7 @@ export class InMemoryBrokerageAccounts extends BrokerageAccounts {
   async saveForUser(userId: number, accountNumber: string): Promise<BrokerageAccount> {
     const current = this.accounts.find((candidate) => candidate.userId === userId && candidate.isDefault);
     if (this.accounts.some((candidate) => candidate.userId === userId && candidate !== current && candidate.accountNumber === accountNumber)) {
-      throw new ConflictError(`You already have an account numbered ${accountNumber} (from an import); choose another number for the default account`);
+      throw accountNumberTaken(accountNumber);
     }
     if (current === undefined) {
       this.accounts.push({ userId, accountId: this.nextId++, accountNumber, isDefault: true });

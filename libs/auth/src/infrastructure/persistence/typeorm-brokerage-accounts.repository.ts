@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@app/persistence';
-import { ConflictError } from '@app/shared';
-import { BrokerageAccounts } from '../../application/brokerage-accounts.port.js';
+import { accountNumberTaken, BrokerageAccounts } from '../../application/brokerage-accounts.port.js';
 import type { BrokerageAccount } from '../../domain/user.js';
 
 /** PostgreSQL's unique_violation. */
@@ -32,7 +31,7 @@ export class TypeOrmBrokerageAccounts extends BrokerageAccounts {
       return { accountId: rows[0].id, accountNumber: rows[0].account_number };
     } catch (error) {
       if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
-        throw new ConflictError(`You already have an account numbered ${accountNumber} (from an import); choose another number for the default account`);
+        throw accountNumberTaken(accountNumber);
       }
       throw error;
     }

@@ -37,12 +37,12 @@ export function* readExportRows<K extends string, T>(
   specs: Readonly<Record<K, ColumnSpec>>,
   read: (reader: RowReader<K>, cells: readonly string[]) => T,
 ): Steps<T[]> {
-  const rows_read: T[] = [];
+  const found: T[] = [];
   let ended = false;
   for (const [index, row] of rows.entries()) {
     if (index > 0 && index % ROWS_PER_TURN === 0) yield;
     if (isNote(row.cells)) {
-      ended = rows_read.length > 0;
+      ended = found.length > 0;
       continue;
     }
     if (ended) {
@@ -51,9 +51,9 @@ export function* readExportRows<K extends string, T>(
     if (layout.isHeaderAgain(row.cells)) {
       throw ImportFileError.malformedCsv(fileName, row.line, 'the header row appears again (several exports in one file?); upload one export per file');
     }
-    rows_read.push(read(new RowReader(fileName, row, layout, specs), row.cells));
+    found.push(read(new RowReader(fileName, row, layout, specs), row.cells));
   }
-  return rows_read;
+  return found;
 }
 
 /**

@@ -4,7 +4,7 @@ import { classifyAction } from '../broker-transaction.js';
 import { ImportFileError } from '../import.errors.js';
 import type { RealizedLot } from '../realized-lot.js';
 import { ROWS_PER_TURN, type Steps } from '../turns.js';
-import { accountNumberOf, otherActivity, parseActivityExport } from './activity-export.js';
+import { accountNumberOf, activityRow, otherActivity, parseActivityExport } from './activity-export.js';
 import type { BrokerageFormat, FormatInput, ParsedTransactionsFile } from './brokerage-format.js';
 import { column, ColumnLayout, columnList, FIGURE_LIMITS, normaliseHeaderCell, RowReader, type ColumnSpec } from './csv-columns.js';
 import type { CsvRow } from './csv-text.js';
@@ -143,21 +143,7 @@ function readFlexRow(reader: RowReader<FlexColumn>, cells: readonly string[], lo
 }
 
 function blank(reader: RowReader<FlexColumn>, cells: readonly string[], date: string): BrokerTransaction {
-  return {
-    line: reader.line,
-    date,
-    asOfDate: null,
-    action: '',
-    kind: 'other',
-    symbol: '',
-    description: reader.text('description'),
-    quantity: null,
-    price: null,
-    fees: null,
-    amount: null,
-    cells,
-    fingerprint: undefined,
-  };
+  return activityRow(reader, cells, { date, action: '', kind: 'other', symbol: '', description: reader.text('description'), quantity: null, price: null, fees: null, amount: null });
 }
 
 // ————— Activity Statement CSV —————
@@ -293,11 +279,8 @@ function readStatementTrade(reader: RowReader<keyof typeof TRADES>, row: CsvRow)
   const kind = classifyAction(action);
   const proceeds = reader.number('proceeds');
   const commission = reader.number('commission');
-  return {
-    line: row.line,
-    dayOrder: -row.line,
+  const trade = activityRow(row, row.cells, {
     date,
-    asOfDate: null,
     action,
     kind,
     symbol: kind === 'other' ? reader.symbol('symbol', false) : reader.symbol('symbol', true),
@@ -306,9 +289,9 @@ function readStatementTrade(reader: RowReader<keyof typeof TRADES>, row: CsvRow)
     price: reader.number('price'),
     fees: commission === null ? null : commission.abs(),
     amount: proceeds === null ? null : commission === null ? proceeds : proceeds.add(commission),
-    cells: row.cells,
-    fingerprint: undefined,
-  };
+  });
+  // The statement lists a symbol's day oldest first.
+  return { ...trade, dayOrder: -row.line };
 }
 
 /** `AAPL(US0378331005) Cash Dividend USD 0.24 per Share (Ordinary Dividend)` → AAPL. */
@@ -324,10 +307,8 @@ function readCashRow(reader: RowReader<keyof typeof CASH>, row: CsvRow, section:
   const action = dividend ? 'Cash Dividend' : otherActivity('IBKR', `${what}${currency === 'USD' ? '' : ` in ${currency}`}`);
   const symbol = DESCRIBED_SYMBOL.exec(description)?.[1] ?? '';
   if (dividend && symbol === '') throw reader.invalid('description', description, 'a dividend names its symbol first, as in AAPL(US0378331005) Cash Dividend …');
-  return {
-    line: row.line,
+  return activityRow(row, row.cells, {
     date,
-    asOfDate: null,
     action,
     kind: classifyAction(action),
     symbol,
@@ -336,7 +317,5 @@ function readCashRow(reader: RowReader<keyof typeof CASH>, row: CsvRow, section:
     price: null,
     fees: null,
     amount: dividend ? reader.requiredNumber('amount', 'a dividend gives its amount') : reader.number('amount'),
-    cells: row.cells,
-    fingerprint: undefined,
-  };
+  });
 }

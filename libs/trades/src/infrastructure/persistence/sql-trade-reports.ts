@@ -360,7 +360,7 @@ function scoped(scope: ReportScope, params: unknown[], alias = ''): string {
  */
 function dailySymbolTotalsOf(scope: ReportScope, params: unknown[]): string {
   if (scope.accountId === null) return 'daily_symbol_totals';
-  const account = `user_id = $1 AND account_id = $${params.push(scope.accountId)}`;
+  const account = scoped(scope, params);
   return `(SELECT $1::int AS user_id, symbol, day, SUM(trade_count) AS trade_count, SUM(winning_trades) AS winning_trades,
                   SUM(trading_pnl) AS trading_pnl, SUM(dividend_count) AS dividend_count, SUM(dividends) AS dividends
              FROM (SELECT symbol, close_date AS day, COUNT(*) AS trade_count, COUNT(*) FILTER (WHERE trade_result = 'Win') AS winning_trades,
