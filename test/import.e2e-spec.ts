@@ -428,6 +428,10 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
       });
       const accounts = ((await (await session.fetch('/api/accounts')).json()) as any).accounts as any[];
       expect(accounts.map((a) => [a.account_number, a.default])).toEqual([['XXXX-1234', true], ['12345678', false], ['RH-1', false], ['XXXX5678', false]]);
+      // The default account cannot take the number of another of the trader's accounts.
+      const rename = await session.fetch('/auth/profile', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ brokerage_account: 'RH-1' }) });
+      expect(rename.status).toBe(409);
+      expect(((await rename.json()) as any).error).toBe('You already have an account numbered RH-1 (from an import); choose another number for the default account');
       const aprilOf = async (query: string) => {
         const response = await session.fetch(`/api/month/2024-04${query}`);
         return { status: response.status, body: (await response.json()) as any };
