@@ -8,7 +8,7 @@ interface ProfileState {
   saveAccount(account: string): Promise<Profile>;
 }
 
-const ProfileContext = createContext<ProfileState>({
+export const ProfileContext = createContext<ProfileState>({
   profile: null,
   error: null,
   saveAccount: () => Promise.reject(new Error('no profile provider')),

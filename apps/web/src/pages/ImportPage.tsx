@@ -9,15 +9,17 @@ import { Link } from '../lib/router';
 import { useApi, useTitle } from '../lib/use-api';
 import { useProfile } from '../profile';
 
-function AccountForm() {
+export function AccountForm() {
   const { profile, saveAccount } = useProfile();
   const [value, setValue] = useState('');
   const [status, setStatus] = useState<{ error: boolean; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
+  // What the trader typed wins over a profile that arrives after they started typing.
+  const [edited, setEdited] = useState(false);
 
   useEffect(() => {
-    if (profile) setValue(profile.brokerage_account ?? '');
-  }, [profile]);
+    if (profile && !edited) setValue(profile.brokerage_account ?? '');
+  }, [profile, edited]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -51,7 +53,10 @@ function AccountForm() {
             id="brokerage-account"
             name="brokerage_account"
             value={value}
-            onChange={(event) => setValue(event.target.value)}
+            onChange={(event) => {
+              setEdited(true);
+              setValue(event.target.value);
+            }}
             maxLength={32}
             required
             autoComplete="off"
