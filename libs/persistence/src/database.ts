@@ -4,7 +4,7 @@ import { DataSource, EntityManager, MixedList, type EntitySchema } from 'typeorm
 import { AppConfig, DatabaseUnavailableError } from '@app/shared';
 import type { CopyJob } from './bulk-copy.js';
 import { EngineBulkWriter, StreamingBulkWriter, type BulkWriter } from './bulk-writers.js';
-import { EmbeddedPostgres } from './embedded-postgres.js';
+import { EmbeddedPostgres, type Schema } from './embedded-postgres.js';
 
 export interface PersistenceOptions {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -67,7 +67,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   ) {
     // The engine's process starts while the rest of the application is being put together (a second
     // or so saved at every start); a failure is reported where it is awaited, at bootstrap.
-    this.engineStarting = config.databaseUrl === undefined ? EmbeddedPostgres.start(config.dataDir) : undefined;
+    this.engineStarting = config.databaseUrl === undefined ? EmbeddedPostgres.start(config.dataDir, { schema: this.migrationsSchema() }) : undefined;
     this.engineStarting?.catch(() => undefined);
   }
 
@@ -236,6 +236,27 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
       await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
       await runner.release();
     }
+  }
+
+  /**
+   * The migrations as a schema for the embedded engine's templates: a new embedded database starts
+   * as a copy of one they were applied to. The key is the migrations' source text, so an edited
+   * migration makes a new template.
+   */
+  private migrationsSchema(): Schema {
+    const migrations = this.options.migrations;
+    return {
+      key: migrations.map((migration) => `${migration.name}\n${migration.toString()}`).join('\n'),
+      async apply(url: string): Promise<void> {
+        const source = new DataSource({ type: 'postgres', url, migrations, migrationsTableName: 'migrations', poolSize: 1, logging: ['error'] });
+        await source.initialize();
+        try {
+          await source.runMigrations({ transaction: 'each' });
+        } finally {
+          await source.destroy();
+        }
+      },
+    };
   }
 
   private scheduleRetry(url: string): void {

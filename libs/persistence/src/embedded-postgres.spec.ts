@@ -122,6 +122,44 @@ describe('EmbeddedPostgres (engine process)', () => {
     }
   }, 60000);
 
+  it('makes a new database from a template with the schema applied, made once per schema', async () => {
+    const scratch = await mkdtemp(join(tmpdir(), 'sta-engine-schema-'));
+    const templates = join(scratch, 'templates');
+    const applied: string[] = [];
+    const schema = (key: string, table: string) => ({
+      key,
+      apply: async (url: string) => {
+        applied.push(key);
+        await query(url, `CREATE TABLE ${table} (id int); INSERT INTO ${table} VALUES (1)`);
+      },
+    });
+    const tablesOf = async (dataDir: string, options: Parameters<typeof EmbeddedPostgres.start>[1]) => {
+      const engine = await EmbeddedPostgres.start(dataDir, options);
+      try {
+        return await query(engine.url, "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1");
+      } finally {
+        await engine.stop();
+      }
+    };
+    try {
+      expect(await tablesOf(join(scratch, 'first'), { templates, schema: schema('v1', 'first_table') })).toEqual([{ tablename: 'first_table' }]);
+      expect(await tablesOf(join(scratch, 'second'), { templates, schema: schema('v1', 'first_table') })).toEqual([{ tablename: 'first_table' }]);
+      expect(applied).toEqual(['v1']); // the second database is a copy: the schema was not applied again
+      expect(await tablesOf(join(scratch, 'third'), { templates, schema: schema('v2', 'second_table') })).toEqual([{ tablename: 'second_table' }]);
+      expect(applied).toEqual(['v1', 'v2']);
+      // A schema that cannot be applied leaves no template: the database is the pristine one, for the
+      // service's own start to migrate (and report the failure).
+      const failing = { key: 'v3', apply: () => Promise.reject(new Error('a migration failed')) };
+      expect(await tablesOf(join(scratch, 'fourth'), { templates, schema: failing })).toEqual([]);
+      const kept = await readdir(templates);
+      expect(kept.filter((name) => name.startsWith('schema-'))).toHaveLength(2);
+      expect(kept.filter((name) => name.startsWith('pristine-'))).toHaveLength(1);
+      expect(kept).toHaveLength(3); // nothing left over from making them
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }, 120000);
+
   it('creates the database in place when no template can be kept', async () => {
     const scratch = await mkdtemp(join(tmpdir(), 'sta-engine-no-template-'));
     try {

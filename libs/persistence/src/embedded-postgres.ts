@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
-import { access, cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { access, cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,10 +42,11 @@ export class EmbeddedPostgres {
   }
 
   /**
-   * Opens (or first creates) the database under `dataDir/pg`. A new database is a copy of a pristine
-   * one kept under `templates` (by default `node_modules/.cache/stocks-trading-analysis`).
+   * Opens (or first creates) the database under `dataDir/pg`. A new database is a copy of a template
+   * kept under `templates` (by default `node_modules/.cache/stocks-trading-analysis`): the one with
+   * `schema` already applied when it is given, else a pristine one.
    */
-  static async start(dataDir: string, options: { templates?: string } = {}): Promise<EmbeddedPostgres> {
+  static async start(dataDir: string, options: { templates?: string; schema?: Schema } = {}): Promise<EmbeddedPostgres> {
     const directory = join(dataDir, 'pg');
     await mkdir(directory, { recursive: true });
     const spool = join(dataDir, 'pg-copy');
@@ -54,7 +55,7 @@ export class EmbeddedPostgres {
     const program = await engineProgram(dataDir);
     const require = createRequire(import.meta.url);
     const pglite = require.resolve('@electric-sql/pglite');
-    if (!(await exists(join(directory, 'PG_VERSION')))) await createDatabase(program, pglite, directory, options.templates);
+    if (!(await exists(join(directory, 'PG_VERSION')))) await createDatabase(program, pglite, directory, options);
     const engine = spawnEngine(program);
     const socket = require.resolve('@electric-sql/pglite-socket');
     const { url } = await firstReply(engine, { type: 'start', pglite, socket, directory, settings: SETTINGS }, 'ready');
@@ -131,6 +132,15 @@ export class EmbeddedPostgres {
 }
 
 /**
+ * What every new database is given before its first use (the service's migrations): `key` names it
+ * (any change to it must change the key), `apply` gives it to the database at `url`.
+ */
+export interface Schema {
+  readonly key: string;
+  apply(url: string): Promise<void>;
+}
+
+/**
  * Engine settings. The shared buffer pool is a fixed part of the process's memory (PGlite runs in
  * it); 32 MB instead of PostgreSQL's 128 MB keeps the service's resident memory lower, at no
  * measurable cost to imports or reports: the operating system caches the data files behind it.
@@ -199,15 +209,59 @@ async function create(program: string, pglite: string, directory: string): Promi
 }
 
 /**
- * A new database: a copy of a pristine one (initdb takes seconds; copying its 40 MB result, a
- * fraction of one), made once per PGlite version by whichever process needs it first and kept in a
- * cache folder, so every first start and every test's fresh data directory skip initdb. Where that
- * folder cannot be written (a read-only install), the database is created in place instead.
+ * A new database: a copy of a template (initdb takes seconds and the migrations about one more;
+ * copying the 40 MB result, half a second). Templates are made once by whichever process needs
+ * them first and kept in a cache folder, so every first start and every test's fresh data directory
+ * skip both: a pristine one per PGlite version, and from it one per schema. Where a template cannot
+ * be made or kept (a read-only install, a migration that fails), the database is created in place
+ * and the service's own start applies the migrations, as it would without templates.
  */
-async function createDatabase(program: string, pglite: string, directory: string, templates: string | undefined): Promise<void> {
-  const template = await pristineTemplate(program, pglite, templates ?? defaultTemplates(pglite)).catch(() => undefined);
+async function createDatabase(program: string, pglite: string, directory: string, options: { templates?: string; schema?: Schema }): Promise<void> {
+  const templates = options.templates ?? defaultTemplates(pglite);
+  const schema = options.schema;
+  const template = await (schema === undefined
+    ? pristineTemplate(program, pglite, templates)
+    : schemaTemplate(templates, pglite, schema).catch(() => pristineTemplate(program, pglite, templates))
+  ).catch(() => undefined);
   if (template === undefined) return create(program, pglite, directory);
   await cp(template, directory, { recursive: true });
+}
+
+/** How many schema templates are kept (the newest made): a few branches' worth of migrations. */
+const SCHEMA_TEMPLATES_KEPT = 4;
+
+/**
+ * The pristine database with `schema` applied, made by an engine of its own in a scratch data
+ * directory and stopped (so its files are complete) before it is renamed into place.
+ */
+async function schemaTemplate(templates: string, pglite: string, schema: Schema): Promise<string> {
+  const prefix = `schema-pglite-${await pgliteVersion(pglite)}-`;
+  const template = join(templates, `${prefix}${createHash('sha256').update(schema.key).digest('hex').slice(0, 16)}`);
+  if (await exists(join(template, 'PG_VERSION'))) return template;
+  const scratch = `${template}.${randomUUID()}`;
+  try {
+    const engine = await EmbeddedPostgres.start(scratch, { templates });
+    try {
+      await schema.apply(engine.url);
+    } finally {
+      await engine.stop();
+    }
+    await rename(join(scratch, 'pg'), template);
+    await pruneSchemaTemplates(templates, prefix);
+  } catch (error) {
+    if (!(await exists(join(template, 'PG_VERSION')))) throw error;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+  return template;
+}
+
+/** Removes all but the newest few schema templates (those of earlier migrations). */
+async function pruneSchemaTemplates(templates: string, prefix: string): Promise<void> {
+  const names = (await readdir(templates)).filter((name) => name.startsWith(prefix) && !name.slice(prefix.length).includes('.'));
+  const made = await Promise.all(names.map(async (name) => ({ name, at: (await stat(join(templates, name))).mtimeMs })));
+  made.sort((a, b) => b.at - a.at);
+  await Promise.all(made.slice(SCHEMA_TEMPLATES_KEPT).map(({ name }) => rm(join(templates, name), { recursive: true, force: true })));
 }
 
 /** `node_modules/.cache/stocks-trading-analysis` of the install the engine is loaded from. */
@@ -216,9 +270,13 @@ function defaultTemplates(pglite: string): string {
   return join(pglite.slice(0, pglite.lastIndexOf(marker) + marker.length), '.cache', 'stocks-trading-analysis');
 }
 
-async function pristineTemplate(program: string, pglite: string, templates: string): Promise<string> {
+async function pgliteVersion(pglite: string): Promise<string> {
   const { version } = JSON.parse(await readFile(join(packageRoot(pglite), 'package.json'), 'utf8')) as { version: string };
-  const template = join(templates, `pristine-pglite-${version}`);
+  return version;
+}
+
+async function pristineTemplate(program: string, pglite: string, templates: string): Promise<string> {
+  const template = join(templates, `pristine-pglite-${await pgliteVersion(pglite)}`);
   if (await exists(join(template, 'PG_VERSION'))) return template;
   // Made aside and renamed into place, so a process that finds the template finds all of it; when two
   // make one at once, the rename of the second fails and it uses the first's.
