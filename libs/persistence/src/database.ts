@@ -67,7 +67,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   ) {
     // The engine's process starts while the rest of the application is being put together (a second
     // or so saved at every start); a failure is reported where it is awaited, at bootstrap.
-    this.engineStarting = config.databaseUrl === undefined ? EmbeddedPostgres.start(config.dataDir, { schema: this.migrationsSchema() }) : undefined;
+    this.engineStarting = config.databaseUrl === undefined ? EmbeddedPostgres.start(config.dataDir, { schema: migrationsSchema(options.migrations) }) : undefined;
     this.engineStarting?.catch(() => undefined);
   }
 
@@ -238,27 +238,6 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     }
   }
 
-  /**
-   * The migrations as a schema for the embedded engine's templates: a new embedded database starts
-   * as a copy of one they were applied to. The key is the migrations' source text, so an edited
-   * migration makes a new template.
-   */
-  private migrationsSchema(): Schema {
-    const migrations = this.options.migrations;
-    return {
-      key: migrations.map((migration) => `${migration.name}\n${migration.toString()}`).join('\n'),
-      async apply(url: string): Promise<void> {
-        const source = new DataSource({ type: 'postgres', url, migrations, migrationsTableName: 'migrations', poolSize: 1, logging: ['error'] });
-        await source.initialize();
-        try {
-          await source.runMigrations({ transaction: 'each' });
-        } finally {
-          await source.destroy();
-        }
-      },
-    };
-  }
-
   private scheduleRetry(url: string): void {
     if (this.stopping) return;
     this.retryTimer = setTimeout(() => {
@@ -269,6 +248,27 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     }, RETRY_DELAY_MS);
     this.retryTimer.unref();
   }
+}
+
+/**
+ * The migrations as a schema for the embedded engine's templates: a new embedded database starts as
+ * a copy of one they were applied to. The key is the migrations' source text, so an edited migration
+ * makes a new template.
+ */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export function migrationsSchema(migrations: Function[]): Schema {
+  return {
+    key: migrations.map((migration) => `${migration.name}\n${migration.toString()}`).join('\n'),
+    async apply(url: string): Promise<void> {
+      const source = new DataSource({ type: 'postgres', url, migrations, migrationsTableName: 'migrations', poolSize: 1, logging: ['error'] });
+      await source.initialize();
+      try {
+        await source.runMigrations({ transaction: 'each' });
+      } finally {
+        await source.destroy();
+      }
+    },
+  };
 }
 
 function describe(error: unknown): string {
