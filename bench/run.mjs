@@ -2,24 +2,22 @@
 // Starts the built service on a fresh embedded database (or, with BENCH_DATABASE_URL, on a fresh
 // database of that PostgreSQL server), signs a trader in through the real sign-in flow, imports ten
 // years of generated Schwab exports (100,000 trades, 5,000 dividends) through the real upload
-// endpoint, then measures each scenario with autocannon and prints a table with each endpoint's
+// endpoint, then measures each scenario with the load generator in support/load.mjs and prints a table with each endpoint's
 // throughput as a ratio to /health/live measured in the same run (machines are noisy: the ratio
 // holds where an absolute figure does not). Exit code 1 when a goal is missed.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { startMarketDataStub, openPositionsExport } from './support/market-data-stub.mjs';
+import { load } from './support/load.mjs';
 import { cpuSecondsOf, createDatabase, freePort, loadSignIn, waitForReady } from './support/service.mjs';
-import { generateTradingHistory } from './support/trading-history.mjs';
+import { generateActiveTraderHistory, generateTradingHistory } from './support/trading-history.mjs';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 /** Quiet time after the import (its garbage is collected, the database settles) before measuring. */
 const SETTLE_S = Number(process.env.BENCH_SETTLE_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
-/** autocannon worker threads (0: the load generator runs on this thread); see the README. */
-const WORKERS = Number(process.env.BENCH_WORKERS ?? 0);
 /** Comma-separated paths to measure (health/live is always measured: it is the baseline). */
 const ONLY = process.env.BENCH_ONLY?.split(',').map((path) => path.trim()).filter(Boolean);
 const SERVER_URL = process.env.BENCH_DATABASE_URL?.trim() || undefined;
@@ -27,6 +25,38 @@ const TRADER = 'bench@example.com';
 /** A second trader whose imports leave POSITIONS open positions (issue 19), priced through the provider stub. */
 const HOLDER = 'holder@example.com';
 const POSITIONS = { positions: Number(process.env.BENCH_POSITIONS ?? 1_000), lots: Number(process.env.BENCH_POSITION_LOTS ?? 3) };
+/**
+ * The account's shape (bench/support/trading-history.mjs), `BENCH_SHAPE`: `ten-years` (ten years,
+ * 100,000 trades over 200 symbols, broker lots for a fifth of the sales; `BENCH_TRADES`,
+ * `BENCH_DIVIDENDS`, `BENCH_SYMBOLS`, `BENCH_BROKER_LOT_SHARE` vary it) or `active-trader` (two years,
+ * 100,000 rows, lots for every sale, ~3,000 trades a month over 1,026 symbols; `BENCH_ROWS`,
+ * `BENCH_SYMBOLS`). Each names the month, day and range its report rows read.
+ */
+const SHAPES = {
+  'ten-years': {
+    generate: () =>
+      generateTradingHistory({
+        trades: Number(process.env.BENCH_TRADES ?? 100_000),
+        dividends: Number(process.env.BENCH_DIVIDENDS ?? 5_000),
+        symbols: Number(process.env.BENCH_SYMBOLS ?? 200),
+        brokerLotShare: Number(process.env.BENCH_BROKER_LOT_SHARE ?? 0.2),
+      }),
+    month: '2020-06',
+    day: '2020-06-10',
+    range: ['2015-01-01', '2024-12-31'],
+  },
+  'active-trader': {
+    generate: () => generateActiveTraderHistory({ rows: Number(process.env.BENCH_ROWS ?? 100_000), symbols: Number(process.env.BENCH_SYMBOLS ?? 1_026) }),
+    month: '2024-06',
+    day: '2024-06-12',
+    range: ['2023-01-01', '2024-12-31'],
+  },
+};
+const SHAPE_NAME = process.env.BENCH_SHAPE ?? 'ten-years';
+const SHAPE = SHAPES[SHAPE_NAME];
+if (SHAPE === undefined) throw new Error(`BENCH_SHAPE: one of ${Object.keys(SHAPES).join(', ')}`);
+const [MONTH_YEAR, MONTH_NUMBER] = SHAPE.month.split('-').map(Number);
+
 const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
 
 /**
@@ -36,19 +66,17 @@ const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
  */
 const SCENARIOS = [
   { name: 'health/live', path: '/health/live', p99MaxMs: 50 },
-  { name: 'months', path: '/api/months', session: true, p99MaxMs: 50, minRatio: 0.3 },
-  { name: 'month', path: '/api/month/2020-06', session: true, p99MaxMs: 50 },
-  { name: 'month, uncompressed', path: '/api/month/2020-06', session: true, identity: true },
-  { name: 'calendar', path: '/api/calendar-data?year=2020&month=6', session: true, p99MaxMs: 50 },
-  { name: 'day', path: '/api/day-details?date=2020-06-10', session: true, p99MaxMs: 50 },
-  { name: 'symbols summary', path: '/api/symbols/summary', session: true, p99MaxMs: 150 },
-  { name: 'timeframe all', path: '/api/timeframe-data?all=true', session: true, p99MaxMs: 150 },
+  { name: 'months', path: '/api/months', session: true, p99MaxMs: 50, minRatio: 0.3, firstMaxMs: 100 },
+  { name: 'month', path: `/api/month/${SHAPE.month}`, session: true, p99MaxMs: 50, minRatio: 0.3, firstMaxMs: 100 },
+  { name: 'month, uncompressed', path: `/api/month/${SHAPE.month}`, session: true, identity: true },
+  { name: 'calendar', path: `/api/calendar-data?year=${MONTH_YEAR}&month=${MONTH_NUMBER}`, session: true, p99MaxMs: 50, minRatio: 0.3, firstMaxMs: 100 },
+  { name: 'day', path: `/api/day-details?date=${SHAPE.day}`, session: true, p99MaxMs: 50, minRatio: 0.3, firstMaxMs: 100 },
+  { name: 'symbols summary', path: '/api/symbols/summary', session: true, p99MaxMs: 50, minRatio: 0.3, firstMaxMs: 100 },
+  { name: 'timeframe all', path: '/api/timeframe-data?all=true', session: true, p99MaxMs: 50, minRatio: 0.3, firstMaxMs: 100 },
   { name: 'statistics all', path: '/api/statistics?all=true', session: true, p99MaxMs: 50, firstMaxMs: 300 },
   // The same trades through a date range: no rollup, one scan (for comparison; the goal is all=true's).
-  { name: 'statistics over a range', path: '/api/statistics?start_date=2015-01-01&end_date=2024-12-31', session: true },
-  // 408 KB of JSON per answer: one load-generator thread is the bottleneck (all of a core, the service a
-  // fifth of one), so this row always runs two (BENCH_WORKERS still sets the others).
-  { name: 'equity curve all', path: '/api/equity-curve?all=true', session: true, p99MaxMs: 50, firstMaxMs: 300, workers: 2 },
+  { name: 'statistics over a range', path: `/api/statistics?start_date=${SHAPE.range[0]}&end_date=${SHAPE.range[1]}`, session: true },
+  { name: 'equity curve all', path: '/api/equity-curve?all=true', session: true, p99MaxMs: 50, firstMaxMs: 300 },
   { name: 'trades of a symbol by P&L', path: '/api/trades?symbol=BAA&sort=profit_loss&limit=100', session: true, p99MaxMs: 50, firstMaxMs: 100 },
   // The journal (issue 18), after 50 tags were put on every trade by a tag file: the tags' figures
   // (through the report cache; "first" is the uncached computation), a trade list filtered by a tag,
@@ -63,14 +91,6 @@ const SCENARIOS = [
   { name: 'positions', path: '/api/positions', session: 'holder', p99MaxMs: 50, prepare: 'pricePositions' },
 ];
 const JOURNAL_TAGS = 50;
-
-/** The account's shape (see bench/support/trading-history.mjs): vary it to measure more than one kind of trader. */
-const SHAPE = {
-  trades: Number(process.env.BENCH_TRADES ?? 100_000),
-  dividends: Number(process.env.BENCH_DIVIDENDS ?? 5_000),
-  symbols: Number(process.env.BENCH_SYMBOLS ?? 200),
-  brokerLotShare: Number(process.env.BENCH_BROKER_LOT_SHARE ?? 0.2),
-};
 
 async function main() {
   const dataDir = await mkdtemp(join(tmpdir(), 'sta-bench-'));
@@ -134,16 +154,14 @@ async function main() {
       if (first.status !== 200) throw new Error(`${scenario.path}: ${first.status} ${answer.toString('utf8', 0, 200)}`);
       const clientCpu = process.cpuUsage();
       const serviceCpu = cpuSecondsOf(service.pid);
-      const result = await autocannon({
+      const result = await load({
         url: base + scenario.path,
         connections: scenario.connections ?? CONNECTIONS,
-        duration: DURATION_S,
+        seconds: DURATION_S,
         headers,
         method,
-        ...(body === undefined ? {} : { body }),
-        ...(scenario.path.includes('{id}') ? { requests: [{ setupRequest: (request) => ({ ...request, path: pathOf() }) }] } : {}),
-        warmup: { connections: scenario.connections ?? CONNECTIONS, duration: 1 },
-        ...((scenario.workers ?? WORKERS) > 0 ? { workers: scenario.workers ?? WORKERS } : {}),
+        body,
+        ...(scenario.path.includes('{id}') ? { pathOf } : {}),
       });
       const { user, system } = process.cpuUsage(clientCpu);
       const serviceSeconds = cpuSecondsOf(service.pid) - serviceCpu;
@@ -159,15 +177,15 @@ async function main() {
         // The load generator's own CPU share (100% = one core busy): above ~90% it, not the service, sets the pace.
         clientCpu: (user + system) / 1000 / ((DURATION_S + 1) * 1000),
         serviceCpu: serviceSeconds / (DURATION_S + 1),
-        rps: result.requests.average,
-        p50: result.latency.p50,
-        p99: result.latency.p99,
+        rps: result.rps,
+        p50: result.p50,
+        p99: result.p99,
         errors: result.errors + result.non2xx,
       });
     }
     const baseline = rows.find((row) => row.name === 'health/live').rps;
-    console.log(`\naccount: ${SHAPE.trades} trades over ${SHAPE.symbols} symbols, ${SHAPE.dividends} dividends, ${SHAPE.brokerLotShare * 100}% broker lots`);
-    console.log(`${CONNECTIONS} connections${WORKERS > 0 ? ` on ${WORKERS} load-generator threads` : ''}, ${DURATION_S} s per endpoint, loopback, ${database ? 'PostgreSQL server' : 'embedded database'}\n`);
+    console.log(`\naccount (${SHAPE_NAME}): ${imported.rows} rows, ${imported.trades} trades, ${imported.lots} broker lots, ${imported.dividends} dividends, ${imported.firstDay} to ${imported.lastDay}`);
+    console.log(`${CONNECTIONS} connections, ${DURATION_S} s per endpoint, loopback, ${database ? 'PostgreSQL server' : 'embedded database'}\n`);
     console.log('| endpoint | req/s | p50 ms | p99 ms | ratio to /health/live | first (uncached) ms | JSON KB | sent KB | service CPU | client CPU | errors | goal |');
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
     let failed = false;
@@ -254,6 +272,8 @@ async function tagEveryTrade(session, base) {
   };
 }
 
+let history;
+
 /** Sets the trader's brokerage account and uploads the generated exports through POST /api/upload-csv. */
 async function importHistory(session) {
   const profile = await session.fetch('/auth/profile', {
@@ -262,7 +282,7 @@ async function importHistory(session) {
     body: JSON.stringify({ brokerage_account: 'XXXX-1234' }),
   });
   if (profile.status !== 200) throw new Error(`PUT /auth/profile: ${profile.status}`);
-  const history = generateTradingHistory(SHAPE);
+  history ??= SHAPE.generate();
   const form = new FormData();
   form.append('transaction_history_file', new Blob([history.transactions]), 'transactions.csv');
   form.append('realized_gains_file', new Blob([history.gains]), 'realized_gains.csv');

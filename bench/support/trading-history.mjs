@@ -157,3 +157,109 @@ export function inLayout(schwab, layout) {
   const header = quote(['ClientAccountID', 'CurrencyPrimary', 'AssetClass', 'Symbol', 'Description', 'TradeDate', 'Quantity', 'TradePrice', 'NetCash', 'Open/CloseIndicator', 'Buy/Sell']);
   return { text: `${header}\n${lines.join('\n')}\n`, rows: lines.length };
 }
+
+/**
+ * An active trader's two years (2023–2024) of Schwab exports, the heavier shape: `rows` transaction
+ * rows over `symbols` symbols, broker lot details for every sale, several lots closed by most sales
+ * (a position built in 1–5 buys, 2.85 on average, then sold at once), about 3,000 trades a month, a
+ * few shorts (matched FIFO: Schwab's lot details list sales of long positions) and 2-for-1 splits of
+ * a long-held position in one symbol of forty. Exact counts: `trades` is the number of lots closed.
+ * @returns {{ transactions: string, gains: string, trades: number, dividends: number, lots: number, rows: number, firstDay: string, lastDay: string }}
+ */
+export function generateActiveTraderHistory({ rows = 100_000, symbols = 1_026, dividends = 2_000, seed = 23 } = {}) {
+  const next = random(seed);
+  const days = weekdays().filter(([iso]) => iso >= '2023-01-02');
+  const events = [];
+  const lots = [];
+  let order = 0;
+  let trades = 0;
+  const at = (day, line) => events.push([day, order++, line]);
+  const name = (symbol) => `${symbol} HOLDINGS INC`;
+  // Positions of 1–5 lots; weights giving 2.85 lots per sale, so 100,000 rows hold about 74,000 lots.
+  const LOT_COUNTS = [1, 1, 2, 2, 3, 3, 3, 4, 4, 5, 5, 1, 2, 3, 4, 3, 2, 4, 3, 3];
+  const state = Array.from({ length: symbols }, (_, s) => ({ symbol: tickerOf(s), day: Math.floor(next() * 20), price: 2_000 + Math.floor(next() * 30_000) }));
+  const core = state.filter((_, s) => s % 40 === 0);
+  for (const held of core) {
+    // Ten shares held throughout, split 2-for-1 on a day in the middle.
+    at(0, quote([days[0][1], 'Buy', held.symbol, name(held.symbol), 10, money(held.price), '', money(-10 * held.price)]));
+    const splitDay = 200 + Math.floor(next() * 100);
+    at(splitDay, quote([days[splitDay][1], 'Stock Split', held.symbol, name(held.symbol), 10, '', '', '']));
+    held.splitDay = splitDay;
+  }
+  const reserved = core.length * 2 + dividends;
+  // Rounds spread over the two years: a symbol's next position starts a random gap after its last
+  // sale (3.85 rows and 3.4 days per position on average).
+  const spacing = Math.max(0, (days.length * symbols * 3.85) / Math.max(1, rows - reserved) - 3.4);
+  const rest = () => Math.floor(next() * 2 * spacing);
+  for (let round = 0, idle = 0; events.length + reserved < rows && idle < symbols; round += 1) {
+    const position = state[round % symbols];
+    if (position.day >= days.length - 8) {
+      idle += 1;
+      continue;
+    }
+    idle = 0;
+    const { symbol } = position;
+    const move = () => {
+      position.price = Math.max(100, position.price + Math.round((next() - 0.5) * position.price * 0.04));
+      return position.price;
+    };
+    if (position.splitDay === undefined && next() < 0.03) {
+      // A short: Sell Short, later Buy to Cover (FIFO).
+      const quantity = 1 + Math.floor(next() * 200);
+      const open = position.day;
+      const close = open + Math.floor(next() * 3);
+      at(open, quote([days[open][1], 'Sell Short', symbol, name(symbol), quantity, money(position.price), '', money(quantity * position.price)]));
+      const cover = move();
+      at(close, quote([days[close][1], 'Buy to Cover', symbol, name(symbol), quantity, money(cover), '', money(-quantity * cover)]));
+      trades += 1;
+      position.day = close + 1 + rest();
+      continue;
+    }
+    const count = LOT_COUNTS[Math.floor(next() * LOT_COUNTS.length)];
+    const bought = [];
+    let day = position.day;
+    for (let b = 0; b < count; b += 1) {
+      if (position.splitDay === day) day += 1; // no trade on its split day, so the split applies to the core alone
+      const quantity = 1 + Math.floor(next() * 100);
+      const price = move();
+      at(day, quote([days[day][1], 'Buy', symbol, name(symbol), quantity, money(price), '', money(-quantity * price)]));
+      bought.push({ day, quantity, price });
+      day += Math.floor(next() * 2);
+    }
+    if (position.splitDay !== undefined && bought[0].day <= position.splitDay && day >= position.splitDay) day = position.splitDay + 1;
+    const close = Math.min(day + Math.floor(next() * 3), days.length - 1);
+    const exit = move();
+    const shares = bought.reduce((sum, lot) => sum + lot.quantity, 0);
+    at(close, quote([days[close][1], 'Sell', symbol, name(symbol), shares, money(exit), '', money(shares * exit)]));
+    for (const lot of bought) {
+      const cost = lot.quantity * lot.price;
+      const proceeds = lot.quantity * exit;
+      const gain = proceeds - cost;
+      lots.push(
+        quote([
+          symbol, name(symbol).slice(0, 20), days[close][1], days[lot.day][1], lot.quantity, money(exit), money(lot.price), money(proceeds), money(cost),
+          money(gain), `${((gain / cost) * 100).toFixed(2)}%`, '', money(gain), 'Short Term', money(cost), 'No', '', days[close][1], '', '', '', '', '', '', '',
+        ]),
+      );
+    }
+    trades += bought.length;
+    position.day = close + 1 + rest();
+  }
+  for (let d = 0; d < dividends; d += 1) {
+    const symbol = state[d % symbols].symbol;
+    const day = Math.floor(next() * days.length);
+    at(day, quote([days[day][1], 'Qualified Dividend', symbol, name(symbol), '', '', '', money(100 + Math.floor(next() * 20_000))]));
+  }
+  events.sort((a, b) => b[0] - a[0] || b[1] - a[1]);
+  const title = `"Realized Gain/Loss - Lot Details for XXXX-1234 as of Wed Jan 01 08:00:00 EST 2025 from 01/02/2023 to 12/31/2024"${',""'.repeat(24)}`;
+  return {
+    transactions: `${HEADER}\r\n${events.map((event) => event[2]).join('\r\n')}\r\n`,
+    gains: `${title}\r\n${LOT_HEADER}\r\n${lots.join('\r\n')}\r\n`,
+    trades,
+    dividends,
+    lots: lots.length,
+    rows: events.length,
+    firstDay: days[0][0],
+    lastDay: days[days.length - 1][0],
+  };
+}
