@@ -10,13 +10,13 @@
 //   while PDFs are being rendered.
 // Prints one table with the goals of issues 4 and 7; exit code 1 when one is missed.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from './support/load.mjs';
-import { createDatabase, freePort, loadSignIn, waitForReady } from './support/service.mjs';
+import { childPids, createDatabase, freePort, loadSignIn, peakRssMb, waitForReady } from './support/service.mjs';
+import { schwabPair, setAccount, timedUpload } from './support/uploads.mjs';
 import { generateTradingHistory, inLayout } from './support/trading-history.mjs';
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL?.trim() || undefined;
@@ -98,54 +98,6 @@ async function main() {
   if (rows.some((row) => row[4] === false)) process.exitCode = 1;
 }
 
-async function setAccount(session) {
-  const response = await session.fetch('/auth/profile', {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ brokerage_account: 'XXXX-1234' }),
-  });
-  if (response.status !== 200) throw new Error(`PUT /auth/profile: ${response.status}`);
-}
-
-/** The contract's two parts: [field, file name, content]. */
-const schwabPair = (transactions, gains) => [
-  ['transaction_history_file', 'transactions.csv', transactions],
-  ['realized_gains_file', 'realized_gains.csv', gains],
-];
-
-/**
- * Uploads `parts` ([field, file name, content]) through node:http, so the moment the last byte of the
- * body is handed to the socket is known; resolves with the total time, the time from that moment to
- * the first progress line, and whether the stream ended in success.
- */
-function timedUpload(base, cookie, parts, path = '/api/upload-csv') {
-  const boundary = `bench${Date.now()}`;
-  const part = (field, name, content) =>
-    Buffer.concat([Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${field}"; filename="${name}"\r\ncontent-type: text/csv\r\n\r\n`), Buffer.from(content), Buffer.from('\r\n')]);
-  const body = Buffer.concat([...parts.map(([field, name, content]) => part(field, name, content)), Buffer.from(`--${boundary}--\r\n`)]);
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    let sentAt = 0;
-    let firstLineAt = 0;
-    let text = '';
-    const req = request(`${base}${path}`, { method: 'POST', headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length } }, (response) => {
-      response.setEncoding('utf8');
-      response.on('data', (chunk) => {
-        if (firstLineAt === 0 && (text + chunk).includes('\n')) firstLineAt = performance.now();
-        text += chunk;
-      });
-      response.on('end', () => {
-        const lines = text.split('\n').filter((line) => line.trim() !== '');
-        const last = JSON.parse(lines.at(-1) ?? '{}');
-        if (last.type !== 'success') reject(new Error(`import failed: ${response.statusCode} ${lines.at(-1)}`));
-        else resolve({ ok: true, totalMs: performance.now() - started, firstLineMs: firstLineAt - sentAt });
-      });
-    });
-    req.on('error', reject);
-    req.end(body, () => (sentAt = performance.now()));
-  });
-}
-
 async function timedExport(base, cookie, format) {
   const started = performance.now();
   const response = await fetch(`${base}/api/monthly/export/${format}?month=2024-05`, { headers: { cookie } });
@@ -171,21 +123,6 @@ function oneBusyMonth(trades) {
   rows.sort((a, b) => b.slice(1, 11).localeCompare(a.slice(1, 11)));
   const gains = readFileSync('../shared/fixtures/schwab-example/realized_gains.csv');
   return { transactions: `${header}\r\n${rows.join('\r\n')}\r\n`, gains };
-}
-
-/** The ids of a process's children (Linux /proc). */
-function childPids(pid) {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
-  } catch {
-    return [];
-  }
-}
-
-/** Peak resident memory of a process in MB (Linux VmHWM). */
-function peakRssMb(pid) {
-  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Math.round(Number(match[1]) / 1024) : Number.NaN;
 }
 
 await main();

@@ -9,16 +9,17 @@ const HEADER_END = Buffer.from('\r\n\r\n');
 const LINE_END = Buffer.from('\r\n');
 
 /**
- * @param {{ url: string, connections: number, seconds: number, warmupSeconds?: number, method?: string,
+ * Runs for `seconds`, or, with `until`, until that promise settles (then without a warm-up).
+ * @param {{ url: string, connections: number, seconds?: number, until?: Promise<unknown>, warmupSeconds?: number, method?: string,
  *   headers?: Record<string, string>, body?: string, pathOf?: () => string }} options
  * @returns {Promise<{ rps: number, p50: number, p99: number, requests: number, errors: number, non2xx: number }>}
  */
 export async function load(options) {
-  if ((options.warmupSeconds ?? 1) > 0) await run({ ...options, seconds: options.warmupSeconds ?? 1 });
+  if (options.until === undefined && (options.warmupSeconds ?? 1) > 0) await run({ ...options, seconds: options.warmupSeconds ?? 1 });
   return run(options);
 }
 
-async function run({ url, connections, seconds, method = 'GET', headers = {}, body, pathOf }) {
+async function run({ url, connections, seconds = Infinity, until, method = 'GET', headers = {}, body, pathOf }) {
   const target = new URL(url);
   const fixedPath = target.pathname + target.search;
   const payload = body === undefined ? undefined : Buffer.from(body);
@@ -33,7 +34,9 @@ async function run({ url, connections, seconds, method = 'GET', headers = {}, bo
   const latencies = [];
   const counts = { errors: 0, non2xx: 0 };
   const started = performance.now();
-  const deadline = started + seconds * 1000;
+  const deadline = { at: started + seconds * 1000 };
+  const stop = () => (deadline.at = performance.now());
+  until?.then(stop, stop);
   await Promise.all(Array.from({ length: connections }, () => connection(target, () => fixedRequest ?? request(pathOf()), deadline, latencies, counts)));
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
@@ -49,7 +52,7 @@ function connection(target, nextRequest, deadline, latencies, counts) {
     let sentAt = 0;
     let response; // { status, remaining (body bytes still to come) or chunked state }
     const send = () => {
-      if (performance.now() >= deadline) {
+      if (performance.now() >= deadline.at) {
         socket.end();
         return;
       }
@@ -106,7 +109,7 @@ function connection(target, nextRequest, deadline, latencies, counts) {
     });
     socket.on('error', () => undefined); // counted at 'close'
     socket.on('close', () => {
-      if (performance.now() < deadline) counts.errors += 1; // the service closed it, or it failed
+      if (performance.now() < deadline.at) counts.errors += 1; // the service closed it, or it failed
       resolve();
     });
   });

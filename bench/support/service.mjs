@@ -1,7 +1,7 @@
 // What the benchmarks share: a signed-in trader, a fresh database, the service's CPU, free ports.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -71,4 +71,19 @@ export async function waitForReady(base, timeoutMs) {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error('service did not become ready');
+}
+
+/** The ids of a process's children (Linux /proc). */
+export function childPids(pid) {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
+  } catch {
+    return [];
+  }
+}
+
+/** Peak resident memory of a process in MB (Linux VmHWM). */
+export function peakRssMb(pid) {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Math.round(Number(match[1]) / 1024) : Number.NaN;
 }

@@ -1,0 +1,134 @@
+// How cost grows with the account (issue 22): for each size of the active-trader shape
+// (bench/support/trading-history.mjs; 10,000 and 100,000 transaction rows, and 1,000,000 with
+// BENCH_SCALE=1m), a fresh service on a fresh database (embedded, or BENCH_DATABASE_URL's server):
+// - the import of everything before a busy day near the end, its time, the service's and the engine's peak RSS,
+//   and /health/live's p99 under 8 connections meanwhile;
+// - then the daily uploads: that day alone (its rows and lots), and a 90-day export that overlaps
+//   what is stored, each timed;
+// - then /api/months and the busiest month's /api/month/{m}: the first (uncached) answer and p99
+//   under 64 connections for 5 s.
+// Exit code 1 when a goal is missed.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { load } from './support/load.mjs';
+import { childPids, createDatabase, freePort, loadSignIn, peakRssMb, waitForReady } from './support/service.mjs';
+import { generateActiveTraderHistory } from './support/trading-history.mjs';
+import { schwabPair, setAccount, timedUpload } from './support/uploads.mjs';
+
+const SERVER_URL = process.env.BENCH_DATABASE_URL?.trim() || undefined;
+const SIZES = process.env.BENCH_SCALE === '1m' ? [10_000, 100_000, 1_000_000] : [10_000, 100_000];
+const TRADER = 'scale@example.com';
+const ENCODINGS = 'gzip, deflate, br, zstd';
+
+/** The part of a generated history whose dates (transactions) or closed dates (lots) fall in [from, to]. */
+function between(history, from, to) {
+  const iso = (us) => `${us.slice(6, 10)}-${us.slice(0, 2)}-${us.slice(3, 5)}`;
+  const [header, ...rows] = history.transactions.trimEnd().split('\r\n');
+  const [title, lotHeader, ...lots] = history.gains.trimEnd().split('\r\n');
+  const inRange = (date) => date >= from && date <= to;
+  const keptRows = rows.filter((row) => inRange(iso(row.slice(1, 11))));
+  const keptLots = lots.filter((lot) => inRange(iso(lot.split('","')[2])));
+  return { transactions: `${header}\r\n${keptRows.join('\r\n')}\r\n`, gains: `${title}\r\n${lotHeader}\r\n${keptLots.join('\r\n')}\r\n`, rows: keptRows.length, lots: keptLots.length };
+}
+
+/** The date from `from` on with the most transaction rows. */
+function busiestDay(history, from) {
+  const counts = new Map();
+  for (const row of history.transactions.split('\r\n').slice(1)) {
+    const date = `${row.slice(7, 11)}-${row.slice(1, 3)}-${row.slice(4, 6)}`;
+    if (date >= from) counts.set(date, (counts.get(date) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0][0];
+}
+
+const dayBefore = (iso, days) => new Date(Date.parse(`${iso}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+
+async function measure(size) {
+  const history = generateActiveTraderHistory({ rows: size, symbols: Math.round(1_026 * Math.max(1, size / 100_000)) });
+  // The day uploaded alone: the busiest of the last four weeks (the history's very last days hold few
+  // rows, as the generator closes its positions before the end); the account holds what came before.
+  const newDay = busiestDay(history, dayBefore(history.lastDay, 28));
+  const base = between(history, '0000-01-01', dayBefore(newDay, 1));
+  const lastDay = between(history, newDay, newDay);
+  const overlap = between(history, dayBefore(newDay, 90), newDay);
+  const dataDir = await mkdtemp(join(tmpdir(), 'sta-bench-scale-'));
+  const database = SERVER_URL ? await createDatabase(SERVER_URL) : undefined;
+  const port = await freePort();
+  const service = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DATABASE_URL: database?.url ?? '',
+      AUTHORIZED_USERS: TRADER,
+      UPLOAD_MAX_BYTES: String(Math.max(52_428_800, (base.transactions.length + base.gains.length) * 2)),
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForReady(url, 60_000);
+    const signIn = await loadSignIn(dataDir);
+    const session = await signIn({ url }, TRADER);
+    await setAccount(session);
+    const importing = timedUpload(url, session.cookie, schwabPair(base.transactions, base.gains));
+    const live = await load({ url: `${url}/health/live`, connections: 8, until: importing });
+    const imported = await importing;
+    const servicePeak = peakRssMb(service.pid);
+    const enginePeak = childPids(service.pid).map(peakRssMb).reduce((sum, each) => sum + each, 0);
+    const day = await timedUpload(url, session.cookie, schwabPair(lastDay.transactions, lastDay.gains));
+    const ninety = await timedUpload(url, session.cookie, schwabPair(overlap.transactions, overlap.gains));
+    const headers = { cookie: session.cookie, 'accept-encoding': ENCODINGS };
+    const months = await (await fetch(`${url}/api/months`, { headers })).json();
+    const busiest = months.months?.reduce((best, each) => ((each.total_trades ?? 0) > (best.total_trades ?? 0) ? each : best), months.months[0]);
+    const reports = [];
+    for (const path of ['/api/months', `/api/month/${busiest?.month ?? history.lastDay.slice(0, 7)}`]) {
+      // After the uploads above, nothing is cached: the first answer is the read model's own speed.
+      const started = performance.now();
+      await (await fetch(`${url}${path}`, { headers })).arrayBuffer();
+      const firstMs = performance.now() - started;
+      const result = await load({ url: `${url}${path}`, connections: 64, seconds: 5, headers });
+      reports.push({ path, firstMs, ...result });
+    }
+    return { size, history, base, lastDay, overlap, imported, live, servicePeak, enginePeak, day, ninety, reports, busiest };
+  } finally {
+    service.kill('SIGTERM');
+    await new Promise((resolve) => service.once('exit', resolve));
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const results = [];
+  for (const size of SIZES) results.push(await measure(size));
+  const server = SERVER_URL !== undefined;
+  const goals = {
+    import: (rows, seconds) => (rows >= 1_000_000 ? seconds <= (server ? 20 : 40) : rows >= 100_000 * 0.9 ? seconds <= (server ? 2 : 4) : undefined),
+    rss: (rows, mb) => (rows >= 1_000_000 ? mb <= 600 : mb <= 400),
+    daily: (ms) => ms <= (server ? 300 : 600),
+  };
+  const mark = (met) => (met === undefined ? '' : met ? ' ✓' : ' ✗');
+  let failed = false;
+  const check = (met) => {
+    if (met === false) failed = true;
+    return mark(met);
+  };
+  console.log(`\nhow cost grows, active-trader shape, ${server ? 'PostgreSQL server' : 'embedded database'}\n`);
+  console.log('| rows (lots) | symbols | import | rows/s | service peak RSS | engine peak RSS | /health/live p99 during it | one new day | 90-day overlap | /api/months first, p99 | busiest month first, p99 |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of results) {
+    const seconds = r.imported.totalMs / 1000;
+    const [months, month] = r.reports;
+    console.log(
+      `| ${r.base.rows.toLocaleString('en-US')} (${r.base.lots.toLocaleString('en-US')}) | ${Math.round(1_026 * Math.max(1, r.size / 100_000)).toLocaleString('en-US')} | ${seconds.toFixed(1)} s${check(goals.import(r.base.rows, seconds))} | ${Math.round(r.base.rows / seconds).toLocaleString('en-US')} | ${r.servicePeak} MB${check(goals.rss(r.base.rows, r.servicePeak))} | ${r.enginePeak || '–'} MB | ${r.live.p99} ms${check(r.live.p99 <= 50)} | ${r.day.totalMs.toFixed(0)} ms (${r.lastDay.rows} rows)${check(goals.daily(r.day.totalMs))} | ${r.ninety.totalMs.toFixed(0)} ms (${r.overlap.rows} rows)${check(goals.daily(r.ninety.totalMs))} | ${months.firstMs.toFixed(0)} ms, ${months.p99} ms${check(months.p99 <= 50)} | ${month.firstMs.toFixed(0)} ms, ${month.p99} ms (${r.busiest?.total_trades ?? '?'} trades)${check(month.p99 <= 50)} |`,
+    );
+  }
+  if (failed) process.exitCode = 1;
+}
+
+await main();
