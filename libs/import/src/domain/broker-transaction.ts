@@ -30,7 +30,7 @@ export interface BrokerTransaction {
   readonly fees: Decimal | null;
   /** Net cash effect, signed: purchases negative including fees, sales positive net of fees. */
   readonly amount: Decimal | null;
-  /** The cells exactly as read, for fingerprinting and storage. */
+  /** The cells exactly as read, stored with the row (a row read back from the database has none). */
   readonly cells: readonly string[];
   /** Natural key, when the caller has computed one (see fingerprint.ts); copied onto trades. */
   readonly fingerprint?: string;

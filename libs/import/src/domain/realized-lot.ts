@@ -27,6 +27,7 @@ export interface RealizedLot {
   readonly washSale: boolean;
   /** Positive amount of the loss the wash-sale rule disallows; null when none given. */
   readonly disallowedLoss: Decimal | null;
+  /** The cells exactly as read, stored with the row (a row read back from the database has none). */
   readonly cells: readonly string[];
   readonly fingerprint?: string;
 }
