@@ -19,3 +19,6 @@ export function generateTradingHistory(options?: {
 
 /** The generated Schwab history in another broker's layout, and its data rows. */
 export function inLayout(schwab: string, layout: 'robinhood' | 'ibkr-flex'): { text: string; rows: number };
+
+/** An active trader's two years: lots for every sale, positions built in several buys, shorts, splits. */
+export function generateActiveTraderHistory(options?: { rows?: number; symbols?: number; dividends?: number; seed?: number }): TradingHistory;

@@ -1,0 +1,148 @@
+import { generateActiveTraderHistory } from '../bench/support/trading-history.mjs';
+import { startService, type RunningService } from './support/service.js';
+import { signIn, type SignedIn } from './support/sign-in.js';
+import { fixture, ndjson, uploadForm } from './support/uploads.js';
+
+// Daily uploads against one upload of everything (issue 22): a trader who uploads each day's export,
+// or overlapping exports, must end with exactly what one import of the whole history gives. The
+// histories are cut at random days (seeded, so a failure repeats); each piece carries the lots of its
+// own sales, and in the overlapping runs the days of the piece before it too.
+
+interface Pair {
+  transactions: string;
+  gains: string;
+}
+
+/** mulberry32 */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const isoOf = (us: string): string => `${us.slice(6, 10)}-${us.slice(0, 2)}-${us.slice(3, 5)}`;
+const DATED = /^"(\d\d\/\d\d\/\d{4})/;
+
+/**
+ * A Schwab pair cut into pieces at `cuts` (ISO dates: a piece holds the days before its cut, from the
+ * previous cut on), each piece with the transactions and lots of its days and, with `overlapDays`,
+ * those of that many days before it as well. Lines before the header (titles) go with every piece.
+ */
+function splitPair(pair: Pair, cuts: string[], overlapDays: number): Pair[] {
+  const lines = (text: string) => text.replace(/\r?\n$/, '').split(/\r?\n/);
+  const transactionLines = lines(pair.transactions);
+  const header = transactionLines.findIndex((line) => line.replace(/^\uFEFF/, '').startsWith('"Date","Action"'));
+  const transactionHead = transactionLines.slice(0, header + 1);
+  const transactionRows = transactionLines.slice(header + 1).filter((line) => DATED.test(line));
+  const lotLines = lines(pair.gains);
+  const lotHeader = lotLines.findIndex((line) => line.startsWith('"Symbol","Name","Closed Date"'));
+  const lotHead = lotLines.slice(0, lotHeader + 1);
+  const lotRows = lotLines.slice(lotHeader + 1).filter((line) => line.trim() !== '');
+  const closedDate = (line: string) => isoOf(line.split('","')[2]);
+  const dayOf = (line: string) => isoOf(DATED.exec(line)![1]);
+  const days = [...new Set(transactionRows.map(dayOf))].sort();
+  const bounds = ['0000-01-01', ...cuts, '9999-12-31'];
+  const pieces: Pair[] = [];
+  for (let index = 0; index + 1 < bounds.length; index += 1) {
+    const firstDay = days.find((day) => day >= bounds[index]);
+    if (firstDay === undefined || firstDay >= bounds[index + 1]) continue;
+    const from = days[Math.max(0, days.indexOf(firstDay) - overlapDays)];
+    const inPiece = (date: string) => date >= from && date < bounds[index + 1];
+    const rows = transactionRows.filter((line) => inPiece(dayOf(line)));
+    const lots = lotRows.filter((line) => inPiece(closedDate(line)));
+    pieces.push({ transactions: [...transactionHead, ...rows, ''].join('\r\n'), gains: [...lotHead, ...lots, ''].join('\r\n') });
+  }
+  return pieces;
+}
+
+/** `count` distinct random days of the history's span (as cut points), in order. */
+function randomCuts(pair: Pair, count: number, seed: number): string[] {
+  const days = [...new Set(pair.transactions.split(/\r?\n/).flatMap((line) => (DATED.test(line) ? [isoOf(DATED.exec(line)![1])] : [])))].sort();
+  const next = random(seed);
+  const cuts = new Set<string>();
+  while (cuts.size < Math.min(count, days.length - 1)) cuts.add(days[1 + Math.floor(next() * (days.length - 1))]);
+  return [...cuts].sort();
+}
+
+describe('daily uploads give what one upload of the whole history gives', () => {
+  const CASES = ['schwab', 'active'];
+  const ROLES = ['whole', 'daily', 'overlapping'];
+  let service: RunningService;
+
+  beforeAll(async () => {
+    service = await startService({ env: { AUTHORIZED_USERS: CASES.flatMap((name) => ROLES.map((role) => `${name}-${role}@example.com`)).join(',') } });
+  });
+
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  async function upload(session: SignedIn, pair: Pair): Promise<void> {
+    const response = await session.fetch('/api/upload-csv', {
+      method: 'POST',
+      headers: { origin: service.url },
+      body: uploadForm({
+        transaction_history_file: { name: 'transactions.csv', content: pair.transactions },
+        realized_gains_file: { name: 'realized_gains.csv', content: pair.gains },
+      }),
+    });
+    const last = ndjson(await response.text()).at(-1);
+    expect(last).toMatchObject({ type: 'success' });
+  }
+
+  async function json(session: SignedIn, path: string): Promise<any> {
+    const response = await session.fetch(path);
+    expect(response.status).toBe(200);
+    return response.json();
+  }
+
+  /** Everything the reports say about the account, without the ids (each account's own) and data_source. */
+  async function everything(session: SignedIn): Promise<unknown> {
+    const trades: unknown[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = await json(session, `/api/trades?limit=500&sort=close_date&order=asc${cursor ? `&cursor=${cursor}` : ''}`);
+      trades.push(...page.trades.map(({ id: _id, ...trade }: { id: string }) => trade));
+      cursor = page.next_cursor;
+    } while (cursor);
+    const months: any = await json(session, '/api/months');
+    const monthly: unknown[] = [];
+    for (const { month } of months.months) {
+      const { trades: listed, dividends, summary } = await json(session, `/api/month/${month}`);
+      monthly.push({ month, trades: listed, dividends, summary });
+    }
+    const reports = await Promise.all(
+      ['/api/symbols/summary', '/api/timeframe-data?all=true', '/api/statistics?all=true', '/api/equity-curve?all=true', '/api/positions'].map((path) =>
+        json(session, path),
+      ),
+    );
+    return JSON.parse(JSON.stringify({ trades, months, monthly, reports }, (key, value) => (key === 'data_source' || key === 'id' || key === 'priced_at' ? undefined : value)));
+  }
+
+  it.each([
+    ['the Schwab example', 'schwab', (): Pair => ({ transactions: fixture('schwab-example', 'transactions.csv').toString('utf8'), gains: fixture('schwab-example', 'realized_gains.csv').toString('utf8') }), 6, 17],
+    ['an active trader (lots for every sale, shorts, splits)', 'active', (): Pair => generateActiveTraderHistory({ rows: 2_500, symbols: 25, dividends: 40, seed: 7 }), 12, 29],
+  ])('%s, cut at random days', async (_label, name, history, pieces, seed) => {
+    const pair = history();
+    const [whole, daily, overlapping] = await Promise.all(ROLES.map((role) => signIn(service, `${name}-${role}@example.com`)));
+    for (const session of [whole, daily, overlapping]) {
+      const profile = await session.fetch('/auth/profile', { method: 'PUT', headers: { 'content-type': 'application/json', origin: service.url }, body: JSON.stringify({ brokerage_account: 'XXXX-1234' }) });
+      expect(profile.status).toBe(200);
+    }
+    await upload(whole, pair);
+    const cuts = randomCuts(pair, pieces - 1, seed);
+    const days = splitPair(pair, cuts, 0);
+    expect(days).toHaveLength(pieces);
+    for (const piece of days) await upload(daily, piece);
+    for (const piece of splitPair(pair, cuts, 3)) await upload(overlapping, piece);
+    const expected = await everything(whole);
+    expect((expected as { trades: unknown[] }).trades.length).toBeGreaterThan(0);
+    expect(await everything(daily)).toEqual(expected);
+    expect(await everything(overlapping)).toEqual(expected);
+  }, 180000);
+});
