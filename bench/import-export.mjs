@@ -9,13 +9,12 @@
 // - the exports of a month holding 5,000 trades as CSV, Excel and PDF, and /health/live latency
 //   while PDFs are being rendered.
 // Prints one table with the goals of issues 4 and 7; exit code 1 when one is missed.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from './support/load.mjs';
-import { childPids, createDatabase, freePort, loadSignIn, peakRssMb, waitForReady } from './support/service.mjs';
+import { childPids, createDatabase, loadSignIn, peakRssMb, startBenchService, waitForReady } from './support/service.mjs';
 import { schwabPair, setAccount, timedUpload } from './support/uploads.mjs';
 import { generateTradingHistory, inLayout } from './support/trading-history.mjs';
 
@@ -28,12 +27,8 @@ async function main() {
   const dataDir = await mkdtemp(join(tmpdir(), 'sta-bench-io-'));
   const database = SERVER_URL ? await createDatabase(SERVER_URL) : undefined;
   const signIn = await loadSignIn(dataDir);
-  const port = await freePort();
-  const service = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: database?.url ?? '', AUTHORIZED_USERS: TRADERS.join(',') },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
+  const service = await startBenchService({ dataDir, databaseUrl: database?.url, users: TRADERS });
+  const base = service.url;
   const rows = [];
   try {
     await waitForReady(base, 60_000);
@@ -85,8 +80,7 @@ async function main() {
     const pdfs = await renders;
     rows.push(['/health/live while PDFs render', `${pdfs} PDFs, 64 connections`, `p99 ${live.p99} ms`, 'p99 ≤ 50 ms', live.p99 <= 50]);
   } finally {
-    service.kill('SIGTERM');
-    await new Promise((resolve) => service.once('exit', resolve));
+    await service.stop();
     await database?.drop();
     await rm(dataDir, { recursive: true, force: true });
   }

@@ -5,13 +5,12 @@
 // endpoint, then measures each scenario with the load generator in support/load.mjs and prints a table with each endpoint's
 // throughput as a ratio to /health/live measured in the same run (machines are noisy: the ratio
 // holds where an absolute figure does not). Exit code 1 when a goal is missed.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMarketDataStub, openPositionsExport } from './support/market-data-stub.mjs';
 import { load } from './support/load.mjs';
-import { cpuSecondsOf, createDatabase, freePort, loadSignIn, waitForReady } from './support/service.mjs';
+import { cpuSecondsOf, createDatabase, loadSignIn, startBenchService, waitForReady } from './support/service.mjs';
 import { generateActiveTraderHistory, generateTradingHistory } from './support/trading-history.mjs';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
@@ -96,24 +95,14 @@ async function main() {
   const dataDir = await mkdtemp(join(tmpdir(), 'sta-bench-'));
   const database = SERVER_URL ? await createDatabase(SERVER_URL) : undefined;
   const signIn = await loadSignIn(dataDir);
-  const port = await freePort();
   const marketData = await startMarketDataStub();
-  const service = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DATABASE_URL: database?.url ?? '',
-      AUTHORIZED_USERS: `${TRADER},${HOLDER}`,
-      FINNHUB_API_KEY: 'bench-key',
-      FINNHUB_BASE_URL: marketData.url,
-      MARKET_DATA_REQUESTS_PER_MINUTE: '100000',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
+  const service = await startBenchService({
+    dataDir,
+    databaseUrl: database?.url,
+    users: [TRADER, HOLDER],
+    env: { FINNHUB_API_KEY: 'bench-key', FINNHUB_BASE_URL: marketData.url, MARKET_DATA_REQUESTS_PER_MINUTE: '100000' },
   });
-  const base = `http://127.0.0.1:${port}`;
+  const base = service.url;
   try {
     await waitForReady(base, 60_000);
     const session = await signIn({ url: base }, TRADER);
@@ -202,8 +191,7 @@ async function main() {
     }
     if (failed) process.exitCode = 1;
   } finally {
-    service.kill('SIGTERM');
-    await new Promise((resolve) => service.once('exit', resolve));
+    await service.stop();
     await database?.drop();
     await marketData.close();
     await rm(dataDir, { recursive: true, force: true });

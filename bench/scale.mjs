@@ -8,12 +8,11 @@
 // - then /api/months and the busiest month's /api/month/{m}: the first (uncached) answer and p99
 //   under 64 connections for 5 s.
 // Exit code 1 when a goal is missed.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from './support/load.mjs';
-import { childPids, createDatabase, freePort, loadSignIn, peakRssMb, waitForReady } from './support/service.mjs';
+import { childPids, createDatabase, loadSignIn, peakRssMb, startBenchService, waitForReady } from './support/service.mjs';
 import { generateActiveTraderHistory } from './support/trading-history.mjs';
 import { schwabPair, setAccount, timedUpload } from './support/uploads.mjs';
 
@@ -55,21 +54,13 @@ async function measure(size) {
   const overlap = between(history, dayBefore(newDay, 90), newDay);
   const dataDir = await mkdtemp(join(tmpdir(), 'sta-bench-scale-'));
   const database = SERVER_URL ? await createDatabase(SERVER_URL) : undefined;
-  const port = await freePort();
-  const service = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DATABASE_URL: database?.url ?? '',
-      AUTHORIZED_USERS: TRADER,
-      UPLOAD_MAX_BYTES: String(Math.max(52_428_800, (base.transactions.length + base.gains.length) * 2)),
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
+  const service = await startBenchService({
+    dataDir,
+    databaseUrl: database?.url,
+    users: [TRADER],
+    env: { UPLOAD_MAX_BYTES: String(Math.max(52_428_800, (base.transactions.length + base.gains.length) * 2)) },
   });
-  const url = `http://127.0.0.1:${port}`;
+  const { url } = service;
   try {
     await waitForReady(url, 60_000);
     const signIn = await loadSignIn(dataDir);
@@ -96,8 +87,7 @@ async function measure(size) {
     }
     return { size, history, base, lastDay, overlap, imported, live, servicePeak, enginePeak, day, ninety, reports, busiest };
   } finally {
-    service.kill('SIGTERM');
-    await new Promise((resolve) => service.once('exit', resolve));
+    await service.stop();
     await database?.drop();
     await rm(dataDir, { recursive: true, force: true });
   }

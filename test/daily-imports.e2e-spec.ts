@@ -1,4 +1,4 @@
-import { generateActiveTraderHistory } from '../bench/support/trading-history.mjs';
+import { generateActiveTraderHistory, random } from '../bench/support/trading-history.mjs';
 import { startService, type RunningService } from './support/service.js';
 import { signIn, type SignedIn } from './support/sign-in.js';
 import { fixture, ndjson, uploadForm } from './support/uploads.js';
@@ -11,18 +11,6 @@ import { fixture, ndjson, uploadForm } from './support/uploads.js';
 interface Pair {
   transactions: string;
   gains: string;
-}
-
-/** mulberry32 */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const isoOf = (us: string): string => `${us.slice(6, 10)}-${us.slice(0, 2)}-${us.slice(3, 5)}`;

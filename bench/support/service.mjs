@@ -1,5 +1,5 @@
 // What the benchmarks share: a signed-in trader, a fresh database, the service's CPU, free ports.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -86,4 +86,26 @@ export function childPids(pid) {
 export function peakRssMb(pid) {
   const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Math.round(Number(match[1]) / 1024) : Number.NaN;
+}
+
+/**
+ * The built service on a free loopback port, as the benchmarks run it (test mode, warnings only),
+ * with `env` added; `stop` ends it with SIGTERM and waits for it.
+ * @param {{ dataDir: string, databaseUrl?: string, users: string[], env?: Record<string, string> }} options
+ */
+export async function startBenchService({ dataDir, databaseUrl, users, env = {} }) {
+  const port = await freePort();
+  const service = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', AUTHORIZED_USERS: users.join(','), ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise((resolve) => service.once('exit', resolve));
+  return {
+    pid: service.pid,
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      service.kill('SIGTERM');
+      await exited;
+    },
+  };
 }

@@ -22,3 +22,6 @@ export function inLayout(schwab: string, layout: 'robinhood' | 'ibkr-flex'): { t
 
 /** An active trader's two years: lots for every sale, positions built in several buys, shorts, splits. */
 export function generateActiveTraderHistory(options?: { rows?: number; symbols?: number; dividends?: number; seed?: number }): TradingHistory;
+
+/** A seeded random number generator (mulberry32): numbers in [0, 1), the same sequence for a seed. */
+export function random(seed: number): () => number;
