@@ -1,10 +1,11 @@
 // Benchmarks on loopback, bounded in time: `npm run bench` (builds first).
 // Starts the built service on a fresh embedded database (or, with BENCH_DATABASE_URL, on a fresh
-// database of that PostgreSQL server), signs a trader in through the real sign-in flow, imports ten
-// years of generated Schwab exports (100,000 trades, 5,000 dividends) through the real upload
-// endpoint, then measures each scenario with the load generator in support/load.mjs and prints a table with each endpoint's
-// throughput as a ratio to /health/live measured in the same run (machines are noisy: the ratio
-// holds where an absolute figure does not). Exit code 1 when a goal is missed.
+// database of that PostgreSQL server), signs a trader in through the real sign-in flow, imports
+// generated Schwab exports of the account shape BENCH_SHAPE names (see SHAPES) through the real
+// upload endpoint, then measures each scenario with the load generator in support/load.mjs and
+// prints a table with each endpoint's throughput as a ratio to /health/live measured in the same run
+// (machines are noisy: the ratio holds where an absolute figure does not). Exit code 1 when a goal
+// is missed.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
