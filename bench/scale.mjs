@@ -74,14 +74,18 @@ async function measure(size) {
     const day = await timedUpload(url, session.cookie, schwabPair(lastDay.transactions, lastDay.gains));
     const ninety = await timedUpload(url, session.cookie, schwabPair(overlap.transactions, overlap.gains));
     const headers = { cookie: session.cookie, 'accept-encoding': ENCODINGS };
-    const months = await (await fetch(`${url}/api/months`, { headers })).json();
-    const busiest = months.months?.reduce((best, each) => ((each.total_trades ?? 0) > (best.total_trades ?? 0) ? each : best), months.months[0]);
-    const reports = [];
-    for (const path of ['/api/months', `/api/month/${busiest?.month ?? history.lastDay.slice(0, 7)}`]) {
-      // After the uploads above, nothing is cached: the first answer is the read model's own speed.
+    // After the uploads above, nothing is cached: the first answer is the read model's own speed.
+    const first = async (path) => {
       const started = performance.now();
-      await (await fetch(`${url}${path}`, { headers })).arrayBuffer();
-      const firstMs = performance.now() - started;
+      const body = await (await fetch(`${url}${path}`, { headers })).text();
+      return { firstMs: performance.now() - started, body };
+    };
+    const monthsFirst = await first('/api/months');
+    const { months } = JSON.parse(monthsFirst.body);
+    const busiest = months.reduce((best, each) => (each.total_trades > best.total_trades ? each : best), months[0]);
+    const monthFirst = await first(`/api/month/${busiest.month}`);
+    const reports = [];
+    for (const [path, { firstMs }] of [['/api/months', monthsFirst], [`/api/month/${busiest.month}`, monthFirst]]) {
       const result = await load({ url: `${url}${path}`, connections: 64, seconds: 5, headers });
       reports.push({ path, firstMs, ...result });
     }
@@ -97,10 +101,14 @@ async function main() {
   const results = [];
   for (const size of SIZES) results.push(await measure(size));
   const server = SERVER_URL !== undefined;
+  // The sizes' imports hold a little less than their nominal rows (the busy day and what follows it stay out).
+  const million = (rows) => rows >= 900_000;
   const goals = {
-    import: (rows, seconds) => (rows >= 1_000_000 ? seconds <= (server ? 20 : 40) : rows >= 100_000 * 0.9 ? seconds <= (server ? 2 : 4) : undefined),
-    rss: (rows, mb) => (rows >= 1_000_000 ? mb <= 600 : mb <= 400),
+    import: (rows, seconds) => (million(rows) ? seconds <= (server ? 20 : 40) : rows >= 90_000 ? seconds <= (server ? 2 : 4) : undefined),
+    rss: (rows, mb) => (million(rows) ? mb <= 600 : mb <= 400),
     daily: (ms) => ms <= (server ? 300 : 600),
+    // The first answer after an import: ≤ 100 ms, ≤ 300 ms at a million rows.
+    first: (rows, ms) => ms <= (million(rows) ? 300 : 100),
   };
   const mark = (met) => (met === undefined ? '' : met ? ' ✓' : ' ✗');
   let failed = false;
@@ -115,7 +123,7 @@ async function main() {
     const seconds = r.imported.totalMs / 1000;
     const [months, month] = r.reports;
     console.log(
-      `| ${r.base.rows.toLocaleString('en-US')} (${r.base.lots.toLocaleString('en-US')}) | ${Math.round(1_026 * Math.max(1, r.size / 100_000)).toLocaleString('en-US')} | ${seconds.toFixed(1)} s${check(goals.import(r.base.rows, seconds))} | ${Math.round(r.base.rows / seconds).toLocaleString('en-US')} | ${r.servicePeak} MB${check(goals.rss(r.base.rows, r.servicePeak))} | ${r.enginePeak ? `${r.enginePeak} MB` : '–'} | ${r.live.p99} ms${check(r.live.p99 <= 50)} | ${r.day.totalMs.toFixed(0)} ms (${r.lastDay.rows} rows)${check(goals.daily(r.day.totalMs))} | ${r.ninety.totalMs.toFixed(0)} ms (${r.overlap.rows} rows)${check(goals.daily(r.ninety.totalMs))} | ${months.firstMs.toFixed(0)} ms, ${months.p99} ms${check(months.p99 <= 50)} | ${month.firstMs.toFixed(0)} ms, ${month.p99} ms (${r.busiest?.total_trades ?? '?'} trades)${check(month.p99 <= 50)} |`,
+      `| ${r.base.rows.toLocaleString('en-US')} (${r.base.lots.toLocaleString('en-US')}) | ${Math.round(1_026 * Math.max(1, r.size / 100_000)).toLocaleString('en-US')} | ${seconds.toFixed(1)} s${check(goals.import(r.base.rows, seconds))} | ${Math.round(r.base.rows / seconds).toLocaleString('en-US')} | ${r.servicePeak} MB${check(goals.rss(r.base.rows, r.servicePeak))} | ${r.enginePeak ? `${r.enginePeak} MB` : '–'} | ${r.live.p99} ms${check(r.live.p99 <= 50)} | ${r.day.totalMs.toFixed(0)} ms (${r.lastDay.rows} rows)${check(goals.daily(r.day.totalMs))} | ${r.ninety.totalMs.toFixed(0)} ms (${r.overlap.rows} rows)${check(goals.daily(r.ninety.totalMs))} | ${months.firstMs.toFixed(0)} ms${check(goals.first(r.base.rows, months.firstMs))}, ${months.p99} ms${check(months.p99 <= 50)} | ${month.firstMs.toFixed(0)} ms${check(goals.first(r.base.rows, month.firstMs))}, ${month.p99} ms (${r.busiest.total_trades} trades)${check(month.p99 <= 50)} |`,
     );
   }
   if (failed) process.exitCode = 1;
