@@ -1,3 +1,4 @@
+import { Decimal } from '@app/shared/domain';
 import type { BrokerTransaction } from '../broker-transaction.js';
 import { ImportFileError } from '../import.errors.js';
 import { ROWS_PER_TURN, type Steps } from '../turns.js';
@@ -100,6 +101,12 @@ export function activityRow(
   fields: Pick<BrokerTransaction, 'date' | 'action' | 'kind' | 'symbol' | 'description' | 'quantity' | 'price' | 'fees' | 'amount'>,
 ): BrokerTransaction {
   return { line: reader.line, asOfDate: null, ...fields, cells, fingerprint: undefined };
+}
+
+/** The sum of the charges a row gives (commission, fees …, signed as written); null when it gives none. */
+export function chargesOf(...figures: (Decimal | null)[]): Decimal | null {
+  const given = figures.filter((figure): figure is Decimal => figure !== null);
+  return given.length === 0 ? null : Decimal.sum(given);
 }
 
 /** The value after a title line's label, when the label is the one wanted. */

@@ -1,7 +1,6 @@
-import { Decimal } from '@app/shared/domain';
 import type { BrokerTransaction } from '../broker-transaction.js';
 import { classifyAction, isTradeKind } from '../broker-transaction.js';
-import { activityExportFormat, activityRow } from './activity-export.js';
+import { activityExportFormat, activityRow, chargesOf } from './activity-export.js';
 import type { BrokerageFormat } from './brokerage-format.js';
 import { column, FIGURE_LIMITS, type RowReader } from './csv-columns.js';
 
@@ -83,8 +82,7 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
   if (isTradeKind(kind) && amount === null && price === null) {
     throw reader.missing('amount', 'and there is no Price to compute it from');
   }
-  const charged = [commission, fees].filter((figure) => figure !== null);
-  const charges = charged.length === 0 ? null : Decimal.sum(charged);
+  const charges = chargesOf(commission, fees);
   return activityRow(reader, cells, {
     date,
     action,

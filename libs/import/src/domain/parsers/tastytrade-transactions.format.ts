@@ -1,7 +1,6 @@
-import { Decimal } from '@app/shared/domain';
 import type { BrokerTransaction } from '../broker-transaction.js';
 import { classifyAction, isTradeKind } from '../broker-transaction.js';
-import { activityExportFormat, activityRow, otherActivity } from './activity-export.js';
+import { activityExportFormat, activityRow, chargesOf, otherActivity } from './activity-export.js';
 import type { BrokerageFormat } from './brokerage-format.js';
 import { column, FIGURE_LIMITS, type RowReader } from './csv-columns.js';
 
@@ -69,13 +68,12 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
   const quantity = reader.number('quantity');
   const price = reader.number('averagePrice');
   const value = reader.number('value');
-  const charges = [reader.number('commissions'), reader.number('fees')].filter((figure) => figure !== null);
+  const charged = chargesOf(reader.number('commissions'), reader.number('fees'));
   if (isTradeKind(kind) || kind === 'dividend') {
     if (symbol === '') throw reader.missing('symbol', `a ${kind === 'dividend' ? 'dividend' : 'trade'} needs a symbol`);
     if (value === null) throw reader.missing('value', `a ${kind === 'dividend' ? 'dividend' : 'trade'} needs its value`);
   }
   if (isTradeKind(kind) && (quantity === null || quantity.isZero())) throw reader.missing('quantity', 'a trade needs a number of shares');
-  const charged = charges.length === 0 ? null : Decimal.sum(charges);
   return activityRow(reader, cells, {
     date,
     action,
