@@ -13,6 +13,7 @@ import { startMarketDataStub, openPositionsExport } from './support/market-data-
 import { load } from './support/load.mjs';
 import { cpuSecondsOf, createDatabase, loadSignIn, startBenchService, waitForReady } from './support/service.mjs';
 import { generateActiveTraderHistory, generateTradingHistory } from './support/trading-history.mjs';
+import { schwabPair, setAccount, timedUpload } from './support/uploads.mjs';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 /** Quiet time after the import (its garbage is collected, the database settles) before measuring. */
@@ -107,19 +108,19 @@ async function main() {
   try {
     await waitForReady(base, 60_000);
     const session = await signIn({ url: base }, TRADER);
-    const imported = await importHistory(session);
+    const imported = await importHistory(session, base);
     console.log(`imported ${imported.trades} trades and ${imported.dividends} dividends (${imported.rows} rows, ${imported.lots} broker lots) in ${imported.seconds.toFixed(1)} s`);
     // The same files again, before and after every trade is tagged: what following the journal costs a re-import.
-    const untagged = await importHistory(session);
+    const untagged = await importHistory(session, base);
     const journal = await tagEveryTrade(session, base);
     console.log(
       `tagged ${journal.tagged} of ${journal.listed} trades with ${JOURNAL_TAGS} tags from a ${journal.lines}-line tag file in ${journal.seconds.toFixed(1)} s (${journal.ambiguous} ambiguous lines)`,
     );
-    const again = await importHistory(session);
+    const again = await importHistory(session, base);
     console.log(`the same files again: ${untagged.seconds.toFixed(1)} s untagged, ${again.seconds.toFixed(1)} s with every trade tagged`);
 
     const holder = await signIn({ url: base }, HOLDER);
-    const holdings = await importPositions(holder);
+    const holdings = await importPositions(holder, base);
     console.log(`the holder's ${POSITIONS.positions} positions of ${POSITIONS.lots} lots imported in ${holdings.seconds.toFixed(1)} s`);
 
     await new Promise((resolve) => setTimeout(resolve, SETTLE_S * 1000));
@@ -200,21 +201,11 @@ async function main() {
 }
 
 /** Imports the holder's export: POSITIONS.positions symbols, each bought POSITIONS.lots + 1 times and sold once. */
-async function importPositions(holder) {
-  const profile = await holder.fetch('/auth/profile', {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ brokerage_account: 'XXXX-1234' }),
-  });
-  if (profile.status !== 200) throw new Error(`PUT /auth/profile: ${profile.status}`);
-  const form = new FormData();
-  form.append('transaction_history_file', new Blob([openPositionsExport(POSITIONS)]), 'transactions.csv');
-  form.append('realized_gains_file', new Blob([generateTradingHistory({ trades: 2, dividends: 0, symbols: 1, brokerLotShare: 0 }).gains]), 'realized_gains.csv');
-  const started = performance.now();
-  const response = await holder.fetch('/api/upload-csv', { method: 'POST', body: form });
-  const lines = (await response.text()).split('\n').filter((line) => line.trim() !== '');
-  if (JSON.parse(lines.at(-1) ?? '{}').type !== 'success') throw new Error(`positions import failed: ${response.status} ${lines.at(-1)}`);
-  return { seconds: (performance.now() - started) / 1000 };
+async function importPositions(holder, base) {
+  await setAccount(holder);
+  const gains = generateTradingHistory({ trades: 2, dividends: 0, symbols: 1, brokerLotShare: 0 }).gains;
+  const upload = await timedUpload(base, holder.cookie, schwabPair(openPositionsExport(POSITIONS), gains));
+  return { seconds: upload.totalMs / 1000 };
 }
 
 /** Reads the holder's positions until no price is pending: every price is then in the quote cache. */
@@ -264,23 +255,11 @@ async function tagEveryTrade(session, base) {
 let history;
 
 /** Sets the trader's brokerage account and uploads the generated exports through POST /api/upload-csv. */
-async function importHistory(session) {
-  const profile = await session.fetch('/auth/profile', {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ brokerage_account: 'XXXX-1234' }),
-  });
-  if (profile.status !== 200) throw new Error(`PUT /auth/profile: ${profile.status}`);
+async function importHistory(session, base) {
+  await setAccount(session);
   history ??= SHAPE.generate();
-  const form = new FormData();
-  form.append('transaction_history_file', new Blob([history.transactions]), 'transactions.csv');
-  form.append('realized_gains_file', new Blob([history.gains]), 'realized_gains.csv');
-  const started = performance.now();
-  const response = await session.fetch('/api/upload-csv', { method: 'POST', body: form });
-  const lines = (await response.text()).split('\n').filter((line) => line.trim() !== '');
-  const last = JSON.parse(lines.at(-1) ?? '{}');
-  if (last.type !== 'success') throw new Error(`import failed: ${response.status} ${lines.at(-1)}`);
-  return { ...history, seconds: (performance.now() - started) / 1000 };
+  const upload = await timedUpload(base, session.cookie, schwabPair(history.transactions, history.gains));
+  return { ...history, seconds: upload.totalMs / 1000 };
 }
 
 await main();
