@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from './support/load.mjs';
 import { childPids, createDatabase, loadSignIn, peakRssMb, startBenchService, waitForReady } from './support/service.mjs';
-import { generateActiveTraderHistory } from './support/trading-history.mjs';
+import { between, generateActiveTraderHistory, transactionDates } from './support/trading-history.mjs';
 import { schwabPair, setAccount, timedUpload } from './support/uploads.mjs';
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL?.trim() || undefined;
@@ -21,24 +21,10 @@ const SIZES = process.env.BENCH_SCALE === '1m' ? [10_000, 100_000, 1_000_000] : 
 const TRADER = 'scale@example.com';
 const ENCODINGS = 'gzip, deflate, br, zstd';
 
-/** The part of a generated history whose dates (transactions) or closed dates (lots) fall in [from, to]. */
-function between(history, from, to) {
-  const iso = (us) => `${us.slice(6, 10)}-${us.slice(0, 2)}-${us.slice(3, 5)}`;
-  const [header, ...rows] = history.transactions.trimEnd().split('\r\n');
-  const [title, lotHeader, ...lots] = history.gains.trimEnd().split('\r\n');
-  const inRange = (date) => date >= from && date <= to;
-  const keptRows = rows.filter((row) => inRange(iso(row.slice(1, 11))));
-  const keptLots = lots.filter((lot) => inRange(iso(lot.split('","')[2])));
-  return { transactions: `${header}\r\n${keptRows.join('\r\n')}\r\n`, gains: `${title}\r\n${lotHeader}\r\n${keptLots.join('\r\n')}\r\n`, rows: keptRows.length, lots: keptLots.length };
-}
-
 /** The date from `from` on with the most transaction rows. */
 function busiestDay(history, from) {
   const counts = new Map();
-  for (const row of history.transactions.split('\r\n').slice(1)) {
-    const date = `${row.slice(7, 11)}-${row.slice(1, 3)}-${row.slice(4, 6)}`;
-    if (date >= from) counts.set(date, (counts.get(date) ?? 0) + 1);
-  }
+  for (const date of transactionDates(history)) if (date >= from) counts.set(date, (counts.get(date) ?? 0) + 1);
   return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0][0];
 }
 
@@ -49,9 +35,9 @@ async function measure(size) {
   // The day uploaded alone: the busiest of the last four weeks (the history's very last days hold few
   // rows, as the generator closes its positions before the end); the account holds what came before.
   const newDay = busiestDay(history, dayBefore(history.lastDay, 28));
-  const base = between(history, '0000-01-01', dayBefore(newDay, 1));
-  const lastDay = between(history, newDay, newDay);
-  const overlap = between(history, dayBefore(newDay, 90), newDay);
+  const base = between(history, '0000-01-01', newDay);
+  const lastDay = between(history, newDay, dayBefore(newDay, -1));
+  const overlap = between(history, dayBefore(newDay, 90), dayBefore(newDay, -1));
   const dataDir = await mkdtemp(join(tmpdir(), 'sta-bench-scale-'));
   const database = SERVER_URL ? await createDatabase(SERVER_URL) : undefined;
   const service = await startBenchService({

@@ -1,4 +1,4 @@
-import { generateActiveTraderHistory, random } from '../bench/support/trading-history.mjs';
+import { between, generateActiveTraderHistory, random, transactionDates } from '../bench/support/trading-history.mjs';
 import { startService, type RunningService } from './support/service.js';
 import { signIn, type SignedIn } from './support/sign-in.js';
 import { fixture, ndjson, uploadForm } from './support/uploads.js';
@@ -13,44 +13,26 @@ interface Pair {
   gains: string;
 }
 
-const isoOf = (us: string): string => `${us.slice(6, 10)}-${us.slice(0, 2)}-${us.slice(3, 5)}`;
-const DATED = /^"(\d\d\/\d\d\/\d{4})/;
-
 /**
  * A Schwab pair cut into pieces at `cuts` (ISO dates: a piece holds the days before its cut, from the
  * previous cut on), each piece with the transactions and lots of its days and, with `overlapDays`,
- * those of that many days before it as well. Lines before the header (titles) go with every piece.
+ * those of that many days (with transactions) before it as well.
  */
 function splitPair(pair: Pair, cuts: string[], overlapDays: number): Pair[] {
-  const lines = (text: string) => text.replace(/\r?\n$/, '').split(/\r?\n/);
-  const transactionLines = lines(pair.transactions);
-  const header = transactionLines.findIndex((line) => line.replace(/^\uFEFF/, '').startsWith('"Date","Action"'));
-  const transactionHead = transactionLines.slice(0, header + 1);
-  const transactionRows = transactionLines.slice(header + 1).filter((line) => DATED.test(line));
-  const lotLines = lines(pair.gains);
-  const lotHeader = lotLines.findIndex((line) => line.startsWith('"Symbol","Name","Closed Date"'));
-  const lotHead = lotLines.slice(0, lotHeader + 1);
-  const lotRows = lotLines.slice(lotHeader + 1).filter((line) => line.trim() !== '');
-  const closedDate = (line: string) => isoOf(line.split('","')[2]);
-  const dayOf = (line: string) => isoOf(DATED.exec(line)![1]);
-  const days = [...new Set(transactionRows.map(dayOf))].sort();
+  const days = [...new Set(transactionDates(pair))].sort();
   const bounds = ['0000-01-01', ...cuts, '9999-12-31'];
   const pieces: Pair[] = [];
   for (let index = 0; index + 1 < bounds.length; index += 1) {
     const firstDay = days.find((day) => day >= bounds[index]);
     if (firstDay === undefined || firstDay >= bounds[index + 1]) continue;
-    const from = days[Math.max(0, days.indexOf(firstDay) - overlapDays)];
-    const inPiece = (date: string) => date >= from && date < bounds[index + 1];
-    const rows = transactionRows.filter((line) => inPiece(dayOf(line)));
-    const lots = lotRows.filter((line) => inPiece(closedDate(line)));
-    pieces.push({ transactions: [...transactionHead, ...rows, ''].join('\r\n'), gains: [...lotHead, ...lots, ''].join('\r\n') });
+    pieces.push(between(pair, days[Math.max(0, days.indexOf(firstDay) - overlapDays)], bounds[index + 1]));
   }
   return pieces;
 }
 
 /** `count` distinct random days of the history's span (as cut points), in order. */
 function randomCuts(pair: Pair, count: number, seed: number): string[] {
-  const days = [...new Set(pair.transactions.split(/\r?\n/).flatMap((line) => (DATED.test(line) ? [isoOf(DATED.exec(line)![1])] : [])))].sort();
+  const days = [...new Set(transactionDates(pair))].sort();
   const next = random(seed);
   const cuts = new Set<string>();
   while (cuts.size < Math.min(count, days.length - 1)) cuts.add(days[1 + Math.floor(next() * (days.length - 1))]);

@@ -25,3 +25,9 @@ export function generateActiveTraderHistory(options?: { rows?: number; symbols?:
 
 /** A seeded random number generator (mulberry32): numbers in [0, 1), the same sequence for a seed. */
 export function random(seed: number): () => number;
+
+/** The ISO date of each transaction row of a Schwab transactions file (generated or a real export), in file order. */
+export function transactionDates(pair: { transactions: string }): string[];
+
+/** The part of a Schwab pair whose transactions are dated, and whose lots were closed, in [from, until). */
+export function between(pair: { transactions: string; gains: string }, from: string, until: string): { transactions: string; gains: string; rows: number; lots: number };

@@ -263,3 +263,41 @@ export function generateActiveTraderHistory({ rows = 100_000, symbols = 1_026, d
     lastDay: days[days.length - 1][0],
   };
 }
+
+const DATED_ROW = /^"(\d\d)\/(\d\d)\/(\d{4})/;
+const isoOfRow = (line) => {
+  const [, month, day, year] = DATED_ROW.exec(line);
+  return `${year}-${month}-${day}`;
+};
+
+/** A file's lines before its data rows (titles and the header) and its data rows. */
+function headAndRows(text, isHeader) {
+  const lines = text.replace(/\r?\n$/, '').split(/\r?\n/);
+  const header = lines.findIndex((line) => isHeader(line.replace(/^\uFEFF/, '')));
+  return { head: lines.slice(0, header + 1), rows: lines.slice(header + 1) };
+}
+
+/** The ISO date of each transaction row of a Schwab transactions file (generated or a real export), in file order. */
+export function transactionDates(pair) {
+  return headAndRows(pair.transactions, (line) => line.startsWith('"Date","Action"'))
+    .rows.filter((line) => DATED_ROW.test(line))
+    .map(isoOfRow);
+}
+
+/**
+ * The part of a Schwab pair (generated or a real export) whose transactions are dated, and whose lots
+ * were closed, from `from` up to but not including `until` (ISO dates), with each file's lines before
+ * its rows (titles, header); and how many transaction rows and lots that is.
+ * @returns {{ transactions: string, gains: string, rows: number, lots: number }}
+ */
+export function between(pair, from, until) {
+  const inRange = (date) => date >= from && date < until;
+  const transactions = headAndRows(pair.transactions, (line) => line.startsWith('"Date","Action"'));
+  const rows = transactions.rows.filter((line) => DATED_ROW.test(line) && inRange(isoOfRow(line)));
+  const gains = headAndRows(pair.gains, (line) => line.startsWith('"Symbol","Name","Closed Date"'));
+  const lots = gains.rows.filter((line) => {
+    const closed = `"${line.split('","')[2] ?? ''}`;
+    return DATED_ROW.test(closed) && inRange(isoOfRow(closed));
+  });
+  return { transactions: [...transactions.head, ...rows, ''].join('\r\n'), gains: [...gains.head, ...lots, ''].join('\r\n'), rows: rows.length, lots: lots.length };
+}
