@@ -1,4 +1,5 @@
 import { between, generateActiveTraderHistory, random, transactionDates } from '../bench/support/trading-history.mjs';
+import { getJson } from './support/report-expectations.js';
 import { startService, type RunningService } from './support/service.js';
 import { signIn, type SignedIn } from './support/sign-in.js';
 import { fixture, ndjson, uploadForm } from './support/uploads.js';
@@ -66,9 +67,9 @@ describe('daily uploads give what one upload of the whole history gives', () => 
   }
 
   async function json(session: SignedIn, path: string): Promise<any> {
-    const response = await session.fetch(path);
-    expect(response.status).toBe(200);
-    return response.json();
+    const { status, body } = await getJson(session, path);
+    expect(status).toBe(200);
+    return body;
   }
 
   /** Everything the reports say about the account, without the ids (each account's own) and data_source. */

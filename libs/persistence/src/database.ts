@@ -22,6 +22,8 @@ const CONNECT_TIMEOUT_MS = 5000;
  * import holds it (seconds for a large one), which is a queue, not an outage.
  */
 const EMBEDDED_CONNECTION_WAIT_MS = 120_000;
+/** Where TypeORM records the migrations applied (the service's start and the embedded templates alike). */
+const MIGRATIONS_TABLE = 'migrations';
 /** Serialises migrations when several instances start at once against one server. */
 const MIGRATION_LOCK_KEY = 7_284_196_530_112;
 
@@ -204,7 +206,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
       url,
       entities: this.options.entities,
       migrations: this.options.migrations,
-      migrationsTableName: 'migrations',
+      migrationsTableName: MIGRATIONS_TABLE,
       synchronize: false,
       logging: ['error', 'warn', 'migration'],
       poolSize,
@@ -260,7 +262,7 @@ export function migrationsSchema(migrations: Function[]): Schema {
   return {
     key: migrations.map((migration) => `${migration.name}\n${migration.toString()}`).join('\n'),
     async apply(url: string): Promise<void> {
-      const source = new DataSource({ type: 'postgres', url, migrations, migrationsTableName: 'migrations', poolSize: 1, logging: ['error'] });
+      const source = new DataSource({ type: 'postgres', url, migrations, migrationsTableName: MIGRATIONS_TABLE, poolSize: 1, logging: ['error'] });
       await source.initialize();
       try {
         await source.runMigrations({ transaction: 'each' });
