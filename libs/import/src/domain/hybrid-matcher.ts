@@ -61,6 +61,33 @@ export interface MatchResult {
 export interface MatchOptions {
   /** False gives pure FIFO (the broker lots are ignored): for comparisons only. */
   readonly useBrokerLots?: boolean;
+  /**
+   * Where an earlier match of the same account ended, to go on from instead of from nothing: the rows
+   * given must then all be dated after that match's last row (`resumeFrom` says what it left open).
+   */
+  readonly resumeFrom?: MatchResumePoint;
+}
+
+/** A lot an earlier match left open, as the ledger keeps it. */
+export interface ResumedLot {
+  readonly symbol: string;
+  readonly side: TradeSide;
+  readonly openDate: IsoDate;
+  readonly shares: Decimal;
+  readonly cost: Decimal;
+  readonly price: Decimal | null;
+}
+
+/**
+ * The state an account's match ended in, for the symbols a later match will touch: their open lots
+ * (per symbol long then short, oldest first), and the sides a sale ever took from first in, first out
+ * (the sides with a FIFO trade), whose open lots stay FIFO's estimate. Nothing else of a match carries
+ * over to later days: broker lots are shared out per closing day, splits per day, positions are the
+ * books' totals.
+ */
+export interface MatchResumePoint {
+  readonly openLots: readonly ResumedLot[];
+  readonly fifoSides: readonly { readonly symbol: string; readonly side: TradeSide }[];
 }
 
 /** Matching that gives the caller a turn every `sliceSize` transactions (`pause` resolves when it may go on). */
@@ -68,7 +95,8 @@ export interface SlicedMatchOptions extends MatchOptions, Turns {
   readonly sliceSize?: number;
 }
 
-function symbolKey(symbol: string): string {
+/** A symbol as matching keys it (trimmed, upper case): trades, lots and books are per key. */
+export function symbolKey(symbol: string): string {
   return symbol.trim().toUpperCase();
 }
 
@@ -112,6 +140,7 @@ export function matchTrades(
   options: MatchOptions | SlicedMatchOptions = {},
 ): MatchResult | Promise<MatchResult> {
   const run = new MatchRun(transactions, options.useBrokerLots === false ? [] : lots, lots.length);
+  if (options.resumeFrom !== undefined) run.resume(options.resumeFrom);
   return 'pause' in options ? run.runInSlices(options.pause, options.sliceSize ?? 2_000) : run.run();
 }
 
@@ -139,6 +168,28 @@ class MatchRun {
       this.ordered.filter((tx) => tx.kind === 'stock_split' || tx.kind === 'reverse_split'),
       (tx) => dayKey(tx.symbol, tx.date),
     );
+  }
+
+  /** Starts from where an earlier match of the account ended (before anything is applied). */
+  resume(point: MatchResumePoint): void {
+    for (const lot of point.openLots) {
+      const book = this.book(symbolKey(lot.symbol));
+      (lot.side === 'long' ? book.long : book.short).open({
+        symbol: symbolKey(lot.symbol),
+        side: lot.side,
+        openDate: lot.openDate,
+        // The opening row's line and key are not kept with the lot: nothing a trade records reads them.
+        line: 0,
+        fingerprint: null,
+        quantity: lot.shares,
+        amount: lot.cost,
+        txPrice: lot.price,
+      });
+    }
+    for (const { symbol, side } of point.fifoSides) {
+      const book = this.book(symbolKey(symbol));
+      (side === 'long' ? book.long : book.short).markTakenFifo();
+    }
   }
 
   run(): MatchResult {

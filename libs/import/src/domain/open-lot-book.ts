@@ -50,6 +50,14 @@ export class OpenLotQueue {
     return this.totalQuantity;
   }
 
+  /**
+   * Marks the queue as one a sale has taken from first in, first out (the lots it holds from now on
+   * are FIFO's estimate): how a queue resumed from stored open lots carries what its history did.
+   */
+  markTakenFifo(): void {
+    this.takenFifo = true;
+  }
+
   open(lot: OpenLot): void {
     this.lots.push({ ...lot });
     this.totalQuantity = this.totalQuantity.add(lot.quantity);

@@ -1,0 +1,105 @@
+import { generateActiveTraderHistory } from '../../../../bench/support/trading-history.mjs';
+import { readFixtureBytes } from '../testing/fixtures.js';
+import type { BrokerTransaction } from './broker-transaction.js';
+import { matchTrades, symbolKey, type MatchResult, type MatchResumePoint } from './hybrid-matcher.js';
+import { parseRealizedLotsFile, parseTransactionsFile } from './parsers/format-registry.js';
+import type { RealizedLot } from './realized-lot.js';
+
+/** What the ledger keeps of an open lot. */
+function kept(lots: MatchResult['openLots']) {
+  return lots.map((lot) => ({
+    symbol: lot.symbol,
+    side: lot.side,
+    openDate: lot.openDate,
+    shares: lot.quantity.toString(),
+    cost: lot.amount.toString(),
+    price: lot.txPrice?.toString() ?? null,
+    source: lot.source,
+  }));
+}
+
+/** Where `done`'s match ended, for `symbols`, as the ledger would give it back (the open lots and the sides FIFO took from). */
+function resumePoint(done: MatchResult, symbols: ReadonlySet<string>): MatchResumePoint {
+  const fifoSides = new Map(done.trades.filter((trade) => trade.source === 'fifo').map((trade) => [`${trade.symbol}|${trade.side}`, trade]));
+  return {
+    openLots: done.openLots
+      .filter((lot) => symbols.has(lot.symbol))
+      .map((lot) => ({ symbol: lot.symbol, side: lot.side, openDate: lot.openDate, shares: lot.quantity, cost: lot.amount, price: lot.txPrice })),
+    fifoSides: [...fifoSides.values()].filter((trade) => symbols.has(trade.symbol)).map((trade) => ({ symbol: trade.symbol, side: trade.side })),
+  };
+}
+
+/**
+ * Matches the rows up to `cut`, then goes on from where that ended with the later rows, as an import
+ * of a later export does; `lotsKnownEarly`: the broker's lots of later days were stored with the
+ * earlier rows (a gains file that reaches further than its transactions file).
+ */
+function matchInTwo(transactions: readonly BrokerTransaction[], lots: readonly RealizedLot[], cut: string, lotsKnownEarly: boolean) {
+  const before = matchTrades(
+    transactions.filter((row) => row.date <= cut),
+    lots.filter((lot) => lotsKnownEarly || lot.closedDate <= cut),
+  );
+  const later = transactions.filter((row) => row.date > cut);
+  const touched = new Set([...later.map((row) => symbolKey(row.symbol)), ...lots.filter((lot) => lot.closedDate > cut).map((lot) => symbolKey(lot.symbol))]);
+  const after = matchTrades(later, lots.filter((lot) => lot.closedDate > cut), { resumeFrom: resumePoint(before, touched) });
+  return { before, after, touched };
+}
+
+function expectSameAsOneMatch(transactions: readonly BrokerTransaction[], lots: readonly RealizedLot[], cut: string, lotsKnownEarly: boolean): void {
+  const whole = matchTrades(transactions, lots);
+  const { before, after, touched } = matchInTwo(transactions, lots, cut, lotsKnownEarly);
+  // The trades before the cut are the stored ones; the resumed match adds exactly the later ones, in order.
+  expect([...before.trades.filter((trade) => trade.closeDate <= cut), ...after.trades]).toEqual(whole.trades);
+  expect(after.trades.every((trade) => trade.closeDate > cut)).toBe(true);
+  expect([...before.dividends, ...after.dividends]).toEqual(whole.dividends);
+  const byKey = (changes: { symbol: string; date: string }[]) => [...changes].sort((a, b) => a.symbol.localeCompare(b.symbol) || a.date.localeCompare(b.date));
+  expect(byKey([...before.positions.entries(), ...after.positions.entries()])).toEqual(byKey(whole.positions.entries()));
+  // The touched symbols' open lots replace the stored ones; the others stay as they were.
+  const untouched = before.openLots.filter((lot) => !touched.has(lot.symbol));
+  const bySymbol = (lots: ReturnType<typeof kept>) => [...lots].sort((a, b) => a.symbol.localeCompare(b.symbol));
+  expect(bySymbol(kept([...untouched, ...after.openLots]))).toEqual(bySymbol(kept(whole.openLots)));
+  for (const [symbol, name] of after.companyNames) expect(whole.companyNames.get(symbol)).toBe(name);
+}
+
+describe('a match resumed from where an earlier one ended', () => {
+  it('gives the Schwab example exactly what one match gives, cut at any of its days', () => {
+    const { transactions } = parseTransactionsFile('transactions.csv', readFixtureBytes('schwab-example', 'transactions.csv'));
+    const { lots } = parseRealizedLotsFile('realized_gains.csv', readFixtureBytes('schwab-example', 'realized_gains.csv'));
+    const days = [...new Set(transactions.map((row) => row.date))].sort();
+    expect(days.length).toBeGreaterThan(20);
+    for (const cut of days.slice(0, -1)) {
+      expectSameAsOneMatch(transactions, lots, cut, false);
+      expectSameAsOneMatch(transactions, lots, cut, true);
+    }
+  });
+
+  it('gives an active trader (lots for every sale, shorts, splits) exactly what one match gives', () => {
+    const history = generateActiveTraderHistory({ rows: 6_000, symbols: 40, seed: 7 });
+    const { transactions } = parseTransactionsFile('transactions.csv', Buffer.from(history.transactions));
+    const { lots } = parseRealizedLotsFile('realized_gains.csv', Buffer.from(history.gains));
+    expect(transactions.some((row) => row.kind === 'sell_short')).toBe(true);
+    expect(transactions.some((row) => row.kind === 'stock_split')).toBe(true);
+    const days = [...new Set(transactions.map((row) => row.date))].sort();
+    for (const cut of [days[1], days[Math.floor(days.length / 3)], days[Math.floor(days.length / 2)], days[days.length - 2]]) {
+      expectSameAsOneMatch(transactions, lots, cut, false);
+    }
+  });
+
+  it('keeps a side FIFO took from as FIFO’s estimate after it was closed out and opened again', () => {
+    const { transactions } = parseTransactionsFile(
+      'transactions.csv',
+      Buffer.from(
+        [
+          '"Date","Action","Symbol","Description","Quantity","Price","Fees & Comm","Amount"',
+          '"03/05/2024","Buy","ABC","ABC CORP","5","$12.00","","-$60.00"',
+          '"03/04/2024","Sell","ABC","ABC CORP","10","$11.00","","$110.00"',
+          '"03/01/2024","Buy","ABC","ABC CORP","10","$10.00","","-$100.00"',
+          '',
+        ].join('\n'),
+      ),
+    );
+    const { after } = matchInTwo(transactions, [], '2024-03-04', false);
+    expect(kept(after.openLots)).toEqual([{ symbol: 'ABC', side: 'long', openDate: '2024-03-05', shares: '5', cost: '60', price: '12', source: 'fifo' }]);
+    expectSameAsOneMatch(transactions, [], '2024-03-04', false);
+  });
+});
