@@ -46,7 +46,8 @@ describe('daily uploads give what one upload of the whole history gives', () => 
   let service: RunningService;
 
   beforeAll(async () => {
-    service = await startService({ env: { AUTHORIZED_USERS: CASES.flatMap((name) => ROLES.map((role) => `${name}-${role}@example.com`)).join(',') } });
+    // At `info` the log says of each import whether it went on from the stored books (`appended`).
+    service = await startService({ env: { LOG_LEVEL: 'info', AUTHORIZED_USERS: CASES.flatMap((name) => ROLES.map((role) => `${name}-${role}@example.com`)).join(',') } });
   });
 
   afterAll(async () => {
@@ -64,6 +65,16 @@ describe('daily uploads give what one upload of the whole history gives', () => 
     });
     const last = ndjson(await response.text()).at(-1);
     expect(last).toMatchObject({ type: 'success' });
+  }
+
+  /** How many imports so far went on from the account's stored books, and how many matched everything again. */
+  function importPaths(): { appended: number; rematched: number } {
+    const imports = service
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('import succeeded {'))
+      .map((line) => JSON.parse(line.slice(line.indexOf('{'))) as { appended: number });
+    return { appended: imports.filter((entry) => entry.appended > 0).length, rematched: imports.filter((entry) => entry.appended === 0).length };
   }
 
   async function json(session: SignedIn, path: string): Promise<any> {
@@ -105,12 +116,17 @@ describe('daily uploads give what one upload of the whole history gives', () => 
       const profile = await session.fetch('/auth/profile', { method: 'PUT', headers: { 'content-type': 'application/json', origin: service.url }, body: JSON.stringify({ brokerage_account: 'XXXX-1234' }) });
       expect(profile.status).toBe(200);
     }
+    const before = importPaths();
     await upload(whole, pair);
     const cuts = randomCuts(pair, pieces - 1, seed);
     const days = splitPair(pair, cuts, 0);
     expect(days).toHaveLength(pieces);
     for (const piece of days) await upload(daily, piece);
     for (const piece of splitPair(pair, cuts, 3)) await upload(overlapping, piece);
+    // Every piece after an account's first comes after its stored days: it is added to the stored books.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const after = importPaths();
+    expect({ appended: after.appended - before.appended, rematched: after.rematched - before.rematched }).toEqual({ appended: 2 * (pieces - 1), rematched: 3 });
     const expected = await everything(whole);
     expect((expected as { trades: unknown[] }).trades.length).toBeGreaterThan(0);
     expect(await everything(daily)).toEqual(expected);

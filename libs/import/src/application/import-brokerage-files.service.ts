@@ -4,7 +4,7 @@ import { UnitOfWork } from '@app/persistence';
 import { DomainError } from '@app/shared/domain';
 import { TradeLedger } from '@app/trades';
 import { withLotFingerprints, withTransactionFingerprints } from '../domain/fingerprint.js';
-import { matchTrades, type MatchResult } from '../domain/hybrid-matcher.js';
+import { matchTrades, symbolKey, type MatchResult } from '../domain/hybrid-matcher.js';
 import { ImportFileError } from '../domain/import.errors.js';
 import { decodeCsvText } from '../domain/parsers/csv-text.js';
 import { brokerageFormats, parseRealizedLotsFile, parseTransactionsFile } from '../domain/parsers/format-registry.js';
@@ -163,6 +163,7 @@ export class ImportBrokerageFiles {
       part,
       account: request.account,
       uploadId: undefined as number | undefined,
+      appended: false,
       counts: { transactionsProcessed: 0, transactionsInserted: 0, realizedGainsLots: 0, brokerVerifiedTrades: 0, monthsUpdated: 0 },
     }));
     const started = Date.now();
@@ -182,8 +183,9 @@ export class ImportBrokerageFiles {
         }
         for (const [index, entry] of parts.entries()) {
           entry.uploadId = await this.history.reserveId();
-          const current = await this.storeAndMatch(entry.account.accountId, entry.uploadId, await reads[index].take(entry.account), entry.counts);
-          const { monthsChanged } = await this.ledger.replaceAccount(request.userId, entry.account.accountId, {
+          const matched = await this.storeAndMatch(entry.account.accountId, entry.uploadId, await reads[index].take(entry.account), entry.counts);
+          const { result: current } = matched;
+          const ledger = {
             trades: current.trades,
             dividends: current.dividends,
             positions: current.positions.entries(),
@@ -197,9 +199,14 @@ export class ImportBrokerageFiles {
               price: lot.txPrice,
               source: lot.source,
             })),
-          });
-          entry.counts.brokerVerifiedTrades = current.stats.brokerVerifiedTrades;
+          };
+          const { monthsChanged } =
+            matched.after === null
+              ? await this.ledger.replaceAccount(request.userId, entry.account.accountId, ledger)
+              : await this.ledger.appendToAccount(request.userId, entry.account.accountId, { ...ledger, after: matched.after, symbols: matched.symbols });
+          entry.counts.brokerVerifiedTrades = matched.brokerTradesBefore + current.stats.brokerVerifiedTrades;
           entry.counts.monthsUpdated = monthsChanged.length;
+          entry.appended = matched.after !== null;
           trades += current.trades.length;
           warnings.push(...current.warnings.map((warning) => warning.message));
         }
@@ -209,7 +216,9 @@ export class ImportBrokerageFiles {
         }
       });
       const total = sumCounts(parts.map((entry) => entry.counts));
-      this.logger.log({ msg: 'import succeeded', ...this.outcome(request.userId, parts.map((entry) => entry.account), total, started), trades });
+      // `appended`: the accounts whose import went on from their stored books instead of matching everything again.
+      const appended = parts.filter((entry) => entry.appended).length;
+      this.logger.log({ msg: 'import succeeded', ...this.outcome(request.userId, parts.map((entry) => entry.account), total, started), trades, appended });
       const stats = {
         transactions_inserted: total.transactionsInserted,
         realized_gains_lots: total.realizedGainsLots,
@@ -283,18 +292,44 @@ export class ImportBrokerageFiles {
 
   /**
    * Step 2, under the account lock: stores the rows the account does not hold yet, and matches the
-   * trades of everything it holds then. The new rows are written while the trades are matched:
-   * matching needs no database, and the database (a server, or the embedded engine's process) works
-   * on another core meanwhile; matching in slices gives the event loop a turn now and then to feed it.
-   * A failed write fails the unit of work, which waits for the write before it ends.
+   * trades they come to. When every new row is dated after the account's last stored transaction (a
+   * later export, or one that overlaps the stored days and adds later ones), the stored trades cannot
+   * change: matching goes on from the open lots the ledger holds for the symbols the new rows touch, and
+   * only what they add is matched (`after` is then that last date; docs/operations.md "Imports").
+   * Otherwise everything the account holds is matched again (`after` null).
+   *
+   * The new rows are written while the trades are matched: matching needs no database, and the
+   * database (a server, or the embedded engine's process) works on another core meanwhile; matching in
+   * slices gives the event loop a turn now and then to feed it. A failed write fails the unit of work,
+   * which waits for the write before it ends.
    */
-  private async storeAndMatch(accountId: number, uploadId: number, incoming: Rows, counts: { transactionsInserted: number }): Promise<MatchResult> {
+  private async storeAndMatch(accountId: number, uploadId: number, incoming: Rows, counts: { transactionsInserted: number }): Promise<Matched> {
+    const last = await this.store.lastTransactionDate(accountId);
+    if (last !== null) {
+      const known = await this.store.storedKeys(accountId, incoming);
+      const added: Rows = {
+        transactions: incoming.transactions.filter((row) => !known.transactions.has(required(row.fingerprint))),
+        lots: incoming.lots.filter((lot) => !known.lots.has(required(lot.fingerprint))),
+      };
+      if (added.transactions.every((row) => row.date > last) && added.lots.every((lot) => lot.closedDate > last)) {
+        const symbols = [...new Set([...added.transactions.map((row) => symbolKey(row.symbol)), ...added.lots.map((lot) => symbolKey(lot.symbol))])];
+        const books = await this.ledger.openBooks(accountId, symbols);
+        if (!books.orphanedJournal) {
+          const touched = new Set(symbols);
+          const laterLots = (await this.store.lotsClosedAfter(accountId, last)).filter((lot) => touched.has(symbolKey(lot.symbol)));
+          const written = this.store.addRows(accountId, uploadId, added);
+          const result = await matchTrades(added.transactions, [...laterLots, ...added.lots], { ...TURNS, resumeFrom: books });
+          [counts.transactionsInserted] = await written;
+          return { result, after: last, symbols, brokerTradesBefore: books.brokerTrades };
+        }
+      }
+    }
     const stored = await this.store.loadRows(accountId);
     const added: Rows = { transactions: notStoredYet(incoming.transactions, stored.transactions), lots: notStoredYet(incoming.lots, stored.lots) };
     const written = this.store.addRows(accountId, uploadId, added);
-    const current = await matchTrades([...stored.transactions, ...added.transactions], [...stored.lots, ...added.lots], TURNS);
+    const result = await matchTrades([...stored.transactions, ...added.transactions], [...stored.lots, ...added.lots], TURNS);
     [counts.transactionsInserted] = await written;
-    return current;
+    return { result, after: null, symbols: [], brokerTradesBefore: 0 };
   }
 
   /** What the log says about an import: whose, how large, how long; no file content. */
@@ -332,6 +367,22 @@ function sumCounts(counts: readonly ImportCounts[]): ImportCounts {
   const total: ImportCounts = { transactionsProcessed: 0, transactionsInserted: 0, realizedGainsLots: 0, brokerVerifiedTrades: 0, monthsUpdated: 0 };
   for (const each of counts) for (const key of Object.keys(total) as (keyof ImportCounts)[]) total[key] += each[key];
   return total;
+}
+
+/** What step 2 matched: everything the account holds (`after` null), or what it adds after `after`. */
+interface Matched {
+  result: MatchResult;
+  /** The account's last stored transaction date when only the rows after it were matched. */
+  after: string | null;
+  /** The symbols the new rows touch (when `after` is set). */
+  symbols: string[];
+  /** The account's broker-lot trades already stored (when `after` is set): the stats count them too. */
+  brokerTradesBefore: number;
+}
+
+function required(fingerprint: string | undefined): string {
+  if (fingerprint === undefined) throw new Error('row without a natural key');
+  return fingerprint;
 }
 
 /** One history's files, read: the rows come out once, keyed for the account they go to. */

@@ -1,3 +1,4 @@
+import type { IsoDate } from '@app/shared/domain';
 import type { BrokerTransaction } from '../domain/broker-transaction.js';
 import type { RealizedLot } from '../domain/realized-lot.js';
 
@@ -14,6 +15,12 @@ export abstract class ImportStore {
   /** Serialises imports of one account (held until the unit of work ends). */
   abstract lockAccount(accountId: number): Promise<void>;
   abstract loadRows(accountId: number): Promise<StoredRows>;
+  /** The date of the account's last stored transaction; null when it holds none. */
+  abstract lastTransactionDate(accountId: number): Promise<IsoDate | null>;
+  /** Which of `rows`' natural keys the account holds already (transactions' and lots' apart). */
+  abstract storedKeys(accountId: number, rows: StoredRows): Promise<{ transactions: Set<string>; lots: Set<string> }>;
+  /** The account's stored lots closed after `date`, in the order `loadRows` gives them. */
+  abstract lotsClosedAfter(accountId: number, date: IsoDate): Promise<RealizedLot[]>;
   /**
    * Stores rows the account does not hold yet (the caller leaves out stored fingerprints, under the
    * account lock; a duplicate fails the import); resolves with how many transactions and lots were

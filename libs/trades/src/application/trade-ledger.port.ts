@@ -35,6 +35,33 @@ export interface AccountLedger {
   readonly openLots: readonly LedgerOpenLot[];
 }
 
+/**
+ * What an import adds to an account whose stored rows all come before `after`'s end: the trades,
+ * dividends and position changes dated after it, and the open lots and company names of `symbols`
+ * (the symbols the new rows touch), which replace the ones stored.
+ */
+export interface LedgerAppend extends AccountLedger {
+  /** The account's last stored transaction date: everything added is dated after it. */
+  readonly after: IsoDate;
+  /** The symbols whose open lots, company names and totals the append replaces. */
+  readonly symbols: readonly string[];
+}
+
+/** What an account's ledger holds for the symbols a later import touches: where matching goes on from. */
+export interface OpenBooks {
+  /** Their open lots, by symbol in stored order (long, then short; oldest first). */
+  readonly openLots: readonly LedgerOpenLot[];
+  /** The (symbol, side) pairs with a FIFO trade: their open lots stay FIFO's estimate. */
+  readonly fifoSides: readonly { readonly symbol: string; readonly side: TradeSide }[];
+  /** The account's broker-lot trades, all symbols. */
+  readonly brokerTrades: number;
+  /**
+   * Whether the journal holds notes or tags of trades the account no longer has (orphans, which an
+   * import moves to the trades of their closing fill): only a full rewrite (`replaceAccount`) does that.
+   */
+  readonly orphanedJournal: boolean;
+}
+
 export interface LedgerChange {
   /** Months (`YYYY-MM`, ascending) whose trades or dividends differ from what the account held before. */
   readonly monthsChanged: string[];
@@ -51,4 +78,15 @@ export abstract class TradeLedger {
    * rollups, and raises the user's report version once the unit of work has committed.
    */
   abstract replaceAccount(userId: number, accountId: number, ledger: AccountLedger): Promise<LedgerChange>;
+
+  /** What the account holds of `symbols` (keys as the trades store them) for a match that goes on from it. */
+  abstract openBooks(accountId: number, symbols: readonly string[]): Promise<OpenBooks>;
+
+  /**
+   * Adds to an account what an import found after its last stored day (`append.after`): the result is
+   * what `replaceAccount` would write for the whole history matched again. The new trades and dividends
+   * come after the stored ones in the account's order; the touched symbols' open lots and names are
+   * replaced; the user's rollups take in the new rows alone, and the report version is raised.
+   */
+  abstract appendToAccount(userId: number, accountId: number, append: LedgerAppend): Promise<LedgerChange>;
 }

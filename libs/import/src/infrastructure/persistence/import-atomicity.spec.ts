@@ -7,19 +7,33 @@ import { Database, MIGRATIONS, TypeOrmUnitOfWork } from '@app/persistence';
 import { loadConfig } from '@app/shared';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
 import { ImportBrokerageFiles, type ImportRequest } from '../../application/import-brokerage-files.service.js';
-import { sqlTradeLedgerOn, TradeLedger, type AccountLedger, type LedgerChange } from '@app/trades';
+import { sqlTradeLedgerOn, TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type OpenBooks } from '@app/trades';
 import { readFixtureBytes } from '../../testing/fixtures.js';
 import { SqlImportStore } from './sql-import.store.js';
 import { SqlUploadHistory } from './sql-upload-history.js';
 
 /** A ledger whose write fails once it is done: everything the import wrote before must be undone. */
 class FailingAfterWritesLedger extends TradeLedger {
+  /** Which of the two writes each import called. */
+  readonly writes: string[] = [];
+
   constructor(private readonly ledger: TradeLedger) {
     super();
   }
 
   async replaceAccount(userId: number, accountId: number, ledger: AccountLedger): Promise<LedgerChange> {
+    this.writes.push('replaceAccount');
     await this.ledger.replaceAccount(userId, accountId, ledger);
+    throw new Error('injected failure after every write of the import');
+  }
+
+  openBooks(accountId: number, symbols: readonly string[]): Promise<OpenBooks> {
+    return this.ledger.openBooks(accountId, symbols);
+  }
+
+  async appendToAccount(userId: number, accountId: number, append: LedgerAppend): Promise<LedgerChange> {
+    this.writes.push('appendToAccount');
+    await this.ledger.appendToAccount(userId, accountId, append);
     throw new Error('injected failure after every write of the import');
   }
 }
@@ -96,8 +110,11 @@ describe('import atomicity (real database)', () => {
       (header) => `${header}"06/28/2024","Buy","NVDA","NVIDIA CORP","3","$120.00","$0.00","-$360.00"\r\n`,
     );
     expect(withExtraRow).not.toBe(original);
-    const failing = new ImportBrokerageFiles(unitOfWork, new SqlImportStore(database), new FailingAfterWritesLedger(sqlTradeLedgerOn(database)), history);
+    const failingLedger = new FailingAfterWritesLedger(sqlTradeLedgerOn(database));
+    const failing = new ImportBrokerageFiles(unitOfWork, new SqlImportStore(database), failingLedger, history);
     await expect(failing.run(request(withExtraRow), noProgress)).rejects.toThrow('injected failure');
+    // A row on the last stored day may change the stored trades: everything is matched again.
+    expect(failingLedger.writes).toEqual(['replaceAccount']);
 
     expect(await snapshot()).toEqual(before);
     const [latest] = await history.listForUser(userId);
@@ -106,6 +123,50 @@ describe('import atomicity (real database)', () => {
     // The same upload without the fault goes through and adds exactly the one new row.
     const retried = await importer.run(request(withExtraRow), noProgress);
     expect(retried.stats.transactions_inserted).toBe(1);
+
+    // A row after the last stored day is added to the stored books (appendToAccount): as much all or nothing.
+    const afterRetry = await snapshot();
+    const withLaterRow = withExtraRow.replace(
+      /("Date","Action".*\r?\n)/,
+      (header) => `${header}"07/01/2024","Sell","NVDA","NVIDIA CORP","3","$125.00","$0.00","$375.00"\r\n`,
+    );
+    await expect(failing.run(request(withLaterRow), noProgress)).rejects.toThrow('injected failure');
+    expect(failingLedger.writes).toEqual(['replaceAccount', 'appendToAccount']);
+    expect(await snapshot()).toEqual(afterRetry);
+    const appended = await importer.run(request(withLaterRow), noProgress);
+    expect(appended.stats).toEqual({ transactions_inserted: 1, realized_gains_lots: 24, broker_verified_trades: 18 });
+    // What matching everything in one go gives, in another user's account.
+    const [other] = await database.manager.query(`INSERT INTO users (email) VALUES ('whole@example.com') RETURNING id`);
+    const [whole] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, 'W-1') RETURNING id`, [other.id]);
+    await importer.run({ ...request(withLaterRow), userId: other.id, account: { accountId: whole.id, accountNumber: 'W-1' } }, noProgress);
+    const trades = (account: number) =>
+      database.manager.query(
+        `SELECT symbol, side, source, close_date::text, open_date::text, volume::text, cost_basis::text, proceeds::text, profit_loss::text
+           FROM closed_trades WHERE account_id = $1 ORDER BY close_date, seq`,
+        [account],
+      );
+    const appendedTrades = await trades(accountId);
+    expect(appendedTrades).toEqual(await trades(whole.id));
+    expect(appendedTrades.filter((trade: { close_date: string }) => trade.close_date === '2024-07-01')).toHaveLength(1);
+    // And every other table the reports read, rollups included, but for whose rows they are.
+    const derived = async (user: number) => {
+      const tables: Record<string, string> = {
+        dividends: 'transaction_date, symbol, action, amount',
+        position_history: 'symbol, as_of, shares',
+        open_lots: 'symbol, side, open_date, shares, cost, price, source',
+        securities: 'symbol, company_name',
+        daily_symbol_totals: 'symbol, day, trade_count, winning_trades, trading_pnl, dividend_count, dividends',
+        daily_totals: 'day, trade_count, winning_trades, trading_pnl, dividend_count, dividends',
+        symbol_totals: 'symbol, company_name, trade_count, winning_trades, trading_pnl, min_pnl, max_pnl, sum_return_pct, first_trade_date, last_trade_date, first_open_date, dividends, has_positions, current_shares',
+        trade_statistic_groups: 'grouping, key, side, total_trades, winning_trades, losing_trades, gross_profit, gross_loss, winners_holding_days, losers_holding_days, max_pnl, min_pnl',
+      };
+      const rows: Record<string, unknown> = {};
+      for (const [table, columns] of Object.entries(tables)) {
+        rows[table] = await database.manager.query(`SELECT ${columns} FROM ${table} WHERE user_id = $1 ORDER BY ${columns}`, [user]);
+      }
+      return rows;
+    };
+    expect(await derived(userId)).toEqual(await derived(other.id));
   }, 60000);
 
   it('an upload naming a new account that fails after every write leaves no account behind, and records the failure under its number', async () => {

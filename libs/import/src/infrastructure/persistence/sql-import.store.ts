@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database, decimalFrom, decimalOrNullFrom, rowsOf, textOrNull, textOrNullFrom, type CopyTarget, type SqlRow } from '@app/persistence';
 import { ConflictError } from '@app/shared';
+import type { IsoDate } from '@app/shared/domain';
 import { classifyAction, type BrokerTransaction } from '../../domain/broker-transaction.js';
 import type { RealizedLot } from '../../domain/realized-lot.js';
 import { ImportStore, type StoredRows } from '../../application/import-store.port.js';
@@ -42,14 +43,36 @@ export class SqlImportStore extends ImportStore {
          FROM broker_transactions WHERE account_id = $1 ORDER BY trade_date, upload_id, line DESC`,
       [accountId],
     );
-    const lots: SqlRow[] = await manager.query(
-      `SELECT line, symbol, name, to_char(closed_date, 'YYYY-MM-DD') AS closed_date, to_char(opened_date, 'YYYY-MM-DD') AS opened_date,
-              quantity::text, proceeds_per_share::text, cost_per_share::text, proceeds::text, cost_basis::text, gain_loss::text,
-              gain_loss_percent::text, term, wash_sale, disallowed_loss::text, translate(fingerprint::text, '-', '') AS fingerprint
-         FROM realized_lots WHERE account_id = $1 ORDER BY closed_date, upload_id, line`,
+    const lots: SqlRow[] = await manager.query(`SELECT ${LOT_COLUMNS} FROM realized_lots WHERE account_id = $1 ORDER BY ${LOT_ORDER}`, [accountId]);
+    return { transactions: transactions.map(toTransaction), lots: lots.map(toLot) };
+  }
+
+  async lastTransactionDate(accountId: number): Promise<IsoDate | null> {
+    const [row]: SqlRow[] = await this.database.manager.query(
+      `SELECT to_char(max(trade_date), 'YYYY-MM-DD') AS last FROM broker_transactions WHERE account_id = $1`,
       [accountId],
     );
-    return { transactions: transactions.map(toTransaction), lots: lots.map(toLot) };
+    return textOrNullFrom(row.last);
+  }
+
+  async storedKeys(accountId: number, { transactions, lots }: StoredRows): Promise<{ transactions: Set<string>; lots: Set<string> }> {
+    const stored = async (table: string, rows: readonly { fingerprint?: string }[]): Promise<Set<string>> => {
+      if (rows.length === 0) return new Set();
+      const found: SqlRow[] = await this.database.manager.query(
+        `SELECT translate(fingerprint::text, '-', '') AS fingerprint FROM ${table} WHERE account_id = $1 AND fingerprint = ANY($2::uuid[])`,
+        [accountId, rows.map((row) => required(row.fingerprint))],
+      );
+      return new Set(found.map((row) => String(row.fingerprint)));
+    };
+    return { transactions: await stored('broker_transactions', transactions), lots: await stored('realized_lots', lots) };
+  }
+
+  async lotsClosedAfter(accountId: number, date: IsoDate): Promise<RealizedLot[]> {
+    const lots: SqlRow[] = await this.database.manager.query(
+      `SELECT ${LOT_COLUMNS} FROM realized_lots WHERE account_id = $1 AND closed_date > $2 ORDER BY ${LOT_ORDER}`,
+      [accountId, date],
+    );
+    return lots.map(toLot);
   }
 
   addRows(accountId: number, uploadId: number, { transactions, lots }: StoredRows): Promise<number[]> {
@@ -103,6 +126,12 @@ export class SqlImportStore extends ImportStore {
     );
   }
 }
+
+/** A stored lot as matching reads it (not its `cells`), and the order matching is given them in. */
+const LOT_COLUMNS = `line, symbol, name, to_char(closed_date, 'YYYY-MM-DD') AS closed_date, to_char(opened_date, 'YYYY-MM-DD') AS opened_date,
+  quantity::text, proceeds_per_share::text, cost_per_share::text, proceeds::text, cost_basis::text, gain_loss::text,
+  gain_loss_percent::text, term, wash_sale, disallowed_loss::text, translate(fingerprint::text, '-', '') AS fingerprint`;
+const LOT_ORDER = 'closed_date, upload_id, line';
 
 const BROKER_TRANSACTIONS: CopyTarget = {
   table: 'broker_transactions',

@@ -1,5 +1,5 @@
 import type { Database } from '@app/persistence';
-import { REFRESH_STATISTIC_GROUPS } from './trade-statistic-groups.js';
+import { ADD_STATISTIC_GROUPS, REFRESH_STATISTIC_GROUPS } from './trade-statistic-groups.js';
 
 /**
  * Rebuilds a user's report rollups (`daily_symbol_totals`, `daily_totals`, `symbol_totals`,
@@ -14,6 +14,24 @@ export async function refreshTradeReports(database: Pick<Database, 'manager'>, u
   for (const statement of [...REFRESH_STATEMENTS, ...REFRESH_STATISTIC_GROUPS]) {
     await manager.query(statement, [userId]);
   }
+  await raiseReportVersion(manager, userId);
+}
+
+/**
+ * Takes into a user's rollups what `SqlTradeLedger.appendToAccount` has just added to one account
+ * ($2): its trades and dividends dated after $3 (the account's last stored day before), which are
+ * added to the day and statistic rollups' rows (sums, counts, extremes: what a rebuild would give),
+ * and the totals of the symbols the new rows touch ($4), which are computed again. Then the report
+ * version is raised, as after a rebuild.
+ */
+export async function appendTradeReports(database: Pick<Database, 'manager'>, userId: number, accountId: number, after: string, symbols: readonly string[]): Promise<void> {
+  const manager = database.manager;
+  for (const statement of [...ADD_DAILY_TOTALS, ...ADD_STATISTIC_GROUPS]) {
+    await manager.query(statement, [userId, accountId, after]);
+  }
+  const touched = `user_id = $1 AND account_id = $2 AND symbol = ANY($3::text[])`;
+  await manager.query(`DELETE FROM symbol_totals WHERE ${touched}`, [userId, accountId, symbols]);
+  await manager.query(symbolTotalsInsert(touched), [userId, accountId, symbols]);
   await raiseReportVersion(manager, userId);
 }
 
@@ -42,7 +60,12 @@ const REFRESH_STATEMENTS = [
    SELECT $1, day, SUM(trade_count), SUM(winning_trades), SUM(trading_pnl), SUM(dividend_count), SUM(dividends)
      FROM daily_symbol_totals WHERE user_id = $1 GROUP BY day`,
   `DELETE FROM symbol_totals WHERE user_id = $1`,
-  `INSERT INTO symbol_totals (user_id, account_id, symbol, company_name, trade_count, winning_trades, trading_pnl, min_pnl, max_pnl,
+  symbolTotalsInsert('user_id = $1'),
+];
+
+/** Per account and symbol, the totals of the trades, dividends and positions `where` selects ($1: the user). */
+function symbolTotalsInsert(where: string): string {
+  return `INSERT INTO symbol_totals (user_id, account_id, symbol, company_name, trade_count, winning_trades, trading_pnl, min_pnl, max_pnl,
                               sum_return_pct, min_return_pct, max_return_pct, sum_holding_days, total_volume, total_cost_basis,
                               first_trade_date, last_trade_date, first_open_date, dividend_count, dividends, first_dividend_date,
                               last_dividend_date, has_positions, current_shares)
@@ -52,14 +75,14 @@ const REFRESH_STATEMENTS = [
                  SUM(return_pct) AS sum_return_pct, MIN(return_pct) AS min_return_pct, MAX(return_pct) AS max_return_pct,
                  SUM(holding_days) AS sum_holding_days, SUM(volume) AS total_volume, SUM(cost_basis) AS total_cost_basis,
                  MIN(close_date) AS first_trade_date, MAX(close_date) AS last_trade_date, MIN(open_date) AS first_open_date
-            FROM closed_trades WHERE user_id = $1 GROUP BY account_id, symbol),
+            FROM closed_trades WHERE ${where} GROUP BY account_id, symbol),
         paid AS (
           SELECT account_id, symbol, COUNT(*) AS dividend_count, SUM(amount) AS dividends,
                  MIN(transaction_date) AS first_dividend_date, MAX(transaction_date) AS last_dividend_date
-            FROM dividends WHERE user_id = $1 AND symbol <> '' GROUP BY account_id, symbol),
+            FROM dividends WHERE ${where} AND symbol <> '' GROUP BY account_id, symbol),
         held AS (
           SELECT account_id, symbol, MIN(as_of) AS first_position_date, (array_agg(shares ORDER BY as_of DESC))[1] AS current_shares
-            FROM position_history WHERE user_id = $1 GROUP BY account_id, symbol),
+            FROM position_history WHERE ${where} GROUP BY account_id, symbol),
         keys AS (
           SELECT account_id, symbol FROM traded UNION SELECT account_id, symbol FROM paid UNION SELECT account_id, symbol FROM held)
    SELECT $1, k.account_id, k.symbol, s.company_name, COALESCE(t.trade_count, 0), COALESCE(t.winning_trades, 0),
@@ -72,5 +95,35 @@ const REFRESH_STATEMENTS = [
      LEFT JOIN traded t ON t.account_id = k.account_id AND t.symbol = k.symbol
      LEFT JOIN paid d ON d.account_id = k.account_id AND d.symbol = k.symbol
      LEFT JOIN held h ON h.account_id = k.account_id AND h.symbol = k.symbol
-     LEFT JOIN securities s ON s.account_id = k.account_id AND s.symbol = k.symbol`,
+     LEFT JOIN securities s ON s.account_id = k.account_id AND s.symbol = k.symbol`;
+}
+
+/** The day rollups take in the trades and dividends one account ($2) gained after a day ($3). */
+const ADD_DAILY_TOTALS = [
+  `INSERT INTO daily_symbol_totals AS d (user_id, symbol, day, trade_count, winning_trades, trading_pnl, dividend_count, dividends)
+   SELECT $1, symbol, day, SUM(trade_count)::int, SUM(winning_trades)::int, SUM(trading_pnl), SUM(dividend_count)::int, SUM(dividends)
+     FROM (SELECT symbol, close_date AS day, COUNT(*) AS trade_count, COUNT(*) FILTER (WHERE trade_result = 'Win') AS winning_trades,
+                  SUM(profit_loss) AS trading_pnl, 0 AS dividend_count, 0::numeric AS dividends
+             FROM closed_trades WHERE user_id = $1 AND account_id = $2 AND close_date > $3 GROUP BY symbol, close_date
+           UNION ALL
+           SELECT symbol, transaction_date, 0, 0, 0, COUNT(*), SUM(amount)
+             FROM dividends WHERE user_id = $1 AND account_id = $2 AND transaction_date > $3 GROUP BY symbol, transaction_date) AS activity
+    GROUP BY symbol, day
+   ON CONFLICT (user_id, symbol, day) DO UPDATE SET
+     trade_count = d.trade_count + EXCLUDED.trade_count, winning_trades = d.winning_trades + EXCLUDED.winning_trades,
+     trading_pnl = d.trading_pnl + EXCLUDED.trading_pnl, dividend_count = d.dividend_count + EXCLUDED.dividend_count,
+     dividends = d.dividends + EXCLUDED.dividends`,
+  `INSERT INTO daily_totals AS d (user_id, day, trade_count, winning_trades, trading_pnl, dividend_count, dividends)
+   SELECT $1, day, SUM(trade_count), SUM(winning_trades), SUM(trading_pnl), SUM(dividend_count), SUM(dividends)
+     FROM (SELECT close_date AS day, COUNT(*) AS trade_count, COUNT(*) FILTER (WHERE trade_result = 'Win') AS winning_trades,
+                  SUM(profit_loss) AS trading_pnl, 0 AS dividend_count, 0::numeric AS dividends
+             FROM closed_trades WHERE user_id = $1 AND account_id = $2 AND close_date > $3 GROUP BY close_date
+           UNION ALL
+           SELECT transaction_date, 0, 0, 0, COUNT(*), SUM(amount)
+             FROM dividends WHERE user_id = $1 AND account_id = $2 AND transaction_date > $3 GROUP BY transaction_date) AS activity
+    GROUP BY day
+   ON CONFLICT (user_id, day) DO UPDATE SET
+     trade_count = d.trade_count + EXCLUDED.trade_count, winning_trades = d.winning_trades + EXCLUDED.winning_trades,
+     trading_pnl = d.trading_pnl + EXCLUDED.trading_pnl, dividend_count = d.dividend_count + EXCLUDED.dividend_count,
+     dividends = d.dividends + EXCLUDED.dividends`,
 ];

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { Database, rowsOf, textOrNull, type CopyTarget } from '@app/persistence';
-import { TradeLedger, type AccountLedger, type LedgerChange } from '../../application/trade-ledger.port.js';
+import { Database, decimalFrom, decimalOrNullFrom, rowsOf, textOrNull, type CopyTarget, type SqlRow } from '@app/persistence';
+import { monthOf } from '@app/shared/domain';
+import { TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type OpenBooks } from '../../application/trade-ledger.port.js';
+import type { TradeSide, TradeSource } from '../../domain/closed-trade.js';
 import { tradeIds } from '../../domain/trade-list.js';
 import { ReportDataChanges } from './report-data-changes.js';
 import { journalBeforeRewrite, reattachJournal } from './sql-trade-journal.js';
-import { refreshTradeReports } from './report-rollups.js';
+import { appendTradeReports, refreshTradeReports } from './report-rollups.js';
 
 /**
  * The ledger in PostgreSQL (a server or the embedded engine): the account's rows are deleted and
@@ -29,10 +31,90 @@ export class SqlTradeLedger extends TradeLedger {
       await manager.query(`DELETE FROM ${table} WHERE account_id = $1`, [accountId]);
     }
     // One call: on the embedded database the engine takes in the trades while the rest is being built.
-    await this.database.copyRows(
+    await this.copyLedger(userId, accountId, ledger, ids, { trades: 0, dividends: 0, openLots: 0 });
+    await this.writeCompanyNames(userId, accountId, ledger.companyNames);
+    await reattachJournal(
+      manager,
+      userId,
+      journal,
+      ledger.trades.map((trade, seq) => ({ id: ids[seq], closeFill: trade.txFingerprint ?? null })),
+    );
+    const after = await this.monthSignatures(accountId);
+    await refreshTradeReports(this.database, userId);
+    this.database.afterCommit(() => this.changes.changed(userId));
+    const months = new Set([...before.keys(), ...after.keys()]);
+    return { monthsChanged: [...months].filter((month) => before.get(month) !== after.get(month)).sort() };
+  }
+
+  async openBooks(accountId: number, symbols: readonly string[]): Promise<OpenBooks> {
+    const manager = this.database.manager;
+    const lots: SqlRow[] = await manager.query(
+      `SELECT symbol, side, to_char(open_date, 'YYYY-MM-DD') AS open_date, shares::text, cost::text, price::text, source
+         FROM open_lots WHERE account_id = $1 AND symbol = ANY($2::text[]) ORDER BY seq`,
+      [accountId, symbols],
+    );
+    const fifo: SqlRow[] = await manager.query(
+      `SELECT DISTINCT symbol, side FROM closed_trades WHERE account_id = $1 AND symbol = ANY($2::text[]) AND source = 'fifo'`,
+      [accountId, symbols],
+    );
+    const [{ broker_trades, orphaned }]: SqlRow[] = await manager.query(
+      `SELECT (SELECT count(*) FROM closed_trades WHERE account_id = $1 AND source = 'broker')::int AS broker_trades,
+              EXISTS (SELECT 1 FROM journal_trades j WHERE j.account_id = $1
+                         AND NOT EXISTS (SELECT 1 FROM closed_trades c WHERE c.user_id = j.user_id AND c.trade_id = j.trade_id)) AS orphaned`,
+      [accountId],
+    );
+    return {
+      openLots: lots.map((row) => ({
+        symbol: String(row.symbol),
+        side: row.side as TradeSide,
+        openDate: String(row.open_date),
+        shares: decimalFrom(row.shares),
+        cost: decimalFrom(row.cost),
+        price: decimalOrNullFrom(row.price),
+        source: row.source as TradeSource,
+      })),
+      fifoSides: fifo.map((row) => ({ symbol: String(row.symbol), side: row.side as TradeSide })),
+      brokerTrades: Number(broker_trades),
+      orphanedJournal: Boolean(orphaned),
+    };
+  }
+
+  async appendToAccount(userId: number, accountId: number, append: LedgerAppend): Promise<LedgerChange> {
+    const manager = this.database.manager;
+    const [next]: SqlRow[] = await manager.query(
+      `SELECT (SELECT COALESCE(max(seq) + 1, 0) FROM closed_trades WHERE account_id = $1) AS trades,
+              (SELECT COALESCE(max(seq) + 1, 0) FROM dividends WHERE account_id = $1) AS dividends,
+              (SELECT COALESCE(max(seq) + 1, 0) FROM open_lots WHERE account_id = $1) AS open_lots`,
+      [accountId],
+    );
+    // The new trades close after every stored one, so none is identical to a stored trade: their ids
+    // count their own occurrences only, as a full rewrite would.
+    const ids = tradeIds(accountId, append.trades);
+    await manager.query(`DELETE FROM open_lots WHERE account_id = $1 AND symbol = ANY($2::text[])`, [accountId, append.symbols]);
+    await this.copyLedger(userId, accountId, append, ids, {
+      trades: Number(next.trades),
+      dividends: Number(next.dividends),
+      openLots: Number(next.open_lots),
+    });
+    await this.writeCompanyNames(userId, accountId, append.companyNames);
+    await appendTradeReports(this.database, userId, accountId, append.after, append.symbols);
+    this.database.afterCommit(() => this.changes.changed(userId));
+    const months = new Set([...append.trades.map((trade) => monthOf(trade.closeDate)), ...append.dividends.map((dividend) => monthOf(dividend.transactionDate))]);
+    return { monthsChanged: [...months].sort() };
+  }
+
+  /** Writes the ledger's rows with `COPY`, each table's `seq` from `first` on. */
+  private copyLedger(
+    userId: number,
+    accountId: number,
+    ledger: AccountLedger,
+    ids: readonly string[],
+    first: { trades: number; dividends: number; openLots: number },
+  ): Promise<number[]> {
+    return this.database.copyRows(
       {
         target: CLOSED_TRADES,
-        rows: rowsOf(ledger.trades, (t, seq) => [
+        rows: rowsOf(ledger.trades, (t, index) => [
           userId,
           accountId,
           t.symbol,
@@ -57,22 +139,22 @@ export class SqlTradeLedger extends TradeLedger {
           t.term,
           textOrNull(t.buyTxPrice),
           textOrNull(t.sellTxPrice),
-          seq,
-          ids[seq],
+          first.trades + index,
+          ids[index],
           t.txFingerprint ?? null,
         ]),
       },
       {
         target: DIVIDENDS,
-        rows: rowsOf(ledger.dividends, (d, seq) => [userId, accountId, d.transactionDate, d.symbol, d.action, d.amount.toString(), seq]),
+        rows: rowsOf(ledger.dividends, (d, index) => [userId, accountId, d.transactionDate, d.symbol, d.action, d.amount.toString(), first.dividends + index]),
       },
       { target: POSITION_HISTORY, rows: rowsOf(ledger.positions, (p) => [userId, accountId, p.symbol, p.date, p.shares.toString()]) },
       {
         target: OPEN_LOTS,
-        rows: rowsOf(ledger.openLots, (lot, seq) => [
+        rows: rowsOf(ledger.openLots, (lot, index) => [
           userId,
           accountId,
-          seq,
+          first.openLots + index,
           lot.symbol,
           lot.side,
           lot.openDate,
@@ -83,25 +165,18 @@ export class SqlTradeLedger extends TradeLedger {
         ]),
       },
     );
-    const names = [...ledger.companyNames].filter(([symbol]) => symbol !== '');
-    if (names.length > 0) {
-      await manager.query(
-        `INSERT INTO securities (user_id, account_id, symbol, company_name)
-         SELECT $1, $2, t.* FROM unnest($3::text[], $4::text[]) AS t`,
-        [userId, accountId, names.map(([symbol]) => symbol), names.map(([, name]) => name)],
-      );
-    }
-    await reattachJournal(
-      manager,
-      userId,
-      journal,
-      ledger.trades.map((trade, seq) => ({ id: ids[seq], closeFill: trade.txFingerprint ?? null })),
+  }
+
+  /** Sets the account's company names (symbol → name; the empty symbol has none). */
+  private async writeCompanyNames(userId: number, accountId: number, companyNames: ReadonlyMap<string, string>): Promise<void> {
+    const names = [...companyNames].filter(([symbol]) => symbol !== '');
+    if (names.length === 0) return;
+    await this.database.manager.query(
+      `INSERT INTO securities (user_id, account_id, symbol, company_name)
+       SELECT $1, $2, t.* FROM unnest($3::text[], $4::text[]) AS t
+       ON CONFLICT (account_id, symbol) DO UPDATE SET company_name = EXCLUDED.company_name`,
+      [userId, accountId, names.map(([symbol]) => symbol), names.map(([, name]) => name)],
     );
-    const after = await this.monthSignatures(accountId);
-    await refreshTradeReports(this.database, userId);
-    this.database.afterCommit(() => this.changes.changed(userId));
-    const months = new Set([...before.keys(), ...after.keys()]);
-    return { monthsChanged: [...months].filter((month) => before.get(month) !== after.get(month)).sort() };
   }
 
   /**

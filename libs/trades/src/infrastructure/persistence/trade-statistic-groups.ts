@@ -48,6 +48,25 @@ export const REFRESH_STATISTIC_GROUPS = [
             GROUP BY GROUPING SETS ((side), (side, day), (side, period), (side, symbol), (side, bucket))) AS groups`,
 ];
 
+/**
+ * Adds to a user's statistic groups ($1) the trades one account ($2) gained after a day ($3): counts
+ * and sums add, the extremes take the larger and the smaller (the same rows a rebuild gives).
+ */
+export const ADD_STATISTIC_GROUPS = [
+  `INSERT INTO trade_statistic_groups AS g (user_id, grouping, key, side, total_trades, winning_trades, losing_trades, gross_profit, gross_loss,
+                                            winners_holding_days, losers_holding_days, max_pnl, min_pnl)
+   SELECT $1, grouping, key, side, total_trades, winning_trades, losing_trades, gross_profit, gross_loss,
+          winners_holding_days, losers_holding_days, max_pnl, min_pnl
+     FROM (SELECT side, ${GROUP_AGGREGATES} FROM ${groupedTradesSql('user_id = $1 AND account_id = $2 AND close_date > $3')}
+            GROUP BY GROUPING SETS ((side), (side, day), (side, period), (side, symbol), (side, bucket))) AS groups
+   ON CONFLICT (user_id, grouping, side, key) DO UPDATE SET
+     total_trades = g.total_trades + EXCLUDED.total_trades, winning_trades = g.winning_trades + EXCLUDED.winning_trades,
+     losing_trades = g.losing_trades + EXCLUDED.losing_trades, gross_profit = g.gross_profit + EXCLUDED.gross_profit,
+     gross_loss = g.gross_loss + EXCLUDED.gross_loss, winners_holding_days = g.winners_holding_days + EXCLUDED.winners_holding_days,
+     losers_holding_days = g.losers_holding_days + EXCLUDED.losers_holding_days,
+     max_pnl = GREATEST(g.max_pnl, EXCLUDED.max_pnl), min_pnl = LEAST(g.min_pnl, EXCLUDED.min_pnl)`,
+];
+
 export interface StatisticGroupRow extends TradeGroup {
   readonly maxProfitLoss: Decimal;
   readonly minProfitLoss: Decimal;
