@@ -183,7 +183,7 @@ export class ImportBrokerageFiles {
         }
         for (const [index, entry] of parts.entries()) {
           entry.uploadId = await this.history.reserveId();
-          const matched = await this.storeAndMatch(entry.account.accountId, entry.uploadId, await reads[index].take(entry.account), entry.counts);
+          const matched = await this.storeAndMatch(request.userId, entry.account.accountId, entry.uploadId, await reads[index].take(entry.account), entry.counts);
           const { result: current } = matched;
           const ledger = {
             trades: current.trades,
@@ -303,17 +303,19 @@ export class ImportBrokerageFiles {
    * slices gives the event loop a turn now and then to feed it. A failed write fails the unit of work,
    * which waits for the write before it ends.
    */
-  private async storeAndMatch(accountId: number, uploadId: number, incoming: Rows, counts: { transactionsInserted: number }): Promise<Matched> {
+  private async storeAndMatch(userId: number, accountId: number, uploadId: number, incoming: Rows, counts: { transactionsInserted: number }): Promise<Matched> {
     const last = await this.store.lastTransactionDate(accountId);
     if (last !== null) {
-      const known = await this.store.storedKeys(accountId, incoming);
+      // A transaction dated after the last stored one cannot be stored: only the others are looked up
+      // (lots may be stored beyond it, from a gains file that reaches further).
+      const known = await this.store.storedKeys(accountId, { transactions: incoming.transactions.filter((row) => row.date <= last), lots: incoming.lots });
       const added: Rows = {
         transactions: incoming.transactions.filter((row) => !known.transactions.has(required(row.fingerprint))),
         lots: incoming.lots.filter((lot) => !known.lots.has(required(lot.fingerprint))),
       };
       if (added.transactions.every((row) => row.date > last) && added.lots.every((lot) => lot.closedDate > last)) {
         const symbols = [...new Set([...added.transactions.map((row) => symbolKey(row.symbol)), ...added.lots.map((lot) => symbolKey(lot.symbol))])];
-        const books = await this.ledger.openBooks(accountId, symbols);
+        const books = await this.ledger.openBooks(userId, accountId, symbols);
         if (!books.orphanedJournal) {
           const touched = new Set(symbols);
           const laterLots = (await this.store.lotsClosedAfter(accountId, last)).filter((lot) => touched.has(symbolKey(lot.symbol)));

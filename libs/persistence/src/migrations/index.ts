@@ -15,7 +15,7 @@ import { TagFiguresWithoutJoins1763840000000 } from './1763840000000-tag-figures
 import { OpenLots1763850000000 } from './1763850000000-open-lots.js';
 import { TransactionsDayOrder1763860000000 } from './1763860000000-transactions-day-order.js';
 import { SeveralBrokerageAccounts1763870000000 } from './1763870000000-several-brokerage-accounts.js';
-import { IncrementalImportIndexes1763880000000 } from './1763880000000-incremental-import-indexes.js';
+import { IncrementalImports1763880000000 } from './1763880000000-incremental-imports.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -36,5 +36,5 @@ export const MIGRATIONS = [
   OpenLots1763850000000,
   TransactionsDayOrder1763860000000,
   SeveralBrokerageAccounts1763870000000,
-  IncrementalImportIndexes1763880000000,
+  IncrementalImports1763880000000,
 ];

@@ -80,7 +80,7 @@ export abstract class TradeLedger {
   abstract replaceAccount(userId: number, accountId: number, ledger: AccountLedger): Promise<LedgerChange>;
 
   /** What the account holds of `symbols` (keys as the trades store them) for a match that goes on from it. */
-  abstract openBooks(accountId: number, symbols: readonly string[]): Promise<OpenBooks>;
+  abstract openBooks(userId: number, accountId: number, symbols: readonly string[]): Promise<OpenBooks>;
 
   /**
    * Adds to an account what an import found after its last stored day (`append.after`): the result is

@@ -12,28 +12,38 @@ import { readFixtureBytes } from '../../testing/fixtures.js';
 import { SqlImportStore } from './sql-import.store.js';
 import { SqlUploadHistory } from './sql-upload-history.js';
 
-/** A ledger whose write fails once it is done: everything the import wrote before must be undone. */
-class FailingAfterWritesLedger extends TradeLedger {
-  /** Which of the two writes each import called. */
+/** The real ledger, noting which write each import called. */
+class RecordingLedger extends TradeLedger {
   readonly writes: string[] = [];
 
   constructor(private readonly ledger: TradeLedger) {
     super();
   }
 
-  async replaceAccount(userId: number, accountId: number, ledger: AccountLedger): Promise<LedgerChange> {
+  replaceAccount(userId: number, accountId: number, ledger: AccountLedger): Promise<LedgerChange> {
     this.writes.push('replaceAccount');
-    await this.ledger.replaceAccount(userId, accountId, ledger);
+    return this.ledger.replaceAccount(userId, accountId, ledger);
+  }
+
+  openBooks(userId: number, accountId: number, symbols: readonly string[]): Promise<OpenBooks> {
+    return this.ledger.openBooks(userId, accountId, symbols);
+  }
+
+  appendToAccount(userId: number, accountId: number, append: LedgerAppend): Promise<LedgerChange> {
+    this.writes.push('appendToAccount');
+    return this.ledger.appendToAccount(userId, accountId, append);
+  }
+}
+
+/** A ledger whose write fails once it is done: everything the import wrote before must be undone. */
+class FailingAfterWritesLedger extends RecordingLedger {
+  override async replaceAccount(userId: number, accountId: number, ledger: AccountLedger): Promise<LedgerChange> {
+    await super.replaceAccount(userId, accountId, ledger);
     throw new Error('injected failure after every write of the import');
   }
 
-  openBooks(accountId: number, symbols: readonly string[]): Promise<OpenBooks> {
-    return this.ledger.openBooks(accountId, symbols);
-  }
-
-  async appendToAccount(userId: number, accountId: number, append: LedgerAppend): Promise<LedgerChange> {
-    this.writes.push('appendToAccount');
-    await this.ledger.appendToAccount(userId, accountId, append);
+  override async appendToAccount(userId: number, accountId: number, append: LedgerAppend): Promise<LedgerChange> {
+    await super.appendToAccount(userId, accountId, append);
     throw new Error('injected failure after every write of the import');
   }
 }
@@ -93,6 +103,32 @@ describe('import atomicity (real database)', () => {
     return result;
   }
 
+  /** An account's trades as the reports show them (not whose they are, nor their ids). */
+  const trades = (account: number) =>
+    database.manager.query(
+      `SELECT symbol, side, source, close_date::text, open_date::text, volume::text, cost_basis::text, proceeds::text, profit_loss::text
+         FROM closed_trades WHERE account_id = $1 ORDER BY close_date, seq`,
+      [account],
+    );
+  /** Every other table the reports read, rollups included, for one user: not whose rows they are. */
+  const derived = async (user: number) => {
+    const tables: Record<string, string> = {
+      dividends: 'transaction_date, symbol, action, amount',
+      position_history: 'symbol, as_of, shares',
+      open_lots: 'symbol, side, open_date, shares, cost, price, source',
+      securities: 'symbol, company_name',
+      daily_symbol_totals: 'symbol, day, trade_count, winning_trades, trading_pnl, dividend_count, dividends',
+      daily_totals: 'day, trade_count, winning_trades, trading_pnl, dividend_count, dividends',
+      symbol_totals: 'symbol, company_name, trade_count, winning_trades, trading_pnl, min_pnl, max_pnl, sum_return_pct, first_trade_date, last_trade_date, first_open_date, dividends, has_positions, current_shares, broker_trades, fifo_long, fifo_short',
+      trade_statistic_groups: 'grouping, key, side, total_trades, winning_trades, losing_trades, gross_profit, gross_loss, winners_holding_days, losers_holding_days, max_pnl, min_pnl',
+    };
+    const rows: Record<string, unknown> = {};
+    for (const [table, columns] of Object.entries(tables)) {
+      rows[table] = await database.manager.query(`SELECT ${columns} FROM ${table} WHERE user_id = $1 ORDER BY ${columns}`, [user]);
+    }
+    return rows;
+  };
+
   it('a failure after every write leaves the earlier import exactly as it was, and records the failure', async () => {
     const history = new SqlUploadHistory(database);
     const unitOfWork = new TypeOrmUnitOfWork(database);
@@ -139,34 +175,39 @@ describe('import atomicity (real database)', () => {
     const [other] = await database.manager.query(`INSERT INTO users (email) VALUES ('whole@example.com') RETURNING id`);
     const [whole] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, 'W-1') RETURNING id`, [other.id]);
     await importer.run({ ...request(withLaterRow), userId: other.id, account: { accountId: whole.id, accountNumber: 'W-1' } }, noProgress);
-    const trades = (account: number) =>
-      database.manager.query(
-        `SELECT symbol, side, source, close_date::text, open_date::text, volume::text, cost_basis::text, proceeds::text, profit_loss::text
-           FROM closed_trades WHERE account_id = $1 ORDER BY close_date, seq`,
-        [account],
-      );
     const appendedTrades = await trades(accountId);
     expect(appendedTrades).toEqual(await trades(whole.id));
     expect(appendedTrades.filter((trade: { close_date: string }) => trade.close_date === '2024-07-01')).toHaveLength(1);
     // And every other table the reports read, rollups included, but for whose rows they are.
-    const derived = async (user: number) => {
-      const tables: Record<string, string> = {
-        dividends: 'transaction_date, symbol, action, amount',
-        position_history: 'symbol, as_of, shares',
-        open_lots: 'symbol, side, open_date, shares, cost, price, source',
-        securities: 'symbol, company_name',
-        daily_symbol_totals: 'symbol, day, trade_count, winning_trades, trading_pnl, dividend_count, dividends',
-        daily_totals: 'day, trade_count, winning_trades, trading_pnl, dividend_count, dividends',
-        symbol_totals: 'symbol, company_name, trade_count, winning_trades, trading_pnl, min_pnl, max_pnl, sum_return_pct, first_trade_date, last_trade_date, first_open_date, dividends, has_positions, current_shares',
-        trade_statistic_groups: 'grouping, key, side, total_trades, winning_trades, losing_trades, gross_profit, gross_loss, winners_holding_days, losers_holding_days, max_pnl, min_pnl',
-      };
-      const rows: Record<string, unknown> = {};
-      for (const [table, columns] of Object.entries(tables)) {
-        rows[table] = await database.manager.query(`SELECT ${columns} FROM ${table} WHERE user_id = $1 ORDER BY ${columns}`, [user]);
-      }
-      return rows;
-    };
     expect(await derived(userId)).toEqual(await derived(other.id));
+  }, 60000);
+
+  it('an export that reaches past the stored days takes the stored lots of those days into its trades', async () => {
+    const ledger = new RecordingLedger(sqlTradeLedgerOn(database));
+    const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new SqlImportStore(database), ledger, new SqlUploadHistory(database));
+    const accountOf = async (email: string) => {
+      const [user] = await database.manager.query(`INSERT INTO users (email) VALUES ($1) RETURNING id`, [email]);
+      const [account] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, 'R-1') RETURNING id`, [user.id]);
+      return { userId: Number(user.id), account: { accountId: Number(account.id), accountNumber: 'R-1' } };
+    };
+    const whole = await accountOf('reach-whole@example.com');
+    const pieces = await accountOf('reach-pieces@example.com');
+    const full = readFixtureBytes('schwab-example', 'transactions.csv').toString('utf8');
+    // The transactions up to May, with the gains file of the whole period (lots closed in June too).
+    const untilMay = full
+      .split(/\r?\n/)
+      .filter((line) => !/^"06\/\d\d\/2024/.test(line))
+      .join('\r\n');
+    expect(untilMay.length).toBeLessThan(full.length);
+    await importer.run({ ...request(full), ...whole }, noProgress);
+    await importer.run({ ...request(untilMay), ...pieces }, noProgress);
+    const [june] = await database.manager.query(`SELECT count(*)::int AS lots FROM realized_lots WHERE account_id = $1 AND closed_date >= '2024-06-01'`, [pieces.account.accountId]);
+    expect(june.lots).toBeGreaterThan(0);
+    const { stats } = await importer.run({ ...request(full), ...pieces }, noProgress);
+    expect(ledger.writes).toEqual(['replaceAccount', 'replaceAccount', 'appendToAccount']);
+    expect(stats).toEqual({ transactions_inserted: expect.any(Number), realized_gains_lots: 24, broker_verified_trades: 18 });
+    expect(await trades(pieces.account.accountId)).toEqual(await trades(whole.account.accountId));
+    expect(await derived(pieces.userId)).toEqual(await derived(whole.userId));
   }, 60000);
 
   it('an upload naming a new account that fails after every write leaves no account behind, and records the failure under its number', async () => {

@@ -55,16 +55,26 @@ export class SqlImportStore extends ImportStore {
     return textOrNullFrom(row.last);
   }
 
+  /**
+   * The stored keys among the rows' days (a key holds its row's date): one range of the account's
+   * (date) index per table, matched against the rows' keys here, which reads far less than looking
+   * each key up when a long export overlaps what is stored.
+   */
   async storedKeys(accountId: number, { transactions, lots }: StoredRows): Promise<{ transactions: Set<string>; lots: Set<string> }> {
-    const stored = async (table: string, rows: readonly { fingerprint?: string }[]): Promise<Set<string>> => {
+    const stored = async (table: string, column: string, rows: readonly { fingerprint?: string }[], dates: readonly IsoDate[]): Promise<Set<string>> => {
       if (rows.length === 0) return new Set();
+      const [first, last] = dates.reduce(([low, high], date) => [date < low ? date : low, date > high ? date : high], [dates[0], dates[0]]);
       const found: SqlRow[] = await this.database.manager.query(
-        `SELECT translate(fingerprint::text, '-', '') AS fingerprint FROM ${table} WHERE account_id = $1 AND fingerprint = ANY($2::uuid[])`,
-        [accountId, rows.map((row) => required(row.fingerprint))],
+        `SELECT translate(fingerprint::text, '-', '') AS fingerprint FROM ${table} WHERE account_id = $1 AND ${column} BETWEEN $2 AND $3`,
+        [accountId, first, last],
       );
-      return new Set(found.map((row) => String(row.fingerprint)));
+      const wanted = new Set(rows.map((row) => required(row.fingerprint)));
+      return new Set(found.map((row) => String(row.fingerprint)).filter((key) => wanted.has(key)));
     };
-    return { transactions: await stored('broker_transactions', transactions), lots: await stored('realized_lots', lots) };
+    return {
+      transactions: await stored('broker_transactions', 'trade_date', transactions, transactions.map((row) => row.date)),
+      lots: await stored('realized_lots', 'closed_date', lots, lots.map((lot) => lot.closedDate)),
+    };
   }
 
   async lotsClosedAfter(accountId: number, date: IsoDate): Promise<RealizedLot[]> {

@@ -68,13 +68,15 @@ function symbolTotalsInsert(where: string): string {
   return `INSERT INTO symbol_totals (user_id, account_id, symbol, company_name, trade_count, winning_trades, trading_pnl, min_pnl, max_pnl,
                               sum_return_pct, min_return_pct, max_return_pct, sum_holding_days, total_volume, total_cost_basis,
                               first_trade_date, last_trade_date, first_open_date, dividend_count, dividends, first_dividend_date,
-                              last_dividend_date, has_positions, current_shares)
+                              last_dividend_date, has_positions, current_shares, broker_trades, fifo_long, fifo_short)
    WITH traded AS (
           SELECT account_id, symbol, COUNT(*) AS trade_count, COUNT(*) FILTER (WHERE trade_result = 'Win') AS winning_trades,
                  SUM(profit_loss) AS trading_pnl, MIN(profit_loss) AS min_pnl, MAX(profit_loss) AS max_pnl,
                  SUM(return_pct) AS sum_return_pct, MIN(return_pct) AS min_return_pct, MAX(return_pct) AS max_return_pct,
                  SUM(holding_days) AS sum_holding_days, SUM(volume) AS total_volume, SUM(cost_basis) AS total_cost_basis,
-                 MIN(close_date) AS first_trade_date, MAX(close_date) AS last_trade_date, MIN(open_date) AS first_open_date
+                 MIN(close_date) AS first_trade_date, MAX(close_date) AS last_trade_date, MIN(open_date) AS first_open_date,
+                 COUNT(*) FILTER (WHERE source = 'broker') AS broker_trades, bool_or(source = 'fifo' AND side = 'long') AS fifo_long,
+                 bool_or(source = 'fifo' AND side = 'short') AS fifo_short
             FROM closed_trades WHERE ${where} GROUP BY account_id, symbol),
         paid AS (
           SELECT account_id, symbol, COUNT(*) AS dividend_count, SUM(amount) AS dividends,
@@ -90,7 +92,8 @@ function symbolTotalsInsert(where: string): string {
           COALESCE(t.sum_holding_days, 0), COALESCE(t.total_volume, 0), COALESCE(t.total_cost_basis, 0),
           t.first_trade_date, t.last_trade_date, LEAST(t.first_open_date, h.first_position_date),
           COALESCE(d.dividend_count, 0), COALESCE(d.dividends, 0), d.first_dividend_date, d.last_dividend_date,
-          h.account_id IS NOT NULL, COALESCE(h.current_shares, 0)
+          h.account_id IS NOT NULL, COALESCE(h.current_shares, 0), COALESCE(t.broker_trades, 0), COALESCE(t.fifo_long, false),
+          COALESCE(t.fifo_short, false)
      FROM keys k
      LEFT JOIN traded t ON t.account_id = k.account_id AND t.symbol = k.symbol
      LEFT JOIN paid d ON d.account_id = k.account_id AND d.symbol = k.symbol

@@ -46,22 +46,24 @@ export class SqlTradeLedger extends TradeLedger {
     return { monthsChanged: [...months].filter((month) => before.get(month) !== after.get(month)).sort() };
   }
 
-  async openBooks(accountId: number, symbols: readonly string[]): Promise<OpenBooks> {
+  async openBooks(userId: number, accountId: number, symbols: readonly string[]): Promise<OpenBooks> {
     const manager = this.database.manager;
     const lots: SqlRow[] = await manager.query(
       `SELECT symbol, side, to_char(open_date, 'YYYY-MM-DD') AS open_date, shares::text, cost::text, price::text, source
          FROM open_lots WHERE account_id = $1 AND symbol = ANY($2::text[]) ORDER BY seq`,
       [accountId, symbols],
     );
+    // The symbols' totals say which sides FIFO took from, and the account's how many trades came from broker lots.
     const fifo: SqlRow[] = await manager.query(
-      `SELECT DISTINCT symbol, side FROM closed_trades WHERE account_id = $1 AND symbol = ANY($2::text[]) AND source = 'fifo'`,
-      [accountId, symbols],
+      `SELECT symbol, side FROM symbol_totals, unnest(ARRAY['long', 'short'], ARRAY[fifo_long, fifo_short]) AS sides (side, fifo)
+        WHERE user_id = $1 AND account_id = $2 AND symbol = ANY($3::text[]) AND fifo`,
+      [userId, accountId, symbols],
     );
     const [{ broker_trades, orphaned }]: SqlRow[] = await manager.query(
-      `SELECT (SELECT count(*) FROM closed_trades WHERE account_id = $1 AND source = 'broker')::int AS broker_trades,
-              EXISTS (SELECT 1 FROM journal_trades j WHERE j.account_id = $1
+      `SELECT (SELECT COALESCE(SUM(broker_trades), 0) FROM symbol_totals WHERE user_id = $1 AND account_id = $2)::int AS broker_trades,
+              EXISTS (SELECT 1 FROM journal_trades j WHERE j.account_id = $2
                          AND NOT EXISTS (SELECT 1 FROM closed_trades c WHERE c.user_id = j.user_id AND c.trade_id = j.trade_id)) AS orphaned`,
-      [accountId],
+      [userId, accountId],
     );
     return {
       openLots: lots.map((row) => ({
