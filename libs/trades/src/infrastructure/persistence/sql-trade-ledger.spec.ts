@@ -95,6 +95,52 @@ describe('SqlTradeLedger (real database)', () => {
     expect(await lots()).toEqual([{ symbol: 'TSLA', side: 'short', open_date: '2025-02-03', shares: '2.5', cost: '500', price: null, source: 'broker' }]);
   });
 
+  it('appends after the stored days: trades and dividends after the stored ones, the touched symbols’ open lots and names replaced', async () => {
+    const changes = new ReportDataChanges();
+    const versions = new InProcessReportVersions(changes);
+    const ledger = new SqlTradeLedger(database, changes);
+    await replace(ledger, ledgerOf({ openLots: [...ledgerOf().openLots, { symbol: 'AAPL', side: 'long', openDate: '2025-01-05', shares: d('1'), cost: d('150'), price: null, source: 'broker' }] }));
+    const before = await versions.current(userId);
+    const change = await database.inTransaction(() =>
+      ledger.appendToAccount(userId, accountId, {
+        after: '2025-03-14',
+        symbols: ['KO'],
+        trades: [aTrade({ symbol: 'KO', closeDate: '2025-04-01', totalProfitLoss: d('5') }), aTrade({ symbol: 'KO', closeDate: '2025-05-02', totalProfitLoss: d('1') })],
+        dividends: [aDividend('KO', '2025-04-15', '4.20')],
+        positions: [{ symbol: 'KO', date: '2025-04-01', shares: d('4') }],
+        companyNames: new Map([['KO', 'COCA-COLA CO']]),
+        openLots: [{ symbol: 'KO', side: 'long', openDate: '2025-01-02', shares: d('4'), cost: d('240.42'), price: d('60.0050'), source: 'fifo' }],
+      }),
+    );
+    expect(change).toEqual({ monthsChanged: ['2025-04', '2025-05'] });
+    expect(await versions.current(userId)).toBeGreaterThan(before);
+    const rows = async (sql: string) => database.manager.query(sql, [accountId]);
+    expect(await rows(`SELECT symbol, to_char(close_date, 'YYYY-MM-DD') AS day FROM closed_trades WHERE account_id = $1 ORDER BY seq`)).toEqual([
+      { symbol: 'AAPL', day: '2025-01-10' },
+      { symbol: 'KO', day: '2025-01-20' },
+      { symbol: 'AAPL', day: '2025-02-03' },
+      { symbol: 'KO', day: '2025-04-01' },
+      { symbol: 'KO', day: '2025-05-02' },
+    ]);
+    expect(await rows(`SELECT symbol, amount::text FROM dividends WHERE account_id = $1 ORDER BY seq`)).toEqual([
+      { symbol: 'KO', amount: '4.1' },
+      { symbol: 'KO', amount: '4.2' },
+    ]);
+    expect(await rows(`SELECT symbol, shares::text FROM open_lots WHERE account_id = $1 ORDER BY symbol, seq`)).toEqual([
+      { symbol: 'AAPL', shares: '1' },
+      { symbol: 'KO', shares: '4' },
+    ]);
+    expect(await rows(`SELECT symbol, company_name FROM securities WHERE account_id = $1 ORDER BY symbol`)).toEqual([
+      { symbol: 'AAPL', company_name: 'APPLE INC' },
+      { symbol: 'KO', company_name: 'COCA-COLA CO' },
+    ]);
+    expect(await rows(`SELECT symbol, trade_count, current_shares::text FROM symbol_totals WHERE account_id = $1 ORDER BY symbol`)).toEqual([
+      { symbol: 'AAPL', trade_count: 2, current_shares: '0' },
+      { symbol: 'KO', trade_count: 3, current_shares: '4' },
+    ]);
+    versions.onModuleDestroy();
+  });
+
   it('raises the report version only after the commit, so no reader sees the new version before the new data', async () => {
     const changes = new ReportDataChanges();
     const versions = new InProcessReportVersions(changes);

@@ -39,9 +39,11 @@ export class SqlTradeLedger extends TradeLedger {
       journal,
       ledger.trades.map((trade, seq) => ({ id: ids[seq], closeFill: trade.txFingerprint ?? null })),
     );
-    const after = await this.monthSignatures(accountId);
+    // An account that held nothing before changes in every month it holds now: no digest is needed.
+    const after = before.size === 0 ? null : await this.monthSignatures(accountId);
     await refreshTradeReports(this.database, userId);
     this.database.afterCommit(() => this.changes.changed(userId));
+    if (after === null) return { monthsChanged: activeMonths(ledger) };
     const months = new Set([...before.keys(), ...after.keys()]);
     return { monthsChanged: [...months].filter((month) => before.get(month) !== after.get(month)).sort() };
   }
@@ -101,8 +103,7 @@ export class SqlTradeLedger extends TradeLedger {
     await this.writeCompanyNames(userId, accountId, append.companyNames);
     await appendTradeReports(this.database, userId, accountId, append.after, append.symbols);
     this.database.afterCommit(() => this.changes.changed(userId));
-    const months = new Set([...append.trades.map((trade) => monthOf(trade.closeDate)), ...append.dividends.map((dividend) => monthOf(dividend.transactionDate))]);
-    return { monthsChanged: [...months].sort() };
+    return { monthsChanged: activeMonths(append) };
   }
 
   /** Writes the ledger's rows with `COPY`, each table's `seq` from `first` on. */
@@ -201,6 +202,12 @@ export class SqlTradeLedger extends TradeLedger {
     );
     return new Map(rows.map((row) => [row.month, row.signature]));
   }
+}
+
+/** The months (ascending) in which a ledger closes a trade or pays a dividend. */
+function activeMonths(ledger: Pick<AccountLedger, 'trades' | 'dividends'>): string[] {
+  const months = new Set([...ledger.trades.map((trade) => monthOf(trade.closeDate)), ...ledger.dividends.map((dividend) => monthOf(dividend.transactionDate))]);
+  return [...months].sort();
 }
 
 const CLOSED_TRADES: CopyTarget = {
