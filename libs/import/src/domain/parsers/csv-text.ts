@@ -7,15 +7,13 @@ export interface CsvRow {
   readonly cells: readonly string[];
 }
 
-/** Offset of the first C0 control other than tab, LF and CR (or DEL): text files have none. */
+/** A C0 control other than tab, LF and CR, or DEL: text files have none. */
+// eslint-disable-next-line no-control-regex -- finding control characters is this expression's purpose
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/** Offset of the first control character (CONTROL_CHARACTER), or -1. */
 function firstControlCharacter(text: string): number {
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if ((code < 32 && code !== 9 && code !== 10 && code !== 13) || code === 127) {
-      return index;
-    }
-  }
-  return -1;
+  return text.search(CONTROL_CHARACTER);
 }
 
 function lineOfOffset(text: string, offset: number): number {
@@ -32,16 +30,28 @@ function lineOfOffset(text: string, offset: number): number {
  * UTF-8 nor plain single-byte text).
  */
 export function decodeCsvText(fileName: string, content: Uint8Array | string): string {
-  let text: string;
-  if (typeof content === 'string') {
-    text = content;
-  } else {
-    if (content.length === 0) {
-      throw ImportFileError.emptyFile(fileName);
-    }
-    text = decodeBytes(fileName, content);
+  if (typeof content === 'string') return decodeText(fileName, content);
+  // An upload's file is read more than once (the precheck, which file is which, the parse): decoded once.
+  const decoded = DECODED.get(content);
+  if (decoded !== undefined && decoded.fileName === fileName) return decoded.text;
+  if (content.length === 0) {
+    throw ImportFileError.emptyFile(fileName);
   }
-  text = text.replace(/^\uFEFF/, '');
+  const text = decodeText(fileName, decodeBytes(fileName, content));
+  DECODED.set(content, { fileName, text });
+  return text;
+}
+
+/** The text of the byte arrays decoded lately (uploaded files are never changed in place). */
+const DECODED = new WeakMap<Uint8Array, { fileName: string; text: string }>();
+
+/** Lets the decoded text of `content` go (its last reader has it): it is not kept as long as the bytes are. */
+export function forgetDecodedCsvText(content: Uint8Array): void {
+  DECODED.delete(content);
+}
+
+function decodeText(fileName: string, decoded: string): string {
+  let text = decoded.replace(/^\uFEFF/, '');
   if (text.endsWith('\u001a')) {
     text = text.slice(0, -1); // the old DOS end-of-file mark
   }
@@ -49,10 +59,10 @@ export function decodeCsvText(fileName: string, content: Uint8Array | string): s
   if (control !== -1) {
     throw ImportFileError.binaryContent(fileName, lineOfOffset(text, control));
   }
-  if (text.trim() === '') {
+  if (!/\S/.test(text)) {
     throw ImportFileError.emptyFile(fileName);
   }
-  return text.replace(/\r\n?/g, '\n');
+  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
 }
 
 function decodeBytes(fileName: string, bytes: Uint8Array): string {

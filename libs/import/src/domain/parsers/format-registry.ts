@@ -8,7 +8,7 @@ import type {
   ParsedRealizedLotsFile,
   ParsedTransactionsFile,
 } from './brokerage-format.js';
-import { decodeCsvText, readCsvRows, type CsvRow } from './csv-text.js';
+import { decodeCsvText, forgetDecodedCsvText, readCsvRows, type CsvRow } from './csv-text.js';
 import { etradeTransactionsFormat } from './etrade-transactions.format.js';
 import { fidelityHistoryFormat } from './fidelity-history.format.js';
 import { fidelityRealizedLotsFormat } from './fidelity-realized-lots.format.js';
@@ -65,6 +65,8 @@ export class FormatRegistry {
   /** `parse` as steps (turns.ts): decoding, splitting, then every few thousand rows read. */
   *parsing(fileName: string, content: Uint8Array | string): Steps<ParsedBrokerageFile> {
     const text = decodeCsvText(fileName, content);
+    // The parse is the file's last reading: its text goes with the rows.
+    if (typeof content !== 'string') forgetDecodedCsvText(content);
     yield;
     const rows = readCsvRows(fileName, text, this.sniffDelimiter(fileName, text));
     yield;
