@@ -91,6 +91,8 @@ async function serve(request: Extract<EngineRequest, { type: 'start' }>): Promis
 
   let queue = Promise.resolve();
   let closed = false;
+  // Set when the service is gone without asking the engine to stop: what it queued is not done.
+  let abandoned = false;
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
@@ -113,6 +115,7 @@ async function serve(request: Extract<EngineRequest, { type: 'start' }>): Promis
     }
     if (message.type !== 'copy' && message.type !== 'stop') return;
     queue = queue.then(async () => {
+      if (abandoned) return;
       try {
         const rows = message.type === 'copy' ? await copy(message.statement, message.file) : await close().then(() => 0);
         reply({ type: 'done', id: message.id, rows });
@@ -122,11 +125,16 @@ async function serve(request: Extract<EngineRequest, { type: 'start' }>): Promis
     });
   });
   // The service decides when the engine stops (a terminal's Ctrl+C reaches both): when it asks, or
-  // when its channel closes because it has gone, the engine closes its files and exits.
+  // when its channel closes because it has gone, the engine closes its files and exits. A service
+  // that went without asking (killed) left its transaction open: the statements it queued are
+  // dropped, and closing ends the session, which rolls that transaction back. The service's next
+  // start waits for this process to be gone (`waitForEarlierEngine`): two engines must never have the
+  // same files open (docs/operations.md "Database").
   process.on('SIGINT', () => undefined);
   process.on('SIGTERM', () => undefined);
   process.on('disconnect', () => {
-    void queue
+    abandoned = true;
+    void Promise.race([queue, new Promise((resolve) => setTimeout(resolve, 2_000))])
       .then(close)
       .catch(() => undefined)
       .finally(() => process.exit(0));

@@ -49,6 +49,8 @@ export class EmbeddedPostgres {
   static async start(dataDir: string, options: { templates?: string; schema?: Schema } = {}): Promise<EmbeddedPostgres> {
     const directory = join(dataDir, 'pg');
     await mkdir(directory, { recursive: true });
+    const lock = join(dataDir, 'pg-engine.pid');
+    await waitForEarlierEngine(lock);
     const spool = join(dataDir, 'pg-copy');
     await rm(spool, { recursive: true, force: true }); // what a stopped engine left unread
     await mkdir(spool, { recursive: true });
@@ -59,6 +61,7 @@ export class EmbeddedPostgres {
     const engine = spawnEngine(program);
     const socket = require.resolve('@electric-sql/pglite-socket');
     const { url } = await firstReply(engine, { type: 'start', pglite, socket, directory, settings: SETTINGS }, 'ready');
+    await writeFile(lock, String(engine.pid));
     return new EmbeddedPostgres(engine, url, spool);
   }
 
@@ -172,6 +175,37 @@ async function engineProgram(dataDir: string): Promise<string> {
   const program = join(dataDir, 'embedded-engine.mjs');
   await writeFile(program, outputText);
   return program;
+}
+
+/**
+ * Waits until the engine an earlier run of the service started on these files (its pid in `lock`) has
+ * exited: a killed service's engine closes its files on its own, in a moment, and a second engine
+ * must not open them meanwhile. One that is still there after `patienceMs` is stopped (SIGKILL: to
+ * the files, a crash, which the next engine recovers from). A pid that is no engine of ours (the file
+ * outlived a restart of the machine) is ignored.
+ */
+export async function waitForEarlierEngine(lock: string, patienceMs = 15_000): Promise<void> {
+  const pid = Number.parseInt(await readFile(lock, 'utf8').catch(() => ''), 10);
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return;
+  const isEngine = async (): Promise<boolean> => {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return false;
+    }
+    // Where the system shows a process's command line (Linux), the pid must be an engine's.
+    const commandLine = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => null);
+    return commandLine === null || commandLine.split('\0').includes(ENGINE_ARGUMENT);
+  };
+  const deadline = Date.now() + patienceMs;
+  while (await isEngine()) {
+    if (Date.now() >= deadline) {
+      process.kill(pid, 'SIGKILL');
+      while (await isEngine()) await new Promise((resolve) => setTimeout(resolve, 20));
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 function spawnEngine(program: string): ChildProcess {
