@@ -210,6 +210,35 @@ describe('import atomicity (real database)', () => {
     expect(await derived(pieces.userId)).toEqual(await derived(whole.userId));
   }, 60000);
 
+  it('an append into one of a user’s accounts adds into rollups the other account shares', async () => {
+    const ledger = new RecordingLedger(sqlTradeLedgerOn(database));
+    const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new SqlImportStore(database), ledger, new SqlUploadHistory(database));
+    const userWithTwo = async (email: string) => {
+      const [user] = await database.manager.query(`INSERT INTO users (email) VALUES ($1) RETURNING id`, [email]);
+      const accounts = [];
+      for (const number of ['T-1', 'T-2']) {
+        const [account] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, $2) RETURNING id`, [user.id, number]);
+        accounts.push({ userId: Number(user.id), account: { accountId: Number(account.id), accountNumber: number } });
+      }
+      return accounts;
+    };
+    const full = readFixtureBytes('schwab-example', 'transactions.csv').toString('utf8');
+    const untilMay = full
+      .split(/\r?\n/)
+      .filter((line) => !/^"06\/\d\d\/2024/.test(line))
+      .join('\r\n');
+    const [wholeFirst, wholeSecond] = await userWithTwo('two-whole@example.com');
+    await importer.run({ ...request(full), ...wholeFirst }, noProgress);
+    await importer.run({ ...request(full), ...wholeSecond }, noProgress);
+    const [first, second] = await userWithTwo('two-pieces@example.com');
+    await importer.run({ ...request(full), ...first }, noProgress);
+    await importer.run({ ...request(untilMay), ...second }, noProgress);
+    ledger.writes.length = 0;
+    await importer.run({ ...request(full), ...second }, noProgress);
+    expect(ledger.writes).toEqual(['appendToAccount']);
+    expect(await derived(second.userId)).toEqual(await derived(wholeSecond.userId));
+  }, 60000);
+
   it('an upload naming a new account that fails after every write leaves no account behind, and records the failure under its number', async () => {
     const history = new SqlUploadHistory(database);
     // As the auth context's findOrCreate does: through the unit of work's connection.
