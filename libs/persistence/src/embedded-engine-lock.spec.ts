@@ -39,12 +39,13 @@ describe('a new embedded engine and the one an earlier run left', () => {
     expect(child.exitCode).toBe(0); // it ended on its own, not stopped
   });
 
-  it('stops an earlier engine that does not exit in time', async () => {
+  it('refuses to start beside an engine that does not go (another instance on the same files), and leaves it alone', async () => {
     const { child, exited } = await fakeEngine(60_000);
     await writeFile(join(dir, 'pg-engine.pid'), String(child.pid));
-    await waitForEarlierEngine(join(dir, 'pg-engine.pid'), 200);
-    expect(await exited).toBeLessThan(10_000);
-    expect(child.signalCode).toBe('SIGKILL');
+    await expect(waitForEarlierEngine(join(dir, 'pg-engine.pid'), 200)).rejects.toThrow(`is open in another process (its engine, pid ${child.pid}, is still running)`);
+    expect(await runningEngine(child.pid)).toBe(true);
+    child.kill('SIGKILL');
+    await exited;
   });
 
   it('does not wait for a process that is no engine, a dead one or a missing file', async () => {

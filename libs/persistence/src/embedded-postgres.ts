@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { createHash, randomUUID } from 'node:crypto';
 import { access, cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Logger } from '@nestjs/common';
 import { copyStatement, type CopyTarget } from './bulk-copy.js';
@@ -180,9 +180,9 @@ async function engineProgram(dataDir: string): Promise<string> {
 /**
  * Waits until the engine an earlier run of the service started on these files (its pid in `lock`) has
  * exited: a killed service's engine closes its files on its own, in a moment, and a second engine
- * must not open them meanwhile. One that is still there after `patienceMs` is stopped (SIGKILL: to
- * the files, a crash, which the next engine recovers from). A pid that is no engine of ours (the file
- * outlived a restart of the machine) is ignored.
+ * must not open them meanwhile. One still there after `patienceMs` belongs to a service that is still
+ * running on this `DATA_DIR` (or hangs): the start is refused, naming it, rather than opening the
+ * files beside it. A pid that is no engine of ours (the file outlived a restart of the machine) is ignored.
  */
 export async function waitForEarlierEngine(lock: string, patienceMs = 15_000): Promise<void> {
   const pid = Number.parseInt(await readFile(lock, 'utf8').catch(() => ''), 10);
@@ -200,9 +200,10 @@ export async function waitForEarlierEngine(lock: string, patienceMs = 15_000): P
   const deadline = Date.now() + patienceMs;
   while (await isEngine()) {
     if (Date.now() >= deadline) {
-      process.kill(pid, 'SIGKILL');
-      while (await isEngine()) await new Promise((resolve) => setTimeout(resolve, 20));
-      return;
+      throw new Error(
+        `the embedded database in ${dirname(lock)} is open in another process (its engine, pid ${pid}, is still running): ` +
+          'is another instance of the service using this DATA_DIR? Stop it (or that process) first',
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
