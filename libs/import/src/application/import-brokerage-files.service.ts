@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { UnitOfWork } from '@app/persistence';
 import { DomainError } from '@app/shared/domain';
 import { TradeLedger } from '@app/trades';
-import { withLotFingerprints, withTransactionFingerprints } from '../domain/fingerprint.js';
+import { naturalKeyOf, withLotFingerprints, withTransactionFingerprints } from '../domain/fingerprint.js';
 import { matchTrades, symbolKey, type MatchResult } from '../domain/hybrid-matcher.js';
 import { ImportFileError } from '../domain/import.errors.js';
 import { decodeCsvText } from '../domain/parsers/csv-text.js';
@@ -310,8 +310,8 @@ export class ImportBrokerageFiles {
       // (lots may be stored beyond it, from a gains file that reaches further).
       const known = await this.store.storedKeys(accountId, { transactions: incoming.transactions.filter((row) => row.date <= last), lots: incoming.lots });
       const added: Rows = {
-        transactions: incoming.transactions.filter((row) => !known.transactions.has(required(row.fingerprint))),
-        lots: incoming.lots.filter((lot) => !known.lots.has(required(lot.fingerprint))),
+        transactions: incoming.transactions.filter((row) => !known.transactions.has(naturalKeyOf(row))),
+        lots: incoming.lots.filter((lot) => !known.lots.has(naturalKeyOf(lot))),
       };
       if (added.transactions.every((row) => row.date > last) && added.lots.every((lot) => lot.closedDate > last)) {
         const symbols = [...new Set([...added.transactions.map((row) => symbolKey(row.symbol)), ...added.lots.map((lot) => symbolKey(lot.symbol))])];
@@ -380,11 +380,6 @@ interface Matched {
   symbols: string[];
   /** The account's broker-lot trades already stored (when `after` is set): the stats count them too. */
   brokerTradesBefore: number;
-}
-
-function required(fingerprint: string | undefined): string {
-  if (fingerprint === undefined) throw new Error('row without a natural key');
-  return fingerprint;
 }
 
 /** One history's files, read: the rows come out once, keyed for the account they go to. */

@@ -79,6 +79,12 @@ function key128(hexDigest: string): string {
   return hexDigest.slice(0, 32);
 }
 
+/** The natural key `withTransactionFingerprints` / `withLotFingerprints` gave a row; a row without one is a programming error. */
+export function naturalKeyOf(row: { readonly fingerprint?: string }): string {
+  if (row.fingerprint === undefined) throw new Error('row without a natural key');
+  return row.fingerprint;
+}
+
 /** One key per transaction, same order. `transactions` must be one file's rows in file order. */
 export function fingerprintTransactions(account: string, transactions: readonly BrokerTransaction[]): string[] {
   return runSteps(fingerprintAll('transaction', account, transactions, transactionContent));

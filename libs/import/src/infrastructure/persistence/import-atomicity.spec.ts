@@ -90,6 +90,23 @@ describe('import atomicity (real database)', () => {
   });
   const noProgress = async () => undefined;
 
+  /** A new user with accounts of these numbers, each as an import request's `userId` and `account`. */
+  const traderWith = async (email: string, ...numbers: string[]) => {
+    const [user] = await database.manager.query(`INSERT INTO users (email) VALUES ($1) RETURNING id`, [email]);
+    const accounts: { userId: number; account: { accountId: number; accountNumber: string } }[] = [];
+    for (const number of numbers) {
+      const [account] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, $2) RETURNING id`, [user.id, number]);
+      accounts.push({ userId: Number(user.id), account: { accountId: Number(account.id), accountNumber: number } });
+    }
+    return accounts;
+  };
+  /** The Schwab example's transactions without its June rows (its gains file still reaches into June). */
+  const untilMay = (full: string) =>
+    full
+      .split(/\r?\n/)
+      .filter((line) => !/^"06\/\d\d\/2024/.test(line))
+      .join('\r\n');
+
   async function snapshot(): Promise<Record<string, unknown>> {
     const tables = ['broker_transactions', 'realized_lots', 'closed_trades', 'dividends', 'position_history', 'securities', 'open_lots'];
     const result: Record<string, unknown> = {};
@@ -172,35 +189,25 @@ describe('import atomicity (real database)', () => {
     const appended = await importer.run(request(withLaterRow), noProgress);
     expect(appended.stats).toEqual({ transactions_inserted: 1, realized_gains_lots: 24, broker_verified_trades: 18 });
     // What matching everything in one go gives, in another user's account.
-    const [other] = await database.manager.query(`INSERT INTO users (email) VALUES ('whole@example.com') RETURNING id`);
-    const [whole] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, 'W-1') RETURNING id`, [other.id]);
-    await importer.run({ ...request(withLaterRow), userId: other.id, account: { accountId: whole.id, accountNumber: 'W-1' } }, noProgress);
+    const [whole] = await traderWith('whole@example.com', 'W-1');
+    await importer.run({ ...request(withLaterRow), ...whole }, noProgress);
     const appendedTrades = await trades(accountId);
-    expect(appendedTrades).toEqual(await trades(whole.id));
+    expect(appendedTrades).toEqual(await trades(whole.account.accountId));
     expect(appendedTrades.filter((trade: { close_date: string }) => trade.close_date === '2024-07-01')).toHaveLength(1);
     // And every other table the reports read, rollups included, but for whose rows they are.
-    expect(await derived(userId)).toEqual(await derived(other.id));
+    expect(await derived(userId)).toEqual(await derived(whole.userId));
   }, 60000);
 
   it('an export that reaches past the stored days takes the stored lots of those days into its trades', async () => {
     const ledger = new RecordingLedger(sqlTradeLedgerOn(database));
     const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new SqlImportStore(database), ledger, new SqlUploadHistory(database));
-    const accountOf = async (email: string) => {
-      const [user] = await database.manager.query(`INSERT INTO users (email) VALUES ($1) RETURNING id`, [email]);
-      const [account] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, 'R-1') RETURNING id`, [user.id]);
-      return { userId: Number(user.id), account: { accountId: Number(account.id), accountNumber: 'R-1' } };
-    };
-    const whole = await accountOf('reach-whole@example.com');
-    const pieces = await accountOf('reach-pieces@example.com');
+    const [whole] = await traderWith('reach-whole@example.com', 'R-1');
+    const [pieces] = await traderWith('reach-pieces@example.com', 'R-1');
     const full = readFixtureBytes('schwab-example', 'transactions.csv').toString('utf8');
     // The transactions up to May, with the gains file of the whole period (lots closed in June too).
-    const untilMay = full
-      .split(/\r?\n/)
-      .filter((line) => !/^"06\/\d\d\/2024/.test(line))
-      .join('\r\n');
-    expect(untilMay.length).toBeLessThan(full.length);
+    expect(untilMay(full).length).toBeLessThan(full.length);
     await importer.run({ ...request(full), ...whole }, noProgress);
-    await importer.run({ ...request(untilMay), ...pieces }, noProgress);
+    await importer.run({ ...request(untilMay(full)), ...pieces }, noProgress);
     const [june] = await database.manager.query(`SELECT count(*)::int AS lots FROM realized_lots WHERE account_id = $1 AND closed_date >= '2024-06-01'`, [pieces.account.accountId]);
     expect(june.lots).toBeGreaterThan(0);
     const { stats } = await importer.run({ ...request(full), ...pieces }, noProgress);
@@ -213,26 +220,13 @@ describe('import atomicity (real database)', () => {
   it('an append into one of a user’s accounts adds into rollups the other account shares', async () => {
     const ledger = new RecordingLedger(sqlTradeLedgerOn(database));
     const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new SqlImportStore(database), ledger, new SqlUploadHistory(database));
-    const userWithTwo = async (email: string) => {
-      const [user] = await database.manager.query(`INSERT INTO users (email) VALUES ($1) RETURNING id`, [email]);
-      const accounts = [];
-      for (const number of ['T-1', 'T-2']) {
-        const [account] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, $2) RETURNING id`, [user.id, number]);
-        accounts.push({ userId: Number(user.id), account: { accountId: Number(account.id), accountNumber: number } });
-      }
-      return accounts;
-    };
     const full = readFixtureBytes('schwab-example', 'transactions.csv').toString('utf8');
-    const untilMay = full
-      .split(/\r?\n/)
-      .filter((line) => !/^"06\/\d\d\/2024/.test(line))
-      .join('\r\n');
-    const [wholeFirst, wholeSecond] = await userWithTwo('two-whole@example.com');
+    const [wholeFirst, wholeSecond] = await traderWith('two-whole@example.com', 'T-1', 'T-2');
     await importer.run({ ...request(full), ...wholeFirst }, noProgress);
     await importer.run({ ...request(full), ...wholeSecond }, noProgress);
-    const [first, second] = await userWithTwo('two-pieces@example.com');
+    const [first, second] = await traderWith('two-pieces@example.com', 'T-1', 'T-2');
     await importer.run({ ...request(full), ...first }, noProgress);
-    await importer.run({ ...request(untilMay), ...second }, noProgress);
+    await importer.run({ ...request(untilMay(full)), ...second }, noProgress);
     ledger.writes.length = 0;
     await importer.run({ ...request(full), ...second }, noProgress);
     expect(ledger.writes).toEqual(['appendToAccount']);
@@ -267,8 +261,7 @@ describe('import atomicity (real database)', () => {
 
   it('writes an export larger than one statement batch completely, rows and trades alike', async () => {
     const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new SqlImportStore(database), sqlTradeLedgerOn(database), new SqlUploadHistory(database));
-    const [other] = await database.manager.query(`INSERT INTO users (email) VALUES ('batches@example.com') RETURNING id`);
-    const [account] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, 'B-1') RETURNING id`, [other.id]);
+    const [batches] = await traderWith('batches@example.com', 'B-1');
     const roundTrips = 6001;
     const lines: string[] = [];
     for (let i = roundTrips - 1; i >= 0; i -= 1) {
@@ -278,14 +271,14 @@ describe('import atomicity (real database)', () => {
     }
     const transactions = `"Date","Action","Symbol","Description","Quantity","Price","Fees & Comm","Amount"\n${lines.join('\n')}\n`;
     const { stats } = await importer.run(
-      { ...request(transactions), userId: other.id, account: { accountId: account.id, accountNumber: 'B-1' } },
+      { ...request(transactions), ...batches },
       noProgress,
     );
     expect(stats.transactions_inserted).toBe(2 * roundTrips);
-    const [stored] = await database.manager.query(`SELECT count(*)::int AS n FROM broker_transactions WHERE account_id = $1`, [account.id]);
+    const [stored] = await database.manager.query(`SELECT count(*)::int AS n FROM broker_transactions WHERE account_id = $1`, [batches.account.accountId]);
     const [trades] = await database.manager.query(
       `SELECT count(*)::int AS n, sum(profit_loss)::text AS total FROM closed_trades WHERE account_id = $1`,
-      [account.id],
+      [batches.account.accountId],
     );
     expect(stored.n).toBe(2 * roundTrips);
     expect(trades).toEqual({ n: roundTrips, total: expect.stringMatching(/^6001(\.0+)?$/) });
@@ -293,8 +286,7 @@ describe('import atomicity (real database)', () => {
 
   it('stores text with tabs, backslashes, quotes and line breaks exactly as the file has it', async () => {
     const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new SqlImportStore(database), sqlTradeLedgerOn(database), new SqlUploadHistory(database));
-    const [other] = await database.manager.query(`INSERT INTO users (email) VALUES ('text@example.com') RETURNING id`);
-    const [account] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, 'T-1') RETURNING id`, [other.id]);
+    const [odd] = await traderWith('text@example.com', 'T-1');
     const description = 'ODD\tNAME \\N "Q" C:\\DIR\nSECOND LINE ünï';
     const cell = `"${description.replace(/"/g, '""')}"`;
     const transactions = [
@@ -303,10 +295,10 @@ describe('import atomicity (real database)', () => {
       `"06/03/2024","Buy","ODD",${cell},"1","$10.00","","-$10.00"`,
       '',
     ].join('\r\n');
-    await importer.run({ ...request(transactions), userId: other.id, account: { accountId: account.id, accountNumber: 'T-1' } }, noProgress);
+    await importer.run({ ...request(transactions), ...odd }, noProgress);
     const rows: { description: string; cells: string[] }[] = await database.manager.query(
       `SELECT description, cells FROM broker_transactions WHERE account_id = $1 ORDER BY line`,
-      [account.id],
+      [odd.account.accountId],
     );
     expect(rows.map((row) => row.description)).toEqual([description, description]);
     expect(rows.map((row) => row.cells[3])).toEqual([description, description]);
@@ -314,22 +306,21 @@ describe('import atomicity (real database)', () => {
 
   it('deleting a user deletes everything imported for them, and nothing of anyone else', async () => {
     const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new SqlImportStore(database), sqlTradeLedgerOn(database), new SqlUploadHistory(database));
-    const [leaving] = await database.manager.query(`INSERT INTO users (email) VALUES ('leaving@example.com') RETURNING id`);
-    const [account] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, 'L-1') RETURNING id`, [leaving.id]);
+    const [leaving] = await traderWith('leaving@example.com', 'L-1');
     await importer.run(
-      { ...request(readFixtureBytes('schwab-example', 'transactions.csv')), userId: leaving.id, account: { accountId: account.id, accountNumber: 'L-1' } },
+      { ...request(readFixtureBytes('schwab-example', 'transactions.csv')), ...leaving },
       noProgress,
     );
     // Each table with the column that says whose a row is.
     const owners: [string, string, number][] = [
-      ['broker_transactions', 'account_id', account.id],
-      ['realized_lots', 'account_id', account.id],
-      ['closed_trades', 'account_id', account.id],
-      ['dividends', 'account_id', account.id],
-      ['position_history', 'account_id', account.id],
-      ['open_lots', 'account_id', account.id],
-      ['daily_totals', 'user_id', leaving.id],
-      ['daily_symbol_totals', 'user_id', leaving.id],
+      ['broker_transactions', 'account_id', leaving.account.accountId],
+      ['realized_lots', 'account_id', leaving.account.accountId],
+      ['closed_trades', 'account_id', leaving.account.accountId],
+      ['dividends', 'account_id', leaving.account.accountId],
+      ['position_history', 'account_id', leaving.account.accountId],
+      ['open_lots', 'account_id', leaving.account.accountId],
+      ['daily_totals', 'user_id', leaving.userId],
+      ['daily_symbol_totals', 'user_id', leaving.userId],
     ];
     const counts = async () => {
       const result: Record<string, { theirs: number; others: number }> = {};
@@ -348,7 +339,7 @@ describe('import atomicity (real database)', () => {
       expect(before[table].others).toBeGreaterThan(0);
     }
 
-    await database.manager.query(`DELETE FROM users WHERE id = $1`, [leaving.id]);
+    await database.manager.query(`DELETE FROM users WHERE id = $1`, [leaving.userId]);
 
     const after = await counts();
     for (const [table] of owners) expect(after[table]).toEqual({ theirs: 0, others: before[table].others });

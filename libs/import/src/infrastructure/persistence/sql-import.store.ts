@@ -3,6 +3,7 @@ import { Database, decimalFrom, decimalOrNullFrom, rowsOf, textOrNull, textOrNul
 import { ConflictError } from '@app/shared';
 import type { IsoDate } from '@app/shared/domain';
 import { classifyAction, type BrokerTransaction } from '../../domain/broker-transaction.js';
+import { naturalKeyOf } from '../../domain/fingerprint.js';
 import type { RealizedLot } from '../../domain/realized-lot.js';
 import { ImportStore, type StoredRows } from '../../application/import-store.port.js';
 
@@ -68,7 +69,7 @@ export class SqlImportStore extends ImportStore {
         `SELECT translate(fingerprint::text, '-', '') AS fingerprint FROM ${table} WHERE account_id = $1 AND ${column} BETWEEN $2 AND $3`,
         [accountId, first, last],
       );
-      const wanted = new Set(rows.map((row) => required(row.fingerprint)));
+      const wanted = new Set(rows.map((row) => naturalKeyOf(row)));
       return new Set(found.map((row) => String(row.fingerprint)).filter((key) => wanted.has(key)));
     };
     return {
@@ -95,7 +96,7 @@ export class SqlImportStore extends ImportStore {
           accountId,
           uploadId,
           row.line,
-          required(row.fingerprint),
+          naturalKeyOf(row),
           row.date,
           row.asOfDate,
           row.action,
@@ -115,7 +116,7 @@ export class SqlImportStore extends ImportStore {
           accountId,
           uploadId,
           lot.line,
-          required(lot.fingerprint),
+          naturalKeyOf(lot),
           lot.symbol,
           lot.name,
           lot.closedDate,
@@ -154,10 +155,6 @@ const REALIZED_LOTS: CopyTarget = {
     'cost_per_share', 'proceeds', 'cost_basis', 'gain_loss', 'gain_loss_percent', 'term', 'wash_sale', 'disallowed_loss', 'cells',
   ],
 };
-function required(fingerprint: string | undefined): string {
-  if (fingerprint === undefined) throw new Error('row without a fingerprint');
-  return fingerprint;
-}
 
 /** A stored row's cells, which `loadRows` does not read. */
 const NOT_LOADED: readonly string[] = Object.freeze([]);
