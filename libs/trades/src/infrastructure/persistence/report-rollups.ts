@@ -18,17 +18,17 @@ export async function refreshTradeReports(database: Pick<Database, 'manager'>, u
 }
 
 /**
- * Takes into a user's rollups what `SqlTradeLedger.appendToAccount` has just added to one account
- * ($2): its trades and dividends dated after $3 (the account's last stored day before), which are
- * added to the day and statistic rollups' rows (sums, counts, extremes: what a rebuild would give),
- * and the totals of the symbols the new rows touch ($4), which are computed again. Then the report
- * version is raised, as after a rebuild.
+ * Takes into a user's rollups what `SqlTradeLedger.appendToAccount` has just added to one account:
+ * its trades and dividends, all dated after `after` (the account's last stored day before). The day
+ * rollups of the days after it are built again (other accounts of the user share those rows); the
+ * statistic groups take the new trades in (sums, counts, extremes: what a rebuild would give); the
+ * totals of the symbols the new rows touch are computed again. Then the report version is raised, as
+ * after a rebuild.
  */
 export async function appendTradeReports(database: Pick<Database, 'manager'>, userId: number, accountId: number, after: string, symbols: readonly string[]): Promise<void> {
   const manager = database.manager;
-  for (const statement of [...ADD_DAILY_TOTALS, ...ADD_STATISTIC_GROUPS]) {
-    await manager.query(statement, [userId, accountId, after]);
-  }
+  for (const statement of APPENDED_DAY_TOTALS) await manager.query(statement, [userId, after]);
+  for (const statement of ADD_STATISTIC_GROUPS) await manager.query(statement, [userId, accountId, after]);
   const touched = `user_id = $1 AND account_id = $2 AND symbol = ANY($3::text[])`;
   await manager.query(`DELETE FROM symbol_totals WHERE ${touched}`, [userId, accountId, symbols]);
   await manager.query(symbolTotalsInsert(touched), [userId, accountId, symbols]);
@@ -44,24 +44,34 @@ export async function raiseReportVersion(manager: Database['manager'], userId: n
   );
 }
 
-const REFRESH_STATEMENTS = [
-  `DELETE FROM daily_symbol_totals WHERE user_id = $1`,
-  `INSERT INTO daily_symbol_totals (user_id, symbol, day, trade_count, winning_trades, trading_pnl, dividend_count, dividends)
-   SELECT $1, symbol, day, SUM(trade_count)::int, SUM(winning_trades)::int, SUM(trading_pnl), SUM(dividend_count)::int, SUM(dividends)
-     FROM (SELECT symbol, close_date AS day, COUNT(*) AS trade_count, COUNT(*) FILTER (WHERE trade_result = 'Win') AS winning_trades,
-                  SUM(profit_loss) AS trading_pnl, 0 AS dividend_count, 0::numeric AS dividends
-             FROM closed_trades WHERE user_id = $1 GROUP BY symbol, close_date
-           UNION ALL
-           SELECT symbol, transaction_date, 0, 0, 0, COUNT(*), SUM(amount)
-             FROM dividends WHERE user_id = $1 GROUP BY symbol, transaction_date) AS activity
-    GROUP BY symbol, day`,
-  `DELETE FROM daily_totals WHERE user_id = $1`,
-  `INSERT INTO daily_totals (user_id, day, trade_count, winning_trades, trading_pnl, dividend_count, dividends)
-   SELECT $1, day, SUM(trade_count), SUM(winning_trades), SUM(trading_pnl), SUM(dividend_count), SUM(dividends)
-     FROM daily_symbol_totals WHERE user_id = $1 GROUP BY day`,
-  `DELETE FROM symbol_totals WHERE user_id = $1`,
-  symbolTotalsInsert('user_id = $1'),
-];
+const REFRESH_STATEMENTS = [...dayTotalsStatements(null), `DELETE FROM symbol_totals WHERE user_id = $1`, symbolTotalsInsert('user_id = $1')];
+
+/**
+ * The user's ($1) day rollups built again from their trades and dividends: all days, or with `after`
+ * (a parameter such as `$2`) the days after it only, whose rows an append has just added to.
+ */
+function dayTotalsStatements(after: string | null): string[] {
+  const since = (column: string) => (after === null ? '' : ` AND ${column} > ${after}`);
+  return [
+    `DELETE FROM daily_symbol_totals WHERE user_id = $1${since('day')}`,
+    `INSERT INTO daily_symbol_totals (user_id, symbol, day, trade_count, winning_trades, trading_pnl, dividend_count, dividends)
+     SELECT $1, symbol, day, SUM(trade_count)::int, SUM(winning_trades)::int, SUM(trading_pnl), SUM(dividend_count)::int, SUM(dividends)
+       FROM (SELECT symbol, close_date AS day, COUNT(*) AS trade_count, COUNT(*) FILTER (WHERE trade_result = 'Win') AS winning_trades,
+                    SUM(profit_loss) AS trading_pnl, 0 AS dividend_count, 0::numeric AS dividends
+               FROM closed_trades WHERE user_id = $1${since('close_date')} GROUP BY symbol, close_date
+             UNION ALL
+             SELECT symbol, transaction_date, 0, 0, 0, COUNT(*), SUM(amount)
+               FROM dividends WHERE user_id = $1${since('transaction_date')} GROUP BY symbol, transaction_date) AS activity
+      GROUP BY symbol, day`,
+    `DELETE FROM daily_totals WHERE user_id = $1${since('day')}`,
+    `INSERT INTO daily_totals (user_id, day, trade_count, winning_trades, trading_pnl, dividend_count, dividends)
+     SELECT $1, day, SUM(trade_count), SUM(winning_trades), SUM(trading_pnl), SUM(dividend_count), SUM(dividends)
+       FROM daily_symbol_totals WHERE user_id = $1${since('day')} GROUP BY day`,
+  ];
+}
+
+/** The day rollups of the days after $2 (an append adds trades and dividends only after its account's last stored day). */
+const APPENDED_DAY_TOTALS = dayTotalsStatements('$2');
 
 /** Per account and symbol, the totals of the trades, dividends and positions `where` selects ($1: the user). */
 function symbolTotalsInsert(where: string): string {
@@ -100,33 +110,3 @@ function symbolTotalsInsert(where: string): string {
      LEFT JOIN held h ON h.account_id = k.account_id AND h.symbol = k.symbol
      LEFT JOIN securities s ON s.account_id = k.account_id AND s.symbol = k.symbol`;
 }
-
-/** The day rollups take in the trades and dividends one account ($2) gained after a day ($3). */
-const ADD_DAILY_TOTALS = [
-  `INSERT INTO daily_symbol_totals AS d (user_id, symbol, day, trade_count, winning_trades, trading_pnl, dividend_count, dividends)
-   SELECT $1, symbol, day, SUM(trade_count)::int, SUM(winning_trades)::int, SUM(trading_pnl), SUM(dividend_count)::int, SUM(dividends)
-     FROM (SELECT symbol, close_date AS day, COUNT(*) AS trade_count, COUNT(*) FILTER (WHERE trade_result = 'Win') AS winning_trades,
-                  SUM(profit_loss) AS trading_pnl, 0 AS dividend_count, 0::numeric AS dividends
-             FROM closed_trades WHERE user_id = $1 AND account_id = $2 AND close_date > $3 GROUP BY symbol, close_date
-           UNION ALL
-           SELECT symbol, transaction_date, 0, 0, 0, COUNT(*), SUM(amount)
-             FROM dividends WHERE user_id = $1 AND account_id = $2 AND transaction_date > $3 GROUP BY symbol, transaction_date) AS activity
-    GROUP BY symbol, day
-   ON CONFLICT (user_id, symbol, day) DO UPDATE SET
-     trade_count = d.trade_count + EXCLUDED.trade_count, winning_trades = d.winning_trades + EXCLUDED.winning_trades,
-     trading_pnl = d.trading_pnl + EXCLUDED.trading_pnl, dividend_count = d.dividend_count + EXCLUDED.dividend_count,
-     dividends = d.dividends + EXCLUDED.dividends`,
-  `INSERT INTO daily_totals AS d (user_id, day, trade_count, winning_trades, trading_pnl, dividend_count, dividends)
-   SELECT $1, day, SUM(trade_count), SUM(winning_trades), SUM(trading_pnl), SUM(dividend_count), SUM(dividends)
-     FROM (SELECT close_date AS day, COUNT(*) AS trade_count, COUNT(*) FILTER (WHERE trade_result = 'Win') AS winning_trades,
-                  SUM(profit_loss) AS trading_pnl, 0 AS dividend_count, 0::numeric AS dividends
-             FROM closed_trades WHERE user_id = $1 AND account_id = $2 AND close_date > $3 GROUP BY close_date
-           UNION ALL
-           SELECT transaction_date, 0, 0, 0, COUNT(*), SUM(amount)
-             FROM dividends WHERE user_id = $1 AND account_id = $2 AND transaction_date > $3 GROUP BY transaction_date) AS activity
-    GROUP BY day
-   ON CONFLICT (user_id, day) DO UPDATE SET
-     trade_count = d.trade_count + EXCLUDED.trade_count, winning_trades = d.winning_trades + EXCLUDED.winning_trades,
-     trading_pnl = d.trading_pnl + EXCLUDED.trading_pnl, dividend_count = d.dividend_count + EXCLUDED.dividend_count,
-     dividends = d.dividends + EXCLUDED.dividends`,
-];
