@@ -95,7 +95,9 @@ export function peakRssMb(pid) {
  */
 export async function startBenchService({ dataDir, databaseUrl, users, env = {} }) {
   const port = await freePort();
-  const service = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
+  // BENCH_SERVICE_NODE_FLAGS: flags for the service's node (`--cpu-prof`, V8's heap sizes …), for looking into a figure.
+  const flags = process.env.BENCH_SERVICE_NODE_FLAGS?.trim().split(/\s+/).filter(Boolean) ?? [];
+  const service = spawn(process.execPath, [...flags, 'dist/apps/api/src/main.js'], {
     env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', AUTHORIZED_USERS: users.join(','), ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -30,10 +30,17 @@ export interface BrokerTransaction {
   readonly fees: Decimal | null;
   /** Net cash effect, signed: purchases negative including fees, sales positive net of fees. */
   readonly amount: Decimal | null;
-  /** The cells exactly as read, stored with the row (a row read back from the database has none). */
-  readonly cells: readonly string[];
-  /** Natural key, when the caller has computed one (see fingerprint.ts); copied onto trades. */
-  readonly fingerprint?: string;
+  /**
+   * The cells exactly as read, as a JSON array: stored with the row ('[]' for a row read back from the
+   * database, which does not read them). One string instead of a string per cell: a large file's rows
+   * are much of an import's memory.
+   */
+  readonly cellsJson: string;
+  /**
+   * Natural key, once the import has keyed the row for its account (set in place by fingerprint.ts,
+   * the one field that changes); copied onto trades.
+   */
+  fingerprint?: string;
   /**
    * Order within the day, higher = earlier, for layouts that list a day oldest first (the negated
    * line); absent where the file lists newest first and the line gives the order.

@@ -65,9 +65,11 @@ function* fingerprintAll<T>(kind: string, account: string, rows: readonly T[], c
   return keys;
 }
 
+/** Sets each row's key (rows fresh from a file, keyed for one account: not copied, as 100,000s of rows are much of an import's memory). */
 function* withKeys<T extends { fingerprint?: string }>(rows: readonly T[], keying: Steps<string[]>): Steps<T[]> {
   const keys = yield* keying;
-  return rows.map((row, index) => ({ ...row, fingerprint: keys[index] }));
+  for (const [index, row] of rows.entries()) row.fingerprint = keys[index];
+  return [...rows];
 }
 
 /**
@@ -95,7 +97,7 @@ export function fingerprintLots(account: string, lots: readonly RealizedLot[]): 
   return runSteps(fingerprintAll('realized-lot', account, lots, lotContent));
 }
 
-/** The same rows with their `fingerprint` set; given turns, a promise, with a turn every few thousand rows. */
+/** The rows with their `fingerprint` set (in place); given turns, a promise, with a turn every few thousand rows. */
 export function withTransactionFingerprints(account: string, transactions: readonly BrokerTransaction[]): BrokerTransaction[];
 export function withTransactionFingerprints(account: string, transactions: readonly BrokerTransaction[], turns: Turns): Promise<BrokerTransaction[]>;
 export function withTransactionFingerprints(

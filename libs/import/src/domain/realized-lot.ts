@@ -27,7 +27,12 @@ export interface RealizedLot {
   readonly washSale: boolean;
   /** Positive amount of the loss the wash-sale rule disallows; null when none given. */
   readonly disallowedLoss: Decimal | null;
-  /** The cells exactly as read, stored with the row (a row read back from the database has none). */
-  readonly cells: readonly string[];
-  readonly fingerprint?: string;
+  /**
+   * The cells exactly as read, as a JSON array: stored with the row ('[]' for a row read back from the
+   * database, which does not read them). One string instead of a string per cell: a large file's rows
+   * are much of an import's memory.
+   */
+  readonly cellsJson: string;
+  /** Natural key, once the import has keyed the lot for its account (set in place by fingerprint.ts). */
+  fingerprint?: string;
 }

@@ -141,7 +141,7 @@ describe('Schwab example fixture', () => {
       const padded = byLine.get(4) as BrokerTransaction;
       expect(padded.action).toBe('Reinvest Shares');
       expect(padded.kind).toBe('buy');
-      expect(padded.cells[1]).toBe('Reinvest Shares     ');
+      expect(JSON.parse(padded.cellsJson)[1]).toBe('Reinvest Shares     ');
 
       const asOf = byLine.get(9) as BrokerTransaction;
       expect([asOf.date, asOf.asOfDate, asOf.kind]).toEqual(['2024-06-24', '2024-06-21', 'sell']);

@@ -25,7 +25,7 @@ export class TransactionsBuilder {
       price: price === undefined ? null : Decimal.parse(price),
       fees: fees === undefined ? null : Decimal.parse(fees),
       amount: amount === undefined ? null : Decimal.parse(amount),
-      cells: [date, action, symbol, `${symbol} INC`, quantity ?? '', price ?? '', fees ?? '', amount ?? ''],
+      cellsJson: JSON.stringify([date, action, symbol, `${symbol} INC`, quantity ?? '', price ?? '', fees ?? '', amount ?? '']),
     });
     return this;
   }
@@ -67,7 +67,7 @@ export function brokerLot(
     term: 'Short Term',
     washSale: false,
     disallowedLoss: null,
-    cells: [],
+    cellsJson: '[]',
     ...extra,
   };
 }

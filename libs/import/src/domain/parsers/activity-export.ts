@@ -100,7 +100,7 @@ export function activityRow(
   cells: readonly string[],
   fields: Pick<BrokerTransaction, 'date' | 'action' | 'kind' | 'symbol' | 'description' | 'quantity' | 'price' | 'fees' | 'amount'>,
 ): BrokerTransaction {
-  return { line: reader.line, asOfDate: null, ...fields, cells, fingerprint: undefined };
+  return { line: reader.line, asOfDate: null, ...fields, cellsJson: JSON.stringify(cells), fingerprint: undefined };
 }
 
 /** The sum of the charges a row gives (commission, fees …, signed as written); null when it gives none. */

@@ -1,6 +1,6 @@
 import type { BrokerTransaction } from '../broker-transaction.js';
 import type { RealizedLot } from '../realized-lot.js';
-import type { CsvRow } from './csv-text.js';
+import type { CsvRecords, CsvRow } from './csv-text.js';
 import type { Steps } from '../turns.js';
 
 export interface FormatInfo {
@@ -40,8 +40,8 @@ export interface FormatInput {
   /** Title lines before the header (`For Account:,####5678`). */
   readonly titles?: readonly CsvRow[];
   readonly header: CsvRow;
-  /** The records after the header, blank lines dropped. */
-  readonly rows: readonly CsvRow[];
+  /** The records after the header, blank lines dropped: taken once, in order (read as they are taken). */
+  readonly rows: CsvRecords;
 }
 
 /** What a layout expects, for the list of supported layouts (`GET /api/import/formats`). */

@@ -7,6 +7,15 @@ export interface CsvRow {
   readonly cells: readonly string[];
 }
 
+/**
+ * Records taken one after another (an array of them is one too). A file's data rows are read as they
+ * are taken (`streamCsvRows`), so the cells of the rows already read are let go while the rest of a
+ * large file is read.
+ */
+export interface CsvRecords extends Iterable<CsvRow> {
+  entries(): IterableIterator<[number, CsvRow]>;
+}
+
 /** A C0 control other than tab, LF and CR, or DEL: text files have none. */
 // eslint-disable-next-line no-control-regex -- finding control characters is this expression's purpose
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
@@ -90,23 +99,116 @@ function decodeBytes(fileName: string, bytes: Uint8Array): string {
  * where the broken record starts.
  */
 export function readCsvRows(fileName: string, text: string, delimiter: string): CsvRow[] {
-  const parsed = Papa.parse<string[]>(text, {
-    delimiter,
-    newline: '\n',
-    quoteChar: '"',
-    escapeChar: '"',
-    skipEmptyLines: false,
-  });
+  const parsed = Papa.parse<string[]>(text, papaConfig(delimiter));
   const firstError = parsed.errors.reduce<Papa.ParseError | null>(
     (first, error) => (first === null || (error.row ?? Infinity) < (first.row ?? Infinity) ? error : first),
     null,
   );
   const rows: CsvRow[] = [];
-  let line = 1;
-  for (const [index, cells] of parsed.data.entries()) {
-    if (firstError && index === (firstError.row ?? 0)) {
-      throw ImportFileError.malformedCsv(fileName, line, describeError(firstError));
+  const line = collectRecords(parsed.data, 1, rows, firstError === null ? parsed.data.length : Math.min(firstError.row ?? 0, parsed.data.length));
+  if (firstError) {
+    throw ImportFileError.malformedCsv(fileName, line, describeError(firstError));
+  }
+  return rows;
+}
+
+/** How papaparse reads LF-normalised text: double quotes, doubled inside quoted cells; blank lines kept (they count as lines). */
+function papaConfig(delimiter: string): Papa.ParseConfig<string[]> {
+  return { delimiter, newline: '\n', quoteChar: '"', escapeChar: '"', skipEmptyLines: false };
+}
+
+/** Characters of text split into records at a time by `streamCsvRows` (a few thousand rows). */
+const STREAM_SLICE = 256 * 1024;
+
+/**
+ * The records of `text` as `readCsvRows` gives them, split a slice of text at a time as they are
+ * taken, so the cells of the records already taken can go while the rest is read. A slice is read as
+ * papaparse reads a stream: its last, maybe cut, record is left for the next slice. A slice that does
+ * not read cleanly (a malformed quote, or one that only the rest of the text would make good) hands over
+ * to reading the whole text, which reports the error on its line, or goes on after the records given.
+ */
+export function streamCsvRows(fileName: string, text: string, delimiter: string, slice: number = STREAM_SLICE): CsvRecords {
+  return new CsvRecordStream(fileName, text, delimiter, slice);
+}
+
+/** Records taken from one text: `entries` and iterating go on where the last taking stopped (breaking off a loop does not end it). */
+class CsvRecordStream implements CsvRecords {
+  /** The records of the slice being taken, and how many of them are taken. */
+  private rows: CsvRow[] = [];
+  private taken = 0;
+  /** Records given from all slices. */
+  private given = 0;
+  /** Where the next slice starts, and its first line. */
+  private start = 0;
+  private line = 1;
+
+  constructor(
+    private readonly fileName: string,
+    private readonly text: string,
+    private readonly delimiter: string,
+    private readonly slice: number,
+  ) {}
+
+  [Symbol.iterator](): Iterator<CsvRow> {
+    return this.iterate((row) => row);
+  }
+
+  entries(): IterableIterator<[number, CsvRow]> {
+    let index = 0;
+    return this.iterate((row): [number, CsvRow] => [index++, row]);
+  }
+
+  private iterate<T>(value: (row: CsvRow) => T): IterableIterator<T> {
+    const iterator: IterableIterator<T> = {
+      next: () => {
+        const row = this.take();
+        return row === undefined ? { done: true, value: undefined } : { done: false, value: value(row) };
+      },
+      [Symbol.iterator]: () => iterator,
+    };
+    return iterator;
+  }
+
+  private take(): CsvRow | undefined {
+    while (this.taken === this.rows.length) {
+      if (this.start >= this.text.length) return undefined;
+      this.readSlice();
     }
+    this.given += 1;
+    return this.rows[this.taken++];
+  }
+
+  private readSlice(): void {
+    this.rows = [];
+    this.taken = 0;
+    for (let size = this.slice; ; size *= 2) {
+      const end = Math.min(this.text.length, this.start + size);
+      const last = end === this.text.length;
+      const parser = new Papa.Parser(papaConfig(this.delimiter));
+      const parsed = parser.parse(this.text.slice(this.start, end), this.start, !last) as Papa.ParseResult<string[]>;
+      if (parsed.errors.length > 0) {
+        this.rows = readCsvRows(this.fileName, this.text, this.delimiter).slice(this.given);
+        this.start = this.text.length;
+        return;
+      }
+      // A slice within one long record holds no whole record: a larger one is read.
+      if (!last && parsed.meta.cursor === this.start) continue;
+      this.line = collectRecords(parsed.data, this.line, this.rows);
+      this.start = last ? this.text.length : parsed.meta.cursor;
+      return;
+    }
+  }
+}
+
+/**
+ * Appends the records of `data` before `until` to `rows`, blank ones dropped, the first starting on
+ * `line`; a record starts one line after the previous one plus the line breaks quoted inside it.
+ * Returns the line of the record at `until`.
+ */
+function collectRecords(data: readonly string[][], line: number, rows: CsvRow[], until: number = data.length): number {
+  let next = line;
+  for (let index = 0; index < until; index += 1) {
+    const cells = data[index];
     let blank = true;
     let breaks = 0;
     for (const cell of cells) {
@@ -118,14 +220,11 @@ export function readCsvRows(fileName: string, text: string, delimiter: string): 
       }
     }
     if (!blank) {
-      rows.push({ line, cells });
+      rows.push({ line: next, cells });
     }
-    line += 1 + breaks;
+    next += 1 + breaks;
   }
-  if (firstError) {
-    throw ImportFileError.malformedCsv(fileName, line, describeError(firstError));
-  }
-  return rows;
+  return next;
 }
 
 function describeError(error: Papa.ParseError): string {

@@ -69,6 +69,7 @@ function readLot(reader: RowReader<keyof typeof COLUMNS>, cells: readonly string
     term: longTerm.isZero() ? 'Short Term' : shortTerm.isZero() ? 'Long Term' : null,
     washSale: disallowed !== null && !disallowed.isZero(),
     disallowedLoss: disallowed === null || disallowed.isZero() ? null : disallowed.abs(),
-    cells,
+    cellsJson: JSON.stringify(cells),
+    fingerprint: undefined,
   };
 }

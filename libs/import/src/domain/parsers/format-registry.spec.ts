@@ -122,7 +122,7 @@ describe('parsing brokerage files', () => {
     const text = [TX_HEADER, SELL, BUY].map((line) => line.replaceAll('","', ';').replaceAll('"', '')).join('\n');
     const parsed = parseTransactionsFile('excel.csv', text);
     const reference = parseTransactionsFile('plain.csv', [TX_HEADER, SELL, BUY].join('\n'));
-    expect(parsed.transactions.map(({ cells: _cells, ...tx }) => tx)).toEqual(reference.transactions.map(({ cells: _cells, ...tx }) => tx));
+    expect(parsed.transactions.map(({ cellsJson: _cells, ...tx }) => tx)).toEqual(reference.transactions.map(({ cellsJson: _cells, ...tx }) => tx));
   });
 
   it('accepts UTF-16 with a BOM and single-byte "ANSI" text', () => {
@@ -188,7 +188,7 @@ describe('parsing brokerage files', () => {
   it('keeps each row’s raw cells and reads Amount-less trades', () => {
     const parsed = parseTransactionsFile('raw.csv', `${TX_HEADER}\n"06/21/2024","Buy  ","pep","PEPSICO INC","10","$174.44","$1.00",""\n`);
     const [tx] = parsed.transactions;
-    expect(tx.cells).toEqual(['06/21/2024', 'Buy  ', 'pep', 'PEPSICO INC', '10', '$174.44', '$1.00', '']);
+    expect(JSON.parse(tx.cellsJson)).toEqual(['06/21/2024', 'Buy  ', 'pep', 'PEPSICO INC', '10', '$174.44', '$1.00', '']);
     expect([tx.action, tx.symbol, tx.amount, tx.fees?.toString()]).toEqual(['Buy', 'PEP', null, '1']);
   });
 

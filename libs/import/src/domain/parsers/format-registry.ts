@@ -8,7 +8,7 @@ import type {
   ParsedRealizedLotsFile,
   ParsedTransactionsFile,
 } from './brokerage-format.js';
-import { decodeCsvText, forgetDecodedCsvText, readCsvRows, type CsvRow } from './csv-text.js';
+import { decodeCsvText, forgetDecodedCsvText, readCsvRows, streamCsvRows, type CsvRow } from './csv-text.js';
 import { etradeTransactionsFormat } from './etrade-transactions.format.js';
 import { fidelityHistoryFormat } from './fidelity-history.format.js';
 import { fidelityRealizedLotsFormat } from './fidelity-realized-lots.format.js';
@@ -68,18 +68,20 @@ export class FormatRegistry {
     // The parse is the file's last reading: its text goes with the rows.
     if (typeof content !== 'string') forgetDecodedCsvText(content);
     yield;
-    const rows = readCsvRows(fileName, text, this.sniffDelimiter(fileName, text));
-    yield;
-    for (const [index, row] of rows.entries()) {
+    // The rows are read as the layout takes them: a large file's cells are let go as they are read.
+    const rows = streamCsvRows(fileName, text, this.sniffDelimiter(fileName, text));
+    const titles: CsvRow[] = [];
+    for (const row of rows) {
       const format = this.detect(row.cells);
       if (format) {
-        return yield* format.parse({ fileName, titles: rows.slice(0, index), header: row, rows: rows.slice(index + 1) });
+        return yield* format.parse({ fileName, titles, header: row, rows });
       }
-      if (NOT_A_TITLE(row) || index + 1 > MAX_TITLE_LINES) {
+      if (NOT_A_TITLE(row) || titles.length + 1 > MAX_TITLE_LINES) {
         throw this.notRecognised(fileName, row.line);
       }
+      titles.push(row);
     }
-    throw this.notRecognised(fileName, rows.length > 0 ? rows[rows.length - 1].line : 1);
+    throw this.notRecognised(fileName, titles.length > 0 ? titles[titles.length - 1].line : 1);
   }
 
   /**

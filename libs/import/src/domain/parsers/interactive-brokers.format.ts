@@ -50,7 +50,8 @@ function closedLot(
     term,
     washSale: false,
     disallowedLoss: null,
-    cells,
+    cellsJson: JSON.stringify(cells),
+    fingerprint: undefined,
   };
 }
 

@@ -95,7 +95,7 @@ function readLot(reader: RowReader<Column>, cells: readonly string[]): RealizedL
     term: reader.text('term') || null,
     washSale,
     disallowedLoss: disallowedLoss === null || (disallowedLoss.isZero() && !washSale) ? null : disallowedLoss.abs(),
-    cells,
+    cellsJson: JSON.stringify(cells),
     fingerprint: undefined, // set by the caller (fingerprint.ts); declared here so every row has one shape
   };
 }

@@ -119,7 +119,7 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
     price,
     fees,
     amount,
-    cells,
+    cellsJson: JSON.stringify(cells),
     fingerprint: undefined, // set by the caller (fingerprint.ts); declared here so every row has one shape
   };
 }

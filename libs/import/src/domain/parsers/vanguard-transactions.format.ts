@@ -64,9 +64,10 @@ export const vanguardTransactionsFormat: BrokerageFormat = {
   parse: (input: FormatInput) => {
     if (!isHoldingsHeader(input.header.cells)) return parseActivityExport(INFO, input, COLUMNS, readTransaction, OPTIONS);
     // The holdings come first: the transactions start at their own header.
-    const start = input.rows.findIndex((row) => ColumnLayout.of(COLUMNS, row.cells) !== undefined);
-    if (start === -1) throw new ImportFileError('IMPORT_NO_DATA_ROWS', input.fileName, input.header.line, 'holdings only: the file has no transactions table');
-    return parseActivityExport(INFO, { fileName: input.fileName, header: input.rows[start], rows: input.rows.slice(start + 1) }, COLUMNS, readTransaction, OPTIONS);
+    for (const row of input.rows) {
+      if (ColumnLayout.of(COLUMNS, row.cells) !== undefined) return parseActivityExport(INFO, { fileName: input.fileName, header: row, rows: input.rows }, COLUMNS, readTransaction, OPTIONS);
+    }
+    throw new ImportFileError('IMPORT_NO_DATA_ROWS', input.fileName, input.header.line, 'holdings only: the file has no transactions table');
   },
 };
 

@@ -32,7 +32,7 @@ export class SqlImportStore extends ImportStore {
   }
 
   /**
-   * The account's rows as matching reads them. Their `cells` (the file's row as it was, kept for the
+   * The account's rows as matching reads them. Their cells (the file's row as it was, kept for the
    * record) stay in the database: nothing an import does reads them back, and parsing 170,000 of them
    * from JSON took a third of reading a large account's rows.
    */
@@ -106,7 +106,7 @@ export class SqlImportStore extends ImportStore {
           textOrNull(row.price),
           textOrNull(row.fees),
           textOrNull(row.amount),
-          JSON.stringify(row.cells),
+          row.cellsJson,
           row.dayOrder ?? null,
         ]),
       },
@@ -131,7 +131,7 @@ export class SqlImportStore extends ImportStore {
           lot.term,
           lot.washSale,
           textOrNull(lot.disallowedLoss),
-          JSON.stringify(lot.cells),
+          lot.cellsJson,
         ]),
       },
     );
@@ -157,7 +157,7 @@ const REALIZED_LOTS: CopyTarget = {
 };
 
 /** A stored row's cells, which `loadRows` does not read. */
-const NOT_LOADED: readonly string[] = Object.freeze([]);
+const NOT_LOADED = '[]';
 
 function toTransaction(row: SqlRow): BrokerTransaction {
   const action = String(row.action);
@@ -173,7 +173,7 @@ function toTransaction(row: SqlRow): BrokerTransaction {
     price: decimalOrNullFrom(row.price),
     fees: decimalOrNullFrom(row.fees),
     amount: decimalOrNullFrom(row.amount),
-    cells: NOT_LOADED,
+    cellsJson: NOT_LOADED,
     fingerprint: String(row.fingerprint),
     ...(row.day_order === null || row.day_order === undefined ? {} : { dayOrder: Number(row.day_order) }),
   };
@@ -196,7 +196,7 @@ function toLot(row: SqlRow): RealizedLot {
     term: textOrNullFrom(row.term),
     washSale: Boolean(row.wash_sale),
     disallowedLoss: decimalOrNullFrom(row.disallowed_loss),
-    cells: NOT_LOADED,
+    cellsJson: NOT_LOADED,
     fingerprint: String(row.fingerprint),
   };
 }

@@ -1,0 +1,78 @@
+import { ImportFileError } from '../import.errors.js';
+import { readCsvRows, streamCsvRows } from './csv-text.js';
+
+/** A small deterministic generator (mulberry32), so a failure can be replayed. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Cells of every kind the slicing must see through: quoted separators and line breaks, doubled quotes,
+ * quotes inside unquoted cells, spaces after a closing quote (malformed in a slice cut before the separator
+ * that follows them), blank lines.
+ */
+function csvText(seed: number, rows: number): string {
+  const next = random(seed);
+  const cell = (): string => {
+    const pick = next();
+    if (pick < 0.4) return `$${Math.floor(next() * 10_000) / 100}`;
+    if (pick < 0.55) return `"a, ""quoted""\ncell ${Math.floor(next() * 100)}"`;
+    if (pick < 0.65) return `5" screen`;
+    if (pick < 0.7) return `"padded"  `;
+    if (pick < 0.75) return '';
+    return `word${Math.floor(next() * 1000)}`;
+  };
+  const lines: string[] = [];
+  for (let row = 0; row < rows; row += 1) {
+    lines.push(next() < 0.05 ? '' : Array.from({ length: 4 }, cell).join(','));
+  }
+  return lines.join('\n');
+}
+
+describe('streamCsvRows', () => {
+  it('gives the records of reading the whole text, whatever the slices', () => {
+    for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+      const text = csvText(seed, 400);
+      const whole = readCsvRows('t.csv', text, ',');
+      for (const slice of [1, 7, 64, 500, 1_000_000]) {
+        expect([...streamCsvRows('t.csv', text, ',', slice)]).toEqual(whole);
+      }
+    }
+  });
+
+  it('goes on from where the last taking stopped', () => {
+    const text = 'a,b\n\nc,d\n"e\nf",g\nh,i\n';
+    const rows = streamCsvRows('t.csv', text, ',', 1);
+    for (const row of rows) {
+      expect(row).toEqual({ line: 1, cells: ['a', 'b'] });
+      break;
+    }
+    expect([...rows.entries()]).toEqual([
+      [0, { line: 3, cells: ['c', 'd'] }],
+      [1, { line: 4, cells: ['e\nf', 'g'] }],
+      [2, { line: 6, cells: ['h', 'i'] }],
+    ]);
+  });
+
+  it('reports a malformed quote on the line of its record, as reading the whole text does', () => {
+    const good = csvText(9, 300);
+    for (const text of [`${good}\n"unterminated,x\n${good}`, `${good}\n"closed"then,x\n${good}`]) {
+      const whole = (() => {
+        try {
+          readCsvRows('t.csv', text, ',');
+        } catch (error) {
+          return error;
+        }
+        throw new Error('the whole text read without an error');
+      })();
+      expect(whole).toBeInstanceOf(ImportFileError);
+      expect(() => [...streamCsvRows('t.csv', text, ',', 50)]).toThrow((whole as Error).message);
+    }
+  });
+});
