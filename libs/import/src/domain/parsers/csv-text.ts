@@ -99,6 +99,13 @@ function decodeBytes(fileName: string, bytes: Uint8Array): string {
  * where the broken record starts.
  */
 export function readCsvRows(fileName: string, text: string, delimiter: string): CsvRow[] {
+  const { rows, error } = splitCsvText(fileName, text, delimiter);
+  if (error !== null) throw error;
+  return rows;
+}
+
+/** `readCsvRows` without throwing: the records before the first malformed one, and its error. */
+function splitCsvText(fileName: string, text: string, delimiter: string): { rows: CsvRow[]; error: ImportFileError | null } {
   const parsed = Papa.parse<string[]>(text, papaConfig(delimiter));
   const firstError = parsed.errors.reduce<Papa.ParseError | null>(
     (first, error) => (first === null || (error.row ?? Infinity) < (first.row ?? Infinity) ? error : first),
@@ -106,10 +113,7 @@ export function readCsvRows(fileName: string, text: string, delimiter: string): 
   );
   const rows: CsvRow[] = [];
   const line = collectRecords(parsed.data, 1, rows, firstError === null ? parsed.data.length : Math.min(firstError.row ?? 0, parsed.data.length));
-  if (firstError) {
-    throw ImportFileError.malformedCsv(fileName, line, describeError(firstError));
-  }
-  return rows;
+  return { rows, error: firstError === null ? null : ImportFileError.malformedCsv(fileName, line, describeError(firstError)) };
 }
 
 /** How papaparse reads LF-normalised text: double quotes, doubled inside quoted cells; blank lines kept (they count as lines). */
@@ -125,7 +129,9 @@ const STREAM_SLICE = 256 * 1024;
  * taken, so the cells of the records already taken can go while the rest is read. A slice is read as
  * papaparse reads a stream: its last, maybe cut, record is left for the next slice. A slice that does
  * not read cleanly (a malformed quote, or one that only the rest of the text would make good) hands over
- * to reading the whole text, which reports the error on its line, or goes on after the records given.
+ * to reading the whole text, which goes on after the records given. A malformed record is thrown when it
+ * is reached, after the records before it, so the first problem of a file in file order is the one
+ * reported, whether it is in the CSV or in a row's content, however the text was sliced.
  */
 export function streamCsvRows(fileName: string, text: string, delimiter: string, slice: number = STREAM_SLICE): CsvRecords {
   return new CsvRecordStream(fileName, text, delimiter, slice);
@@ -141,6 +147,8 @@ class CsvRecordStream implements CsvRecords {
   /** Where the next slice starts, and its first line. */
   private start = 0;
   private line = 1;
+  /** The malformed record the whole text's reading stopped at, thrown once the records before it are taken. */
+  private malformed: ImportFileError | null = null;
 
   constructor(
     private readonly fileName: string,
@@ -171,6 +179,7 @@ class CsvRecordStream implements CsvRecords {
 
   private take(): CsvRow | undefined {
     while (this.taken === this.rows.length) {
+      if (this.malformed !== null) throw this.malformed;
       if (this.start >= this.text.length) return undefined;
       this.readSlice();
     }
@@ -187,7 +196,9 @@ class CsvRecordStream implements CsvRecords {
       const parser = new Papa.Parser(papaConfig(this.delimiter));
       const parsed = parser.parse(this.text.slice(this.start, end), this.start, !last) as Papa.ParseResult<string[]>;
       if (parsed.errors.length > 0) {
-        this.rows = readCsvRows(this.fileName, this.text, this.delimiter).slice(this.given);
+        const whole = splitCsvText(this.fileName, this.text, this.delimiter);
+        this.rows = whole.rows.slice(this.given);
+        this.malformed = whole.error;
         this.start = this.text.length;
         return;
       }

@@ -155,6 +155,11 @@ describe('parsing brokerage files', () => {
     ['too few columns', `${TX_HEADER}\n${SELL}\n"06/21/2024","Buy","PEP"\n`, 'IMPORT_MALFORMED_CSV', 3, 'expected 8 columns, found 3'],
     ['an extra filled column', `${TX_HEADER}\n${BUY},"x"\n`, 'IMPORT_MALFORMED_CSV', 2, 'found 9 columns'],
     ['a stray quote', `${TX_HEADER}\n${SELL}\n"06/21/2024"x,"Buy","PEP","PEPSICO INC","1","$1","","-$1"\n`, 'IMPORT_MALFORMED_CSV', 3, 'malformed CSV'],
+    // The first problem in file order, whether in a row's content or in the CSV, in a short file or past the first slice of a long one.
+    ['a bad price before a stray quote', `${TX_HEADER}\n${BUY.replace('$174.44', 'abc')}\n"06/21/2024"x,"Buy"\n`, 'IMPORT_INVALID_VALUE', 2, "column 'Price'"],
+    ['a stray quote before a bad price', `${TX_HEADER}\n"06/21/2024"x,"Buy"\n${BUY.replace('$174.44', 'abc')}\n`, 'IMPORT_MALFORMED_CSV', 2, 'malformed CSV'],
+    ['a bad price far before an open quote', `${TX_HEADER}\n${SELL}\n${BUY.replace('$174.44', 'abc')}\n${`${SELL}\n`.repeat(5_000)}"06/21/2024,"Buy"\n`, 'IMPORT_INVALID_VALUE', 3, "column 'Price'"],
+    ['an open quote far before a bad price', `${TX_HEADER}\n${`${SELL}\n`.repeat(5_000)}"06/21/2024,"Buy"\n${BUY.replace('$174.44', 'abc')}\n`, 'IMPORT_MALFORMED_CSV', 5_002, 'malformed CSV'],
     ['a title line and a foreign header', `"Account history"\n"Trade Date","Type","Ticker"\n`, 'IMPORT_HEADER_NOT_RECOGNISED', 2, 'header not recognised'],
     ['only a title line', `"Transactions  for account XXXX-1234"\n`, 'IMPORT_HEADER_NOT_RECOGNISED', 1, 'header not recognised'],
     ['whitespace only', ' \r\n\r\n', 'IMPORT_EMPTY_FILE', 1, 'file is empty'],
