@@ -13,6 +13,20 @@ describe('Decimal', () => {
       expect(() => Decimal.of(Number.NaN)).toThrow(RangeError);
       expect(() => d('1,000')).toThrow(RangeError);
     });
+
+    it('reads the short common form (read without a regular expression) to the value of the same text in the long form', () => {
+      // An exponent or a surrounding space sends the same number the long way.
+      const texts = ['0', '-0', '5.', '.5', '-.5', '174.44', '-2354.94', '0.0000000001', '999999999999999', '99999999999999.9', '1.00000000000', '123456789012345.6', '12.34567890123'];
+      for (let seed = 1; seed < 400; seed += 1) {
+        const digits = String((seed * 2_654_435_761) % 10 ** (1 + (seed % 15)));
+        const point = seed % (digits.length + 1);
+        texts.push(`${seed % 3 === 0 ? '-' : ''}${digits.slice(0, point)}.${digits.slice(point)}`, digits);
+      }
+      for (const text of texts) {
+        expect([text, Decimal.tryParse(text)?.rawUnits]).toEqual([text, Decimal.tryParse(`${text}e0`)?.rawUnits ?? Decimal.tryParse(` ${text} `)?.rawUnits]);
+      }
+      for (const text of ['', '-', '.', '1.2.3', '--1', '1-', '0x10', '1_000', '١٢']) expect(Decimal.tryParse(text)).toBeUndefined();
+    });
   });
 
   describe('arithmetic', () => {

@@ -38,6 +38,36 @@ function pow10(exponent: number): bigint {
 
 export type DecimalInput = Decimal | string | number | bigint;
 
+/** Digits a JS number holds exactly (below 2^53), for `tryParseShort`. */
+const SHORT_DIGITS = 15;
+
+/**
+ * The common form of a decimal, read without a regular expression: an optional `-`, at most 15
+ * digits, at most SCALE of them after a `.` (what the database's numeric text and most figures are).
+ * Undefined for anything else, which `tryParse` reads the long way, to the same value.
+ */
+function tryParseShort(text: string): Decimal | undefined {
+  const negative = text.charCodeAt(0) === 45; /* - */
+  let value = 0;
+  let digits = 0;
+  let fraction = -1;
+  for (let at = negative ? 1 : 0; at < text.length; at += 1) {
+    const code = text.charCodeAt(at);
+    if (code >= 48 && code <= 57) {
+      value = value * 10 + (code - 48);
+      digits += 1;
+      if (fraction >= 0) fraction += 1;
+    } else if (code === 46 /* . */ && fraction < 0) {
+      fraction = 0;
+    } else {
+      return undefined;
+    }
+  }
+  if (digits === 0 || digits > SHORT_DIGITS || fraction > SCALE) return undefined;
+  const units = BigInt(value) * POWERS_OF_TEN[SCALE - Math.max(fraction, 0)];
+  return Decimal.fromUnits(negative ? -units : units);
+}
+
 export class Decimal {
   static readonly SCALE = SCALE;
   static readonly ZERO = new Decimal(0n);
@@ -78,6 +108,11 @@ export class Decimal {
   }
 
   static tryParse(text: string): Decimal | undefined {
+    return tryParseShort(text) ?? Decimal.tryParseAnyForm(text);
+  }
+
+  /** `tryParse` for every form it takes (signs, exponents, surrounding spaces, any number of digits). */
+  private static tryParseAnyForm(text: string): Decimal | undefined {
     const match = PLAIN_DECIMAL.exec(text.trim());
     if (!match) {
       return undefined;
