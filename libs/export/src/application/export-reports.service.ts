@@ -43,7 +43,7 @@ export class ExportReports {
   async month(userId: number, format: unknown, month: unknown, paper: unknown, account?: unknown): Promise<GeneratedFile> {
     const chosen = parseFormat(format);
     if (month === undefined || month === '') throw new ValidationError('month is required (YYYY-MM)');
-    const report = await this.monthly.month(await this.scopes.of(userId, account), month);
+    const report = await this.monthly.monthInFull(await this.scopes.of(userId, account), month);
     if (report.trades.length === 0 && report.dividends.length === 0) throw new NotFoundError('No trading data found for this month');
     return this.generate(chosen, parsePaper(paper), {
       period: { kind: 'month', value: report.month },

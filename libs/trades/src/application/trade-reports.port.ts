@@ -1,6 +1,6 @@
 import type { IsoDate } from '@app/shared/domain';
 import type { DayTotals } from '../domain/period-totals.js';
-import type { OpenPosition, DividendPayment, ClosedTrade } from '../domain/closed-trade.js';
+import type { OpenPosition, DividendPayment, ClosedTrade, MonthTrade } from '../domain/closed-trade.js';
 import type { SymbolAccountTotals } from '../domain/symbol-summary.js';
 import type { TradeFilters, TradeListPage, TradeListQuery } from '../domain/trade-list.js';
 import type { TradeAggregates } from '../domain/trade-statistics.js';
@@ -33,6 +33,9 @@ export abstract class TradeReports {
 
   /** Trades whose closing date is in `range`. */
   abstract tradesClosedIn(scope: ReportScope, range: DayRange): Promise<ClosedTrade[]>;
+
+  /** The same trades with only what a month's report shows of them (`MonthTrade`), in the same order. */
+  abstract monthTradesClosedIn(scope: ReportScope, range: DayRange): Promise<MonthTrade[]>;
 
   /**
    * One page of the trades `query` selects, in its sort and order, ties in the import's order

@@ -79,7 +79,22 @@ export interface OpenPosition {
 }
 
 /** The totals of a list of trades and dividends (a day's, a month's), exact. */
-export function totalsOf(trades: readonly ClosedTrade[], dividends: readonly DividendPayment[]): PeriodTotals {
+/**
+ * A trade as a month's report lists it (`/api/month/{month}`): what its rows show, without the cost, the
+ * proceeds and the broker's lot details, which a 3,000-trade month would read for nothing.
+ */
+export type MonthTrade = Pick<
+  ClosedTrade,
+  'symbol' | 'side' | 'source' | 'buyDate' | 'sellDate' | 'closeDate' | 'buyPrice' | 'sellPrice' | 'volume' | 'totalProfitLoss' | 'returnPercentage' | 'tradeResult' | 'holdingDays' | 'washSale'
+>;
+
+/** What a month's report shows of a trade. */
+export function monthTradeOf(trade: ClosedTrade): MonthTrade {
+  const { symbol, side, source, buyDate, sellDate, closeDate, buyPrice, sellPrice, volume, totalProfitLoss, returnPercentage, tradeResult, holdingDays, washSale } = trade;
+  return { symbol, side, source, buyDate, sellDate, closeDate, buyPrice, sellPrice, volume, totalProfitLoss, returnPercentage, tradeResult, holdingDays, washSale };
+}
+
+export function totalsOf(trades: readonly Pick<ClosedTrade, 'tradeResult' | 'totalProfitLoss'>[], dividends: readonly DividendPayment[]): PeriodTotals {
   return {
     tradeCount: trades.length,
     winningTrades: trades.filter((trade) => trade.tradeResult === 'Win').length,

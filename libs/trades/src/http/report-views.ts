@@ -6,7 +6,7 @@ import type { TimeframeResult } from '../application/timeframe-report.service.js
 import type { SelectedTrades, TradeListResult } from '../application/trade-list.service.js';
 import type { CalendarDay } from '../domain/calendar-month.js';
 import { totalReturn, winRate, type PeriodTotals } from '../domain/period-totals.js';
-import type { OpenPosition, DividendPayment, ClosedTrade } from '../domain/closed-trade.js';
+import type { OpenPosition, DividendPayment, ClosedTrade, MonthTrade } from '../domain/closed-trade.js';
 import type { SymbolSummary } from '../domain/symbol-summary.js';
 import { NO_ANNOTATION, type TradeAnnotation } from '../domain/journal.js';
 
@@ -97,7 +97,7 @@ export type MonthTradeView = Pick<
   | 'wash_sale'
 >;
 
-export function monthTradeView(trade: ClosedTrade): MonthTradeView {
+export function monthTradeView(trade: MonthTrade): MonthTradeView {
   return {
     symbol: trade.symbol,
     side: trade.side,

@@ -1,7 +1,7 @@
 import { Decimal, type IsoDate } from '@app/shared/domain';
 import { TradeReports, type DayRange, type ReportScope } from '../application/trade-reports.port.js';
 import type { DayTotals } from '../domain/period-totals.js';
-import { totalsOf, type OpenPosition, type DividendPayment, type ClosedTrade, type PositionChange } from '../domain/closed-trade.js';
+import { monthTradeOf, totalsOf, type OpenPosition, type DividendPayment, type ClosedTrade, type MonthTrade, type PositionChange } from '../domain/closed-trade.js';
 
 export type { PositionChange };
 import type { SymbolAccountTotals } from '../domain/symbol-summary.js';
@@ -84,6 +84,10 @@ export class InMemoryTradeReports extends TradeReports {
       .filter((trade) => inScope(trade, scope) && trade.closeDate >= range.from && trade.closeDate <= range.to)
       .sort((a, b) => compare(a.closeDate, b.closeDate))
       .map(unowned);
+  }
+
+  async monthTradesClosedIn(scope: ReportScope, range: DayRange): Promise<MonthTrade[]> {
+    return (await this.tradesClosedIn(scope, range)).map(monthTradeOf);
   }
 
   async tradeListPage(scope: ReportScope, query: TradeListQuery): Promise<TradeListPage> {

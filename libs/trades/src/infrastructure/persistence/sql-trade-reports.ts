@@ -3,7 +3,7 @@ import { Database, decimalFrom, decimalOrNullFrom, textOrNullFrom, type SqlRow }
 import { Decimal, type IsoDate } from '@app/shared/domain';
 import { TradeReports, type DayRange, type ReportScope } from '../../application/trade-reports.port.js';
 import type { DayTotals } from '../../domain/period-totals.js';
-import type { OpenPosition, DividendPayment, ClosedTrade, TradeResult, TradeSide, TradeSource } from '../../domain/closed-trade.js';
+import type { OpenPosition, DividendPayment, ClosedTrade, MonthTrade, TradeResult, TradeSide, TradeSource } from '../../domain/closed-trade.js';
 import type { SymbolAccountTotals } from '../../domain/symbol-summary.js';
 import type { MonthTotals } from '../../domain/timeframe.js';
 import { aggregatesFromGroups, type TradeAggregates } from '../../domain/trade-statistics.js';
@@ -18,6 +18,10 @@ const TRADE_COLUMNS = `trade_id, symbol, side, source, to_char(buy_date, 'YYYY-M
   profit_loss::text AS profit_loss, profit_per_share::text AS profit_per_share, return_pct::text AS return_pct, holding_days,
   trade_result, wash_sale, disallowed_loss::text AS disallowed_loss, term, buy_tx_price::text AS buy_tx_price,
   sell_tx_price::text AS sell_tx_price`;
+/** What `MonthTrade` holds: less than half of a trade's text to make, send and read for a busy month. */
+const MONTH_TRADE_COLUMNS = `symbol, side, source, to_char(buy_date, 'YYYY-MM-DD') AS buy_date, to_char(sell_date, 'YYYY-MM-DD') AS sell_date,
+  to_char(close_date, 'YYYY-MM-DD') AS close_date, volume::text AS volume, buy_price::text AS buy_price, sell_price::text AS sell_price,
+  profit_loss::text AS profit_loss, return_pct::text AS return_pct, holding_days, trade_result, wash_sale`;
 const DIVIDEND_COLUMNS = `to_char(transaction_date, 'YYYY-MM-DD') AS transaction_date, symbol, action, amount::text AS amount`;
 const TOTALS_COLUMNS = `trade_count::int AS trade_count, winning_trades::int AS winning_trades, trading_pnl::text AS trading_pnl,
   dividend_count::int AS dividend_count, dividends::text AS dividends`;
@@ -85,6 +89,16 @@ export class SqlTradeReports extends TradeReports {
       params,
     );
     return rows.map(toTrade);
+  }
+
+  async monthTradesClosedIn(scope: ReportScope, range: DayRange): Promise<MonthTrade[]> {
+    const params: unknown[] = [scope.userId];
+    const rows = await this.query(
+      `SELECT ${MONTH_TRADE_COLUMNS} FROM closed_trades
+        WHERE ${scoped(scope, params)} AND close_date BETWEEN $${params.push(range.from)} AND $${params.push(range.to)} ORDER BY close_date, account_id, seq`,
+      params,
+    );
+    return rows.map(toMonthTrade);
   }
 
   async tradeListPage(scope: ReportScope, query: TradeListQuery): Promise<TradeListPage> {
@@ -430,6 +444,25 @@ function toTrade(row: SqlRow): ClosedTrade {
     term: textOrNullFrom(row.term),
     buyTxPrice: decimalOrNullFrom(row.buy_tx_price),
     sellTxPrice: decimalOrNullFrom(row.sell_tx_price),
+  };
+}
+
+function toMonthTrade(row: SqlRow): MonthTrade {
+  return {
+    symbol: String(row.symbol),
+    side: row.side as TradeSide,
+    source: row.source as TradeSource,
+    buyDate: String(row.buy_date),
+    sellDate: String(row.sell_date),
+    closeDate: String(row.close_date),
+    volume: decimalFrom(row.volume),
+    buyPrice: decimalFrom(row.buy_price),
+    sellPrice: decimalFrom(row.sell_price),
+    totalProfitLoss: decimalFrom(row.profit_loss),
+    returnPercentage: decimalFrom(row.return_pct),
+    holdingDays: Number(row.holding_days),
+    tradeResult: row.trade_result as TradeResult,
+    washSale: row.wash_sale === null ? null : Boolean(row.wash_sale),
   };
 }
 
