@@ -92,6 +92,34 @@ describe('Database.copyRows (real database)', () => {
     expect({ notes: await count('copy_notes'), tags: await count('copy_tags') }).toEqual({ notes: before.notes + ids.length, tags: before.tags + 1 });
   }, 60000);
 
+  it("refreshes the named columns' statistics once the unit of work has committed, never after a rollback", async () => {
+    await database.manager.query(`CREATE TABLE copy_measured (id INTEGER NOT NULL, grp INTEGER NOT NULL)`);
+    const measured = async () => {
+      await database.statisticsRefreshed();
+      const [{ reltuples }] = await database.manager.query(`SELECT reltuples::int AS reltuples FROM pg_class WHERE relname = 'copy_measured'`);
+      const columns = await database.manager.query(`SELECT attname FROM pg_stats WHERE tablename = 'copy_measured' ORDER BY attname`);
+      return { reltuples, columns: columns.map((row: { attname: string }) => row.attname) };
+    };
+    const rows = () => rowsOf(Array.from({ length: 5_000 }, (_, index) => index), (id) => [id, id % 7]);
+    const MEASURED = { table: 'copy_measured', columns: ['id', 'grp'] };
+    const rolledBack = database.inTransaction(async () => {
+      await database.copyRows({ target: MEASURED, rows: rows() });
+      database.refreshStatisticsAfterCommit({ copy_measured: ['grp'] });
+      throw new Error('the work failed');
+    });
+    await expect(rolledBack).rejects.toThrow('the work failed');
+    expect(await measured()).toEqual({ reltuples: -1, columns: [] });
+
+    await database.inTransaction(async () => {
+      await database.copyRows({ target: MEASURED, rows: rows() });
+      database.refreshStatisticsAfterCommit({ copy_measured: ['grp'] });
+      database.refreshStatisticsAfterCommit({ copy_measured: ['grp'] });
+    });
+    expect(await measured()).toEqual({ reltuples: 5_000, columns: ['grp'] });
+    const named = database.inTransaction(async () => database.refreshStatisticsAfterCommit({ 'copy_measured; DROP TABLE copy_tags': ['grp'] }));
+    await expect(named).rejects.toThrow('not a plain SQL identifier');
+  }, 60000);
+
   it('is refused outside a unit of work', async () => {
     await expect(database.copyRows({ target: TAGS, rows: [[1, 'loose']] })).rejects.toThrow('copyRows runs inside a unit of work');
   });

@@ -32,9 +32,21 @@ interface TransactionScope {
   readonly manager: EntityManager;
   readonly committed: (() => void)[];
   readonly copies: Promise<CopyOutcome>[];
+  /** Tables (and their columns) whose statistics to refresh after the commit. */
+  readonly statistics: Map<string, Set<string>>;
 }
 
 type CopyOutcome = { ok: true } | { ok: false; error: unknown };
+
+const PLAIN_IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+/** `ANALYZE table (columns)`, the names checked (they come from code, never from input). */
+function analyzeStatement(table: string, columns: readonly string[]): string {
+  for (const name of [table, ...columns]) {
+    if (!PLAIN_IDENTIFIER.test(name)) throw new Error(`not a plain SQL identifier: ${name}`);
+  }
+  return `ANALYZE ${table} (${columns.join(', ')})`;
+}
 
 /** Waits for every copy, including those started while waiting. */
 async function settled(copies: Promise<CopyOutcome>[]): Promise<CopyOutcome[]> {
@@ -59,6 +71,8 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   private retryTimer: NodeJS.Timeout | undefined;
   private migrated = false;
   private stopping = false;
+  /** The statistics being refreshed in the background (`refreshStatisticsAfterCommit`), awaited at shutdown. */
+  private refreshing: Promise<void> = Promise.resolve();
 
   /** The embedded engine, started as soon as the service knows it needs one (see the constructor). */
   private readonly engineStarting: Promise<EmbeddedPostgres> | undefined;
@@ -111,8 +125,9 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     if (current !== undefined) return work();
     const committed: (() => void)[] = [];
     const copies: Promise<CopyOutcome>[] = [];
+    const statistics = new Map<string, Set<string>>();
     const result = await this.dataSource.transaction((manager) =>
-      this.transactions.run({ manager, committed, copies }, async () => {
+      this.transactions.run({ manager, committed, copies, statistics }, async () => {
         let value: T;
         try {
           value = await work();
@@ -134,7 +149,50 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
         this.logger.error(`after-commit work failed: ${describe(error)}`);
       }
     }
+    if (statistics.size > 0) this.refreshStatistics(statistics);
     return result;
+  }
+
+  /**
+   * Has the planner's statistics of `tables` (of the columns named: what queries filter, join and
+   * group on) brought up to date once the current unit of work has committed, in the background, or
+   * at once outside one. After a large import a table's row count and value spread are far from what
+   * its statistics say, and queries planned on them can take several times longer: the embedded engine
+   * never refreshes them by itself, a server's autovacuum only after a while. The requests of one unit
+   * of work make one job; a failure is logged, as statistics only make queries faster.
+   */
+  refreshStatisticsAfterCommit(tables: Readonly<Record<string, readonly string[]>>): void {
+    const requested = new Map(Object.entries(tables).map(([table, columns]) => [table, new Set(columns)]));
+    for (const [table, columns] of requested) analyzeStatement(table, [...columns]); // names checked here, not after the commit
+    const scope = this.transactions.getStore();
+    if (scope === undefined) {
+      this.refreshStatistics(requested);
+      return;
+    }
+    for (const [table, columns] of requested) {
+      const wanted = scope.statistics.get(table) ?? new Set<string>();
+      for (const column of columns) wanted.add(column);
+      scope.statistics.set(table, wanted);
+    }
+  }
+
+  /** Resolves when the statistics asked for so far have been refreshed (or failed to be). */
+  statisticsRefreshed(): Promise<void> {
+    return this.refreshing;
+  }
+
+  private refreshStatistics(tables: ReadonlyMap<string, ReadonlySet<string>>): void {
+    const statements = [...tables].map(([table, columns]) => analyzeStatement(table, [...columns]));
+    this.refreshing = this.refreshing.then(async () => {
+      try {
+        for (const statement of statements) {
+          if (this.stopping) return;
+          await this.dataSource.query(statement);
+        }
+      } catch (error) {
+        if (!this.stopping) this.logger.warn(`could not refresh the tables' statistics: ${describe(error)}`);
+      }
+    });
   }
 
   /**
@@ -194,6 +252,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.retryTimer);
+    await this.refreshing;
     this.migrated = false;
     if (this.source?.isInitialized) await this.source.destroy();
     await this.embedded?.stop();

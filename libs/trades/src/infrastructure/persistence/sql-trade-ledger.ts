@@ -106,7 +106,10 @@ export class SqlTradeLedger extends TradeLedger {
     return { monthsChanged: activeMonths(append) };
   }
 
-  /** Writes the ledger's rows with `COPY`, each table's `seq` from `first` on. */
+  /**
+   * Writes the ledger's rows with `COPY`, each table's `seq` from `first` on. After a large write the
+   * tables' statistics are refreshed once the import has committed (what the report queries plan on).
+   */
   private copyLedger(
     userId: number,
     accountId: number,
@@ -114,6 +117,7 @@ export class SqlTradeLedger extends TradeLedger {
     ids: readonly string[],
     first: { trades: number; dividends: number; openLots: number },
   ): Promise<number[]> {
+    if (ledger.trades.length + ledger.positions.length >= LARGE_WRITE_ROWS) this.database.refreshStatisticsAfterCommit(LEDGER_STATISTICS);
     return this.database.copyRows(
       {
         target: CLOSED_TRADES,
@@ -209,6 +213,19 @@ function activeMonths(ledger: Pick<AccountLedger, 'trades' | 'dividends'>): stri
   const months = new Set([...ledger.trades.map((trade) => monthOf(trade.closeDate)), ...ledger.dividends.map((dividend) => monthOf(dividend.transactionDate))]);
   return [...months].sort();
 }
+
+/** Rows written at once from which the ledger's and the rollups' statistics are refreshed (a daily export writes a few hundred). */
+const LARGE_WRITE_ROWS = 2_000;
+/** The columns the reports select, join and group the ledger's tables and the rollups by. */
+const LEDGER_STATISTICS = {
+  closed_trades: ['user_id', 'account_id', 'symbol', 'close_date', 'open_date'],
+  position_history: ['user_id', 'account_id', 'symbol', 'as_of'],
+  dividends: ['user_id', 'account_id', 'symbol', 'transaction_date'],
+  open_lots: ['account_id', 'symbol'],
+  daily_totals: ['user_id', 'day'],
+  daily_symbol_totals: ['user_id', 'symbol', 'day'],
+  symbol_totals: ['user_id', 'account_id', 'symbol'],
+};
 
 const CLOSED_TRADES: CopyTarget = {
   table: 'closed_trades',
