@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Injectable, Logger } from '@nestjs/common';
 import { UnitOfWork } from '@app/persistence';
-import { DomainError } from '@app/shared/domain';
+import { DomainError, type IsoDate } from '@app/shared/domain';
 import { TradeLedger } from '@app/trades';
 import { naturalKeyOf, withLotFingerprints, withTransactionFingerprints } from '../domain/fingerprint.js';
 import { matchTrades, symbolKey, type MatchResult } from '../domain/hybrid-matcher.js';
@@ -12,7 +12,7 @@ import type { BrokerTransaction } from '../domain/broker-transaction.js';
 import type { RealizedLot } from '../domain/realized-lot.js';
 import { runStepsWithTurns, type Turns } from '../domain/turns.js';
 import { unknownActionWarnings } from '../domain/unknown-actions.js';
-import { ImportStore, type StoredRows as Rows } from './import-store.port.js';
+import { ImportStore, type RowDays, type StoredRows as Rows } from './import-store.port.js';
 import { UploadHistory } from './upload-history.port.js';
 
 export interface UploadedFile {
@@ -183,7 +183,7 @@ export class ImportBrokerageFiles {
         }
         for (const [index, entry] of parts.entries()) {
           entry.uploadId = await this.history.reserveId();
-          const matched = await this.storeAndMatch(request.userId, entry.account.accountId, entry.uploadId, await reads[index].take(entry.account), entry.counts);
+          const matched = await this.storeAndMatch(request.userId, entry.account.accountId, entry.uploadId, reads[index], entry.account, entry.counts);
           const { result: current } = matched;
           const ledger = {
             trades: current.trades,
@@ -278,6 +278,7 @@ export class ImportBrokerageFiles {
     }));
     counts.transactionsProcessed = parsed.transactions?.length ?? 0;
     counts.realizedGainsLots = parsed.lots?.length ?? 0;
+    const days = { transactions: daysOf(parsed.transactions ?? [], (row) => row.date), lots: daysOf(parsed.lots ?? [], (lot) => lot.closedDate) };
     // The file's rows are much of an import's memory: taken once, they are let go as soon as used.
     const take = async (account: ImportAccount): Promise<Rows> => {
       const { transactions, lots } = parsed;
@@ -287,11 +288,12 @@ export class ImportBrokerageFiles {
       const accountKey = String(account.accountId);
       return { transactions: await withTransactionFingerprints(accountKey, transactions, TURNS), lots: await withLotFingerprints(accountKey, lots, TURNS) };
     };
-    return { take, fileWarnings, detected, accountNumber: transactionsFile.accountNumber ?? null };
+    return { take, days, fileWarnings, detected, accountNumber: transactionsFile.accountNumber ?? null };
   }
 
   /**
-   * Step 2, under the account lock: stores the rows the account does not hold yet, and matches the
+   * Step 2, under the account lock: keys the rows for the account (`read.take`) while the stored keys
+   * of their days are looked up, stores the rows the account does not hold yet, and matches the
    * trades they come to. When every new row is dated after the account's last stored transaction (a
    * later export, or one that overlaps the stored days and adds later ones), the stored trades cannot
    * change: matching goes on from the open lots the ledger holds for the symbols the new rows touch, and
@@ -303,12 +305,21 @@ export class ImportBrokerageFiles {
    * slices gives the event loop a turn now and then to feed it. A failed write fails the unit of work,
    * which waits for the write before it ends.
    */
-  private async storeAndMatch(userId: number, accountId: number, uploadId: number, incoming: Rows, counts: { transactionsInserted: number }): Promise<Matched> {
-    const last = await this.store.lastTransactionDate(accountId);
+  private async storeAndMatch(
+    userId: number,
+    accountId: number,
+    uploadId: number,
+    read: ReadFiles,
+    account: ImportAccount,
+    counts: { transactionsInserted: number },
+  ): Promise<Matched> {
+    // The stored rows of the upload's days are looked up while its rows are keyed (the database
+    // answers while the keys are computed, between their turns).
+    const lookups = Promise.all([this.store.lastTransactionDate(accountId), this.store.storedKeysIn(accountId, read.days)]);
+    lookups.catch(() => undefined); // a failure is met below, after the keying
+    const incoming = await read.take(account);
+    const [last, known] = await lookups;
     if (last !== null) {
-      // A transaction dated after the last stored one cannot be stored: only the others are looked up
-      // (lots may be stored beyond it, from a gains file that reaches further).
-      const known = await this.store.storedKeys(accountId, { transactions: incoming.transactions.filter((row) => row.date <= last), lots: incoming.lots });
       const added: Rows = {
         transactions: incoming.transactions.filter((row) => !known.transactions.has(naturalKeyOf(row))),
         lots: incoming.lots.filter((lot) => !known.lots.has(naturalKeyOf(lot))),
@@ -385,6 +396,8 @@ interface Matched {
 /** One history's files, read: the rows come out once, keyed for the account they go to. */
 interface ReadFiles {
   take: (account: ImportAccount) => Promise<Rows>;
+  /** The days the rows are dated (transactions) and closed (lots) within, null for none. */
+  days: { transactions: RowDays | null; lots: RowDays | null };
   fileWarnings: string[];
   detected: Omit<DetectedFile, 'account'>[];
   /** The account number the history carries, if its layout has one. */
@@ -393,6 +406,19 @@ interface ReadFiles {
 
 /** Where the import's CPU work stops for a turn of the event loop. */
 const TURNS: Turns = { pause: () => nextTurn() };
+
+/** The first and last of the rows' days; null for no rows. */
+function daysOf<T>(rows: readonly T[], dayOf: (row: T) => IsoDate): RowDays | null {
+  if (rows.length === 0) return null;
+  let from = dayOf(rows[0]);
+  let to = from;
+  for (const row of rows) {
+    const day = dayOf(row);
+    if (day < from) from = day;
+    if (day > to) to = day;
+  }
+  return { from, to };
+}
 
 /** The rows whose natural key is not among the stored ones. */
 function notStoredYet<T extends { fingerprint?: string }>(rows: readonly T[], stored: readonly T[]): T[] {

@@ -2,6 +2,12 @@ import type { IsoDate } from '@app/shared/domain';
 import type { BrokerTransaction } from '../domain/broker-transaction.js';
 import type { RealizedLot } from '../domain/realized-lot.js';
 
+/** The first and last day of some rows (inclusive). */
+export interface RowDays {
+  from: IsoDate;
+  to: IsoDate;
+}
+
 export interface StoredRows {
   transactions: BrokerTransaction[];
   lots: RealizedLot[];
@@ -17,8 +23,12 @@ export abstract class ImportStore {
   abstract loadRows(accountId: number): Promise<StoredRows>;
   /** The date of the account's last stored transaction; null when it holds none. */
   abstract lastTransactionDate(accountId: number): Promise<IsoDate | null>;
-  /** Which of `rows`' natural keys the account holds already (transactions' and lots' apart). */
-  abstract storedKeys(accountId: number, rows: StoredRows): Promise<{ transactions: Set<string>; lots: Set<string> }>;
+  /**
+   * The natural keys of the account's stored transactions dated within `days.transactions` and of its
+   * lots closed within `days.lots` (none for a null range): every stored row an upload of those days
+   * may hold again.
+   */
+  abstract storedKeysIn(accountId: number, days: { transactions: RowDays | null; lots: RowDays | null }): Promise<{ transactions: Set<string>; lots: Set<string> }>;
   /** The account's stored lots closed after `date`, in the order `loadRows` gives them. */
   abstract lotsClosedAfter(accountId: number, date: IsoDate): Promise<RealizedLot[]>;
   /**

@@ -5,7 +5,7 @@ import type { IsoDate } from '@app/shared/domain';
 import { classifyAction, type BrokerTransaction } from '../../domain/broker-transaction.js';
 import { naturalKeyOf } from '../../domain/fingerprint.js';
 import type { RealizedLot } from '../../domain/realized-lot.js';
-import { ImportStore, type StoredRows } from '../../application/import-store.port.js';
+import { ImportStore, type RowDays, type StoredRows } from '../../application/import-store.port.js';
 
 /** Advisory-lock namespace for imports (the second key is the account id). */
 const IMPORT_LOCK_NAMESPACE = 4711;
@@ -61,20 +61,18 @@ export class SqlImportStore extends ImportStore {
    * (date) index per table, matched against the rows' keys here, which reads far less than looking
    * each key up when a long export overlaps what is stored.
    */
-  async storedKeys(accountId: number, { transactions, lots }: StoredRows): Promise<{ transactions: Set<string>; lots: Set<string> }> {
-    const stored = async (table: string, column: string, rows: readonly { fingerprint?: string }[], dates: readonly IsoDate[]): Promise<Set<string>> => {
-      if (rows.length === 0) return new Set();
-      const [first, last] = dates.reduce(([low, high], date) => [date < low ? date : low, date > high ? date : high], [dates[0], dates[0]]);
+  async storedKeysIn(accountId: number, days: { transactions: RowDays | null; lots: RowDays | null }): Promise<{ transactions: Set<string>; lots: Set<string> }> {
+    const stored = async (table: string, column: string, range: RowDays | null): Promise<Set<string>> => {
+      if (range === null) return new Set();
       const found: SqlRow[] = await this.database.manager.query(
         `SELECT translate(fingerprint::text, '-', '') AS fingerprint FROM ${table} WHERE account_id = $1 AND ${column} BETWEEN $2 AND $3`,
-        [accountId, first, last],
+        [accountId, range.from, range.to],
       );
-      const wanted = new Set(rows.map((row) => naturalKeyOf(row)));
-      return new Set(found.map((row) => String(row.fingerprint)).filter((key) => wanted.has(key)));
+      return new Set(found.map((row) => String(row.fingerprint)));
     };
     return {
-      transactions: await stored('broker_transactions', 'trade_date', transactions, transactions.map((row) => row.date)),
-      lots: await stored('realized_lots', 'closed_date', lots, lots.map((lot) => lot.closedDate)),
+      transactions: await stored('broker_transactions', 'trade_date', days.transactions),
+      lots: await stored('realized_lots', 'closed_date', days.lots),
     };
   }
 
