@@ -57,9 +57,9 @@ export class SqlImportStore extends ImportStore {
   }
 
   /**
-   * The stored keys among the rows' days (a key holds its row's date): one range of the account's
-   * (date) index per table, matched against the rows' keys here, which reads far less than looking
-   * each key up when a long export overlaps what is stored.
+   * The stored keys of the days: one range of the account's (date) index per table, which the caller
+   * matches against its rows' keys; that reads far less than looking each key up when a long export
+   * overlaps what is stored, and needs no key, so it runs while the rows are being keyed.
    */
   async storedKeysIn(accountId: number, days: { transactions: RowDays | null; lots: RowDays | null }): Promise<{ transactions: Set<string>; lots: Set<string> }> {
     const stored = async (table: string, column: string, range: RowDays | null): Promise<Set<string>> => {
