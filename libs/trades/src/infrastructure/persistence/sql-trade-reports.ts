@@ -82,23 +82,21 @@ export class SqlTradeReports extends TradeReports {
   }
 
   async tradesClosedIn(scope: ReportScope, range: DayRange): Promise<ClosedTrade[]> {
-    const params: unknown[] = [scope.userId];
-    const rows = await this.query(
-      `SELECT ${TRADE_COLUMNS} FROM closed_trades
-        WHERE ${scoped(scope, params)} AND close_date BETWEEN $${params.push(range.from)} AND $${params.push(range.to)} ORDER BY close_date, account_id, seq`,
-      params,
-    );
-    return rows.map(toTrade);
+    return (await this.closedIn(scope, range, TRADE_COLUMNS)).map(toTrade);
   }
 
   async monthTradesClosedIn(scope: ReportScope, range: DayRange): Promise<MonthTrade[]> {
+    return (await this.closedIn(scope, range, MONTH_TRADE_COLUMNS)).map(toMonthTrade);
+  }
+
+  /** The `columns` of the trades closed in `range`, in the reports' order. */
+  private closedIn(scope: ReportScope, range: DayRange, columns: string): Promise<SqlRow[]> {
     const params: unknown[] = [scope.userId];
-    const rows = await this.query(
-      `SELECT ${MONTH_TRADE_COLUMNS} FROM closed_trades
+    return this.query(
+      `SELECT ${columns} FROM closed_trades
         WHERE ${scoped(scope, params)} AND close_date BETWEEN $${params.push(range.from)} AND $${params.push(range.to)} ORDER BY close_date, account_id, seq`,
       params,
     );
-    return rows.map(toMonthTrade);
   }
 
   async tradeListPage(scope: ReportScope, query: TradeListQuery): Promise<TradeListPage> {
@@ -422,24 +420,11 @@ function toTotals(row: SqlRow) {
 function toTrade(row: SqlRow): ClosedTrade {
   return {
     id: String(row.trade_id),
-    symbol: String(row.symbol),
-    side: row.side as TradeSide,
-    source: row.source as TradeSource,
-    buyDate: String(row.buy_date),
-    sellDate: String(row.sell_date),
-    closeDate: String(row.close_date),
+    ...toMonthTrade(row),
     openDate: String(row.open_date),
-    volume: decimalFrom(row.volume),
-    buyPrice: decimalFrom(row.buy_price),
-    sellPrice: decimalFrom(row.sell_price),
     costBasis: decimalFrom(row.cost_basis),
     proceeds: decimalFrom(row.proceeds),
-    totalProfitLoss: decimalFrom(row.profit_loss),
     profitPerShare: decimalFrom(row.profit_per_share),
-    returnPercentage: decimalFrom(row.return_pct),
-    holdingDays: Number(row.holding_days),
-    tradeResult: row.trade_result as TradeResult,
-    washSale: row.wash_sale === null ? null : Boolean(row.wash_sale),
     disallowedLoss: decimalOrNullFrom(row.disallowed_loss),
     term: textOrNullFrom(row.term),
     buyTxPrice: decimalOrNullFrom(row.buy_tx_price),
@@ -447,6 +432,7 @@ function toTrade(row: SqlRow): ClosedTrade {
   };
 }
 
+/** The columns of MONTH_TRADE_COLUMNS (TRADE_COLUMNS holds them too). */
 function toMonthTrade(row: SqlRow): MonthTrade {
   return {
     symbol: String(row.symbol),
