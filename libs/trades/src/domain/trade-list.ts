@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { FIRST_SUPPORTED_YEAR, LAST_SUPPORTED_YEAR, ValidationError, isSupportedDate, parseIsoDate, type Decimal, type IsoDate } from '@app/shared/domain';
 import { parseTimeframeQuery, type TimeframeSelection } from './report-dates.js';
 import type { ClosedTrade, TradeResult, TradeSide, TradeSource } from './closed-trade.js';
@@ -224,7 +224,7 @@ export function tradeId(accountId: number, trade: ClosedTrade, occurrence: numbe
 }
 
 function digest(accountId: number, identity: string, occurrence: number): string {
-  return createHash('sha256').update(`${accountId}|${identity}|${occurrence}`).digest('hex').slice(0, 20);
+  return hash('sha256', `${accountId}|${identity}|${occurrence}`, 'hex').slice(0, 20);
 }
 
 /** What makes two trades identical (the id's fields but the account and the occurrence). */
@@ -244,13 +244,22 @@ function identityOf(trade: ClosedTrade): string {
 
 /** The ids of an account's trades in the order the import records them (each counts the identical trades before it). */
 export function tradeIds(accountId: number, trades: readonly ClosedTrade[]): string[] {
-  const seen = new Map<string, number>();
-  return trades.map((trade) => {
+  const sequence = new TradeIdSequence(accountId);
+  return trades.map((trade) => sequence.next(trade));
+}
+
+/** `tradeIds` one trade at a time (a caller may stop between trades: hundreds of thousands take seconds). */
+export class TradeIdSequence {
+  private readonly seen = new Map<string, number>();
+
+  constructor(private readonly accountId: number) {}
+
+  next(trade: ClosedTrade): string {
     const identity = identityOf(trade);
-    const occurrence = seen.get(identity) ?? 0;
-    seen.set(identity, occurrence + 1);
-    return digest(accountId, identity, occurrence);
-  });
+    const occurrence = this.seen.get(identity) ?? 0;
+    this.seen.set(identity, occurrence + 1);
+    return digest(this.accountId, identity, occurrence);
+  }
 }
 
 /** One page of a trade list and the totals of everything its filters select. */

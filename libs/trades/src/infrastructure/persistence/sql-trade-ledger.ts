@@ -1,9 +1,10 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { Database, decimalFrom, decimalOrNullFrom, rowsOf, textOrNull, type CopyTarget, type SqlRow } from '@app/persistence';
 import { monthOf } from '@app/shared/domain';
 import { TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type OpenBooks } from '../../application/trade-ledger.port.js';
-import type { TradeSide, TradeSource } from '../../domain/closed-trade.js';
-import { tradeIds } from '../../domain/trade-list.js';
+import type { ClosedTrade, TradeSide, TradeSource } from '../../domain/closed-trade.js';
+import { TradeIdSequence } from '../../domain/trade-list.js';
 import { ReportDataChanges } from './report-data-changes.js';
 import { journalBeforeRewrite, reattachJournal } from './sql-trade-journal.js';
 import { appendTradeReports, refreshTradeReports } from './report-rollups.js';
@@ -25,7 +26,7 @@ export class SqlTradeLedger extends TradeLedger {
   async replaceAccount(userId: number, accountId: number, ledger: AccountLedger): Promise<LedgerChange> {
     const manager = this.database.manager;
     const before = await this.monthSignatures(accountId);
-    const ids = tradeIds(accountId, ledger.trades);
+    const ids = await tradeIdsInTurns(accountId, ledger.trades);
     const journal = await journalBeforeRewrite(manager, accountId, ids);
     for (const table of ['closed_trades', 'dividends', 'position_history', 'securities', 'open_lots']) {
       await manager.query(`DELETE FROM ${table} WHERE account_id = $1`, [accountId]);
@@ -93,7 +94,7 @@ export class SqlTradeLedger extends TradeLedger {
     );
     // The new trades close after every stored one, so none is identical to a stored trade: their ids
     // count their own occurrences only, as a full rewrite would.
-    const ids = tradeIds(accountId, append.trades);
+    const ids = await tradeIdsInTurns(accountId, append.trades);
     await manager.query(`DELETE FROM open_lots WHERE account_id = $1 AND symbol = ANY($2::text[])`, [accountId, append.symbols]);
     await this.copyLedger(userId, accountId, append, ids, {
       trades: Number(next.trades),
@@ -212,6 +213,23 @@ export class SqlTradeLedger extends TradeLedger {
 function activeMonths(ledger: Pick<AccountLedger, 'trades' | 'dividends'>): string[] {
   const months = new Set([...ledger.trades.map((trade) => monthOf(trade.closeDate)), ...ledger.dividends.map((dividend) => monthOf(dividend.transactionDate))]);
   return [...months].sort();
+}
+
+/** Trades whose ids are computed between two turns of the event loop (~15 ms of hashing). */
+const TRADES_PER_TURN = 5_000;
+
+/**
+ * `tradeIds` with a turn of the event loop every TRADES_PER_TURN trades: an import's hundreds of
+ * thousands of trades take seconds to hash, which other requests would otherwise wait behind.
+ */
+async function tradeIdsInTurns(accountId: number, trades: readonly ClosedTrade[]): Promise<string[]> {
+  const sequence = new TradeIdSequence(accountId);
+  const ids: string[] = [];
+  for (const [index, trade] of trades.entries()) {
+    if (index > 0 && index % TRADES_PER_TURN === 0) await nextTurn();
+    ids.push(sequence.next(trade));
+  }
+  return ids;
 }
 
 /** Rows written at once from which the ledger's and the rollups' statistics are refreshed (a daily export writes a few hundred). */
