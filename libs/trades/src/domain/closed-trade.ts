@@ -78,7 +78,6 @@ export interface OpenPosition {
   readonly lastPrice: Decimal | null;
 }
 
-/** The totals of a list of trades and dividends (a day's, a month's), exact. */
 /**
  * A trade as a month's report lists it (`/api/month/{month}`): what its rows show, without the cost, the
  * proceeds and the broker's lot details, which a 3,000-trade month would read for nothing.
@@ -94,6 +93,7 @@ export function monthTradeOf(trade: ClosedTrade): MonthTrade {
   return { symbol, side, source, buyDate, sellDate, closeDate, buyPrice, sellPrice, volume, totalProfitLoss, returnPercentage, tradeResult, holdingDays, washSale };
 }
 
+/** The totals of a list of trades and dividends (a day's, a month's), exact. */
 export function totalsOf(trades: readonly Pick<ClosedTrade, 'tradeResult' | 'totalProfitLoss'>[], dividends: readonly DividendPayment[]): PeriodTotals {
   return {
     tradeCount: trades.length,
