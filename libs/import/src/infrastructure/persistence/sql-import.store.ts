@@ -1,6 +1,5 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
-import { Database, decimalFrom, decimalOrNullFrom, rowsOf, textOrNull, textOrNullFrom, type CopyTarget, type SqlRow } from '@app/persistence';
+import { Database, decimalFrom, decimalOrNullFrom, mapInTurns, rowsOf, textOrNull, textOrNullFrom, type CopyTarget, type SqlRow } from '@app/persistence';
 import { ConflictError } from '@app/shared';
 import type { IsoDate } from '@app/shared/domain';
 import { classifyAction, type BrokerTransaction } from '../../domain/broker-transaction.js';
@@ -46,7 +45,7 @@ export class SqlImportStore extends ImportStore {
       [accountId],
     );
     const lots: SqlRow[] = await manager.query(`SELECT ${LOT_COLUMNS} FROM realized_lots WHERE account_id = $1 ORDER BY ${LOT_ORDER}`, [accountId]);
-    return { transactions: await mapInTurns(transactions, toTransaction), lots: await mapInTurns(lots, toLot) };
+    return { transactions: await mapInTurns(transactions, ROWS_PER_TURN, toTransaction), lots: await mapInTurns(lots, ROWS_PER_TURN, toLot) };
   }
 
   async lastTransactionDate(accountId: number): Promise<IsoDate | null> {
@@ -163,16 +162,6 @@ const REALIZED_LOTS: CopyTarget = {
 
 /** Stored rows read into the import's rows between two turns of the event loop (~10 ms of work). */
 const ROWS_PER_TURN = 5_000;
-
-/** `rows.map(read)` with a turn of the event loop every ROWS_PER_TURN rows: an account's 100,000s of rows take a while. */
-async function mapInTurns<T>(rows: readonly SqlRow[], read: (row: SqlRow) => T): Promise<T[]> {
-  const values: T[] = [];
-  for (const [index, row] of rows.entries()) {
-    if (index > 0 && index % ROWS_PER_TURN === 0) await nextTurn();
-    values.push(read(row));
-  }
-  return values;
-}
 
 /** A stored row's cells, which `loadRows` does not read. */
 const NOT_LOADED = '[]';

@@ -1,6 +1,5 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
-import { Database, decimalFrom, decimalOrNullFrom, rowsOf, textOrNull, type CopyTarget, type SqlRow } from '@app/persistence';
+import { Database, decimalFrom, decimalOrNullFrom, mapInTurns, rowsOf, textOrNull, type CopyTarget, type SqlRow } from '@app/persistence';
 import { monthOf } from '@app/shared/domain';
 import { TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type OpenBooks } from '../../application/trade-ledger.port.js';
 import type { ClosedTrade, TradeSide, TradeSource } from '../../domain/closed-trade.js';
@@ -222,14 +221,9 @@ const TRADES_PER_TURN = 5_000;
  * `tradeIds` with a turn of the event loop every TRADES_PER_TURN trades: an import's hundreds of
  * thousands of trades take seconds to hash, which other requests would otherwise wait behind.
  */
-async function tradeIdsInTurns(accountId: number, trades: readonly ClosedTrade[]): Promise<string[]> {
+function tradeIdsInTurns(accountId: number, trades: readonly ClosedTrade[]): Promise<string[]> {
   const sequence = new TradeIdSequence(accountId);
-  const ids: string[] = [];
-  for (const [index, trade] of trades.entries()) {
-    if (index > 0 && index % TRADES_PER_TURN === 0) await nextTurn();
-    ids.push(sequence.next(trade));
-  }
-  return ids;
+  return mapInTurns(trades, TRADES_PER_TURN, (trade) => sequence.next(trade));
 }
 
 /** Rows written at once from which the ledger's and the rollups' statistics are refreshed (a daily export writes a few hundred). */
