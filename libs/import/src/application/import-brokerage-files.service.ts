@@ -183,7 +183,7 @@ export class ImportBrokerageFiles {
         }
         for (const [index, entry] of parts.entries()) {
           entry.uploadId = await this.history.reserveId();
-          const matched = await this.storeAndMatch(request.userId, entry.account.accountId, entry.uploadId, reads[index], entry.account, entry.counts);
+          const matched = await this.storeAndMatch(request.userId, entry.uploadId, reads[index], entry.account, entry.counts);
           const { result: current } = matched;
           const ledger = {
             trades: current.trades,
@@ -305,14 +305,8 @@ export class ImportBrokerageFiles {
    * slices gives the event loop a turn now and then to feed it. A failed write fails the unit of work,
    * which waits for the write before it ends.
    */
-  private async storeAndMatch(
-    userId: number,
-    accountId: number,
-    uploadId: number,
-    read: ReadFiles,
-    account: ImportAccount,
-    counts: { transactionsInserted: number },
-  ): Promise<Matched> {
+  private async storeAndMatch(userId: number, uploadId: number, read: ReadFiles, account: ImportAccount, counts: { transactionsInserted: number }): Promise<Matched> {
+    const { accountId } = account;
     // The stored rows of the upload's days are looked up while its rows are keyed (the database
     // answers while the keys are computed, between their turns).
     const lookups = Promise.all([this.store.lastTransactionDate(accountId), this.store.storedKeysIn(accountId, read.days)]);
