@@ -77,6 +77,25 @@ describe('SessionService', () => {
     await expect(service.resolve(token)).resolves.toBeDefined();
   });
 
+  it('records the activity of requests that find the session due at once with one write', async () => {
+    const token = await service.open(userId);
+    clock.advance(MINUTE);
+    let writes = 0;
+    const touch = sessions.touch.bind(sessions);
+    sessions.touch = (...args) => {
+      writes += 1;
+      return touch(...args);
+    };
+    const resolved = await Promise.all(Array.from({ length: 64 }, () => service.resolve(token)));
+    expect(writes).toBe(1);
+    expect(resolved.every((session) => session.renewed)).toBe(true);
+    expect(sessions.rows.get(hashToken(token))?.expiresAt).toEqual(new Date('2026-03-02T09:31:00Z'));
+    // The write done, the next due request writes again.
+    clock.advance(MINUTE);
+    await service.resolve(token);
+    expect(writes).toBe(2);
+  });
+
   it('refuses a user taken off the allow-list with 403 at once, and admits them again when put back', async () => {
     const token = await service.open(userId);
     allowed = ['bob@example.com'];

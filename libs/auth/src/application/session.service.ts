@@ -19,6 +19,12 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
  */
 @Injectable()
 export class SessionService {
+  /**
+   * The touches being written, by session: the requests of a page load (or a burst from several tabs)
+   * that find the session due at once share one write instead of each queueing its own.
+   */
+  private readonly touching = new Map<string, Promise<void>>();
+
   constructor(
     private readonly sessions: Sessions,
     private readonly settings: AuthSettings,
@@ -57,8 +63,18 @@ export class SessionService {
     }
     if (!this.settings.allowList.admits(session.user.email)) throw new AccessDeniedError();
     if (!policy.needsTouch(session, now)) return { user: session.user, renewed: false };
-    await this.sessions.touch(id, now, policy.expiresAfter(now));
+    await this.touch(id, now);
     return { user: session.user, renewed: true };
+  }
+
+  /** Records activity on the session, joining the write already under way for it, if any. */
+  private touch(id: string, now: Date): Promise<void> {
+    let write = this.touching.get(id);
+    if (write === undefined) {
+      write = this.sessions.touch(id, now, this.settings.sessions.expiresAfter(now)).finally(() => this.touching.delete(id));
+      this.touching.set(id, write);
+    }
+    return write;
   }
 
   /** Like `resolve`, but answers null instead of refusing (for pages that only want to know). */
