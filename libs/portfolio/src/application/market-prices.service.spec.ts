@@ -65,6 +65,47 @@ describe('MarketPrices', () => {
     ]);
   });
 
+  it('refresh reads the cache once, and asks the provider for what is older than maxAge only', async () => {
+    await prices.quote('AAPL', { maxAgeMs: 0, urgency: 'interactive' });
+    let reads = 0;
+    const findBySymbols = cache.findBySymbols.bind(cache);
+    cache.findBySymbols = (symbols) => {
+      reads += 1;
+      return findBySymbols(symbols);
+    };
+    const outcomes = await prices.refresh(['AAPL', 'MSFT', 'NOPE'], { maxAgeMs: 60_000, urgency: 'background' });
+    expect(outcomes.map((o) => o.status)).toEqual(['updated', 'updated', 'failed']);
+    expect(reads).toBe(1);
+    expect([provider.quoteCalls('AAPL'), provider.quoteCalls('MSFT'), provider.quoteCalls('NOPE')]).toEqual([1, 1, 1]);
+  });
+
+  it('fetches in the background a few at a time, each symbol once, while a person’s request asks at once', async () => {
+    const symbols = Array.from({ length: 40 }, (_, index) => `S${index}`);
+    let asking = 0;
+    let most = 0;
+    const getQuote = provider.getQuote.bind(provider);
+    provider.getQuote = async (symbol, urgency) => {
+      asking += 1;
+      most = Math.max(most, asking);
+      try {
+        return await getQuote(symbol, urgency);
+      } finally {
+        asking -= 1;
+      }
+    };
+    for (const symbol of symbols) provider.setPrice(symbol, '10').setDelay(symbol, 5);
+    const background = prices.refresh(symbols, { maxAgeMs: 0, urgency: 'background' });
+    // The last symbol is queued behind 36 others: the person's request does not wait for them.
+    const interactive = await prices.quote('S39', { maxAgeMs: 0, urgency: 'interactive' });
+    const askedBeforeIt = provider.quoteCalls();
+    const outcomes = await background;
+    expect(interactive?.currentPrice.toString()).toBe('10');
+    expect(askedBeforeIt).toBeLessThan(symbols.length);
+    expect(outcomes.every((outcome) => outcome.status === 'updated')).toBe(true);
+    expect(most).toBeLessThanOrEqual(5); // four background calls and the person's
+    expect(symbols.map((symbol) => provider.quoteCalls(symbol))).toEqual(symbols.map(() => 1));
+  });
+
   it('refuses every lookup when the provider has no key', async () => {
     provider.setConfigured(false);
     await expect(prices.refresh(['AAPL'], { maxAgeMs: 0, urgency: 'interactive' })).rejects.toThrow(MarketDataNotConfiguredError);

@@ -27,7 +27,13 @@ export type SymbolValidation =
  */
 @Injectable()
 export class MarketPrices {
-  private readonly inFlight = new Map<string, Promise<CachedQuote | null>>();
+  private readonly inFlight = new Map<string, InFlight>();
+  /**
+   * Background fetches (a list's re-pricing, the end-of-day refresh) a few at a time: each answer is a
+   * write, and a thousand at once would queue a person's requests behind them on the database's
+   * connections (the embedded engine has one). The provider's rate limiter sets the pace beyond that.
+   */
+  private readonly background = new Lane(BACKGROUND_FETCHES);
 
   constructor(
     private readonly provider: MarketDataProvider,
@@ -51,7 +57,8 @@ export class MarketPrices {
     if (!this.isConfigured) return { known, waiting: new Set() };
     const stale = symbols.filter((symbol) => this.needsRepricing(known.get(symbol)));
     if (stale.length === 0) return { known, waiting: new Set() };
-    const repricing = Promise.allSettled(stale.map((symbol) => this.quote(symbol, { maxAgeMs: this.settings.priceStaleMs, urgency: 'background' })));
+    const request: QuoteRequest = { maxAgeMs: this.settings.priceStaleMs, urgency: 'background' };
+    const repricing = Promise.allSettled(stale.map((symbol) => this.quoteOf(symbol, known.get(symbol), request)));
     await waitAtMost(repricing, this.settings.listRepricingWaitMs);
     known = await this.cached(symbols);
     return { known, waiting: new Set(stale.filter((symbol) => this.needsRepricing(known.get(symbol)))) };
@@ -71,22 +78,17 @@ export class MarketPrices {
 
   /** The quote of a symbol (null: the provider does not know it), from the cache when fresh enough. */
   async quote(symbol: string, request: QuoteRequest): Promise<CachedQuote | null> {
-    const known = (await this.cache.findBySymbols([symbol])).get(symbol);
-    const now = this.clock.now().getTime();
-    if (known !== undefined) {
-      if (known.notFound && now - known.checkedAt.getTime() < request.maxAgeMs) return null;
-      if (!known.notFound && known.quote !== null && now - known.quote.fetchedAt.getTime() < request.maxAgeMs) return known.quote;
-    }
-    return this.fetch(symbol, request.urgency);
+    return this.quoteOf(symbol, (await this.cache.findBySymbols([symbol])).get(symbol), request);
   }
 
-  /** Quotes for many symbols; each failure is reported with its reason, never thrown. */
+  /** Quotes for many symbols; each failure is reported with its reason, never thrown. The cache is read once. */
   async refresh(symbols: readonly string[], request: QuoteRequest): Promise<RefreshOutcome[]> {
     if (!this.isConfigured) throw new MarketDataNotConfiguredError();
+    const known = await this.cached(symbols);
     return Promise.all(
       symbols.map(async (symbol): Promise<RefreshOutcome> => {
         try {
-          const quote = await this.quote(symbol, request);
+          const quote = await this.quoteOf(symbol, known.get(symbol), request);
           return quote === null ? { symbol, status: 'failed', error: 'Symbol not found' } : { symbol, status: 'updated', quote };
         } catch (error) {
           if (error instanceof MarketDataUnavailableError) return { symbol, status: 'failed', error: error.message, cause: error };
@@ -94,6 +96,16 @@ export class MarketPrices {
         }
       }),
     );
+  }
+
+  /** The quote of a symbol given what the cache knows of it: that answer when fresh enough, else the provider's. */
+  private quoteOf(symbol: string, known: SymbolPrice | undefined, request: QuoteRequest): Promise<CachedQuote | null> {
+    const now = this.clock.now().getTime();
+    if (known !== undefined) {
+      if (known.notFound && now - known.checkedAt.getTime() < request.maxAgeMs) return Promise.resolve(null);
+      if (!known.notFound && known.quote !== null && now - known.quote.fetchedAt.getTime() < request.maxAgeMs) return Promise.resolve(known.quote);
+    }
+    return this.fetch(symbol, request.urgency);
   }
 
   /** The price data of one symbol for a person waiting; updates the cache. */
@@ -121,24 +133,44 @@ export class MarketPrices {
     return { valid: true, symbol, quote, companyName };
   }
 
+  /**
+   * One provider call per symbol at a time in this instance. A person's request does not wait for a
+   * background call still queued for its turn: it asks at once, and the queued call, when its turn
+   * comes, takes that answer instead of asking again.
+   */
   private fetch(symbol: string, urgency: Urgency): Promise<CachedQuote | null> {
     const pending = this.inFlight.get(symbol);
-    if (pending !== undefined) return pending;
-    const call = Promise.resolve()
-      .then(() => this.provider.getQuote(symbol, urgency))
-      .then(async (quote): Promise<CachedQuote | null> => {
-        const fetchedAt = this.clock.now();
-        if (quote === null) {
-          await this.cache.markNotFound(symbol, fetchedAt);
-          return null;
-        }
-        await this.cache.saveQuote(quote, fetchedAt);
-        return { ...quote, fetchedAt };
-      })
-      .finally(() => this.inFlight.delete(symbol));
-    this.inFlight.set(symbol, call);
-    return call;
+    if (pending !== undefined && (urgency === 'background' || pending.asking)) return pending.call;
+    const entry: InFlight = { asking: urgency !== 'background', call: Promise.resolve(null) };
+    const ask = async (): Promise<CachedQuote | null> => {
+      if (entry.overtakenBy !== undefined) return entry.overtakenBy.call;
+      entry.asking = true;
+      const quote = await this.provider.getQuote(symbol, urgency);
+      const fetchedAt = this.clock.now();
+      if (quote === null) {
+        await this.cache.markNotFound(symbol, fetchedAt);
+        return null;
+      }
+      await this.cache.saveQuote(quote, fetchedAt);
+      return { ...quote, fetchedAt };
+    };
+    entry.call = (urgency === 'background' ? this.background.run(ask) : Promise.resolve().then(ask)).finally(() => {
+      if (this.inFlight.get(symbol) === entry) this.inFlight.delete(symbol);
+    });
+    if (pending !== undefined) pending.overtakenBy = entry;
+    this.inFlight.set(symbol, entry);
+    return entry.call;
   }
+}
+
+/**
+ * A provider call of this instance: `asking` once it has left the background lane's queue (or never was
+ * in it); `overtakenBy` the call a person's request made while it was still queued.
+ */
+interface InFlight {
+  asking: boolean;
+  call: Promise<CachedQuote | null>;
+  overtakenBy?: InFlight;
 }
 
 /** Waits for `work`, but no longer than `ms`; the work goes on either way. */
@@ -146,4 +178,27 @@ async function waitAtMost(work: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
   clearTimeout(timer);
+}
+
+/** Background fetches in flight at once, per instance. */
+const BACKGROUND_FETCHES = 4;
+
+/** Runs work with at most `width` pieces under way at once, the rest in the order given. */
+class Lane {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly width: number) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= this.width) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running += 1;
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next === undefined) this.running -= 1;
+      else next();
+    }
+  }
 }
