@@ -1,3 +1,4 @@
+import { Decimal } from '@app/shared/domain';
 import { parseAmount, tryParseAmount, tryParsePercent } from './broker-figures.js';
 
 describe('broker figures', () => {
@@ -34,6 +35,27 @@ describe('broker figures', () => {
     expect(tryParsePercent('-0.000000000051%')?.toString()).toBe('-0.0000000001');
     expect(tryParsePercent('12.5')?.toString()).toBe('12.5');
     expect(tryParsePercent('1.2.3%')).toBeUndefined();
+  });
+
+  it('reads any number of digits exactly, short (read as a number) or long (read as text), as Decimal does', () => {
+    let seed = 7;
+    const next = (below: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % below;
+    };
+    const digits = (count: number): string => Array.from({ length: count }, () => String(next(10))).join('');
+    for (let round = 0; round < 5_000; round += 1) {
+      const whole = digits(next(20));
+      const fraction = digits(next(16));
+      if (whole === '' && fraction === '') continue;
+      const sign = next(2) === 0 ? '-' : '';
+      const tail = fraction === '' ? '' : `.${fraction}`;
+      const plain = `${sign}${whole}${tail}`;
+      const dollars = `${sign}$${whole.replace(/\B(?=(\d{3})+$)/g, ',')}${tail}`;
+      const expected = Decimal.parse(plain).toString();
+      expect([plain, tryParseAmount(plain)?.toString()]).toEqual([plain, expected]);
+      expect([dollars, tryParseAmount(dollars)?.toString()]).toEqual([dollars, expected]);
+    }
   });
 
   describe('the figures of a holdings spreadsheet', () => {

@@ -8,6 +8,9 @@ import { Decimal, divideRounded } from '@app/shared/domain';
 const SCALE = Decimal.SCALE;
 const POWERS_OF_TEN = Array.from({ length: 2 * SCALE + 1 }, (_, exponent) => 10n ** BigInt(exponent));
 
+/** Digits a double holds exactly (below 2^53). */
+const EXACT_DIGITS = 15;
+
 function pow10(exponent: number): bigint {
   return POWERS_OF_TEN[exponent] ?? 10n ** BigInt(exponent);
 }
@@ -78,7 +81,10 @@ function readBrokerFigure(text: string, percent: boolean): Decimal | undefined {
     trim();
   }
   if (signs > 1 || dollars > 1 || (signs > 0 && parenthesised)) return undefined;
-  let digits = '';
+  // The digits are read into a number as they are checked: exact up to 15 of them, which covers every
+  // figure but the rare huge or long one (read through a BigInt of its text instead).
+  let value = 0;
+  let digitCount = 0;
   let groupLength = 0;
   let grouped = false;
   let index = start;
@@ -86,9 +92,10 @@ function readBrokerFigure(text: string, percent: boolean): Decimal | undefined {
     const code = text.charCodeAt(index);
     if (code >= 48 && code <= 57) {
       groupLength += 1;
+      digitCount += 1;
+      value = value * 10 + (code - 48);
     } else if (code === 44 /* , */) {
       if (grouped ? groupLength !== 3 : groupLength < 1 || groupLength > 3) return undefined;
-      digits += text.slice(index - groupLength, index);
       grouped = true;
       groupLength = 0;
     } else {
@@ -96,18 +103,26 @@ function readBrokerFigure(text: string, percent: boolean): Decimal | undefined {
     }
   }
   if (grouped && groupLength !== 3) return undefined;
-  digits += text.slice(index - groupLength, index);
-  let fraction = '';
+  const integerEnd = index;
+  let fractionLength = 0;
   if (index < end && text.charCodeAt(index) === 46 /* . */) {
     const fractionStart = index + 1;
     for (index = fractionStart; index < end; index += 1) {
       const code = text.charCodeAt(index);
       if (code < 48 || code > 57) return undefined;
+      value = value * 10 + (code - 48);
     }
-    fraction = text.slice(fractionStart, end);
+    fractionLength = end - fractionStart;
+    digitCount += fractionLength;
   }
-  if (index !== end || (digits === '' && fraction === '')) return undefined;
-  let units = BigInt(digits + fraction || '0');
-  units = fraction.length <= SCALE ? units * pow10(SCALE - fraction.length) : divideRounded(units, pow10(fraction.length - SCALE));
+  if (index !== end || digitCount === 0) return undefined;
+  let units: bigint;
+  if (digitCount <= EXACT_DIGITS && fractionLength <= SCALE) {
+    units = BigInt(value) * pow10(SCALE - fractionLength);
+  } else {
+    const fraction = fractionLength === 0 ? '' : text.slice(end - fractionLength, end);
+    units = BigInt(text.slice(start, integerEnd).replaceAll(',', '') + fraction || '0');
+    units = fractionLength <= SCALE ? units * pow10(SCALE - fractionLength) : divideRounded(units, pow10(fractionLength - SCALE));
+  }
   return Decimal.fromUnits(negative ? -units : units);
 }

@@ -94,8 +94,8 @@ export class ColumnLayout<K extends string> {
 
   /** True for a row that repeats the header (two exports pasted into one file). */
   isHeaderAgain(cells: readonly string[]): boolean {
-    // Cheap first-cell test: this runs on every row.
-    if (cells.length === 0 || normaliseHeaderCell(cells[0]) !== this.names[0]) {
+    // Cheap first-cell tests, as this runs on every row: its first character, then the whole cell.
+    if (cells.length === 0 || !startsLike(cells[0], this.names[0]) || normaliseHeaderCell(cells[0]) !== this.names[0]) {
       return false;
     }
     const names = headerNames(cells);
@@ -115,8 +115,8 @@ export class RowReader<K extends string> {
     if (cells.length < layout.width) {
       throw ImportFileError.malformedCsv(fileName, row.line, `expected ${layout.width} columns, found ${cells.length}`);
     }
-    if (cells.slice(layout.width).some((cell) => cell.trim() !== '')) {
-      throw ImportFileError.malformedCsv(fileName, row.line, `found ${cells.length} columns, the header has ${layout.width}`);
+    for (let index = layout.width; index < cells.length; index += 1) {
+      if (cells[index].trim() !== '') throw ImportFileError.malformedCsv(fileName, row.line, `found ${cells.length} columns, the header has ${layout.width}`);
     }
   }
 
@@ -233,6 +233,19 @@ export class RowReader<K extends string> {
     }
     return value;
   }
+}
+
+/**
+ * False when `cell`, normalised, cannot be `name` (a normalised header name) by its first character
+ * (leading spaces skipped; ASCII letters compared without case); true when it may be.
+ */
+function startsLike(cell: string, name: string): boolean {
+  let at = 0;
+  while (at < cell.length && cell.charCodeAt(at) <= 32) at += 1;
+  if (at === cell.length || name.length === 0) return at === cell.length && name.length === 0;
+  const code = cell.charCodeAt(at);
+  const lower = code >= 65 && code <= 90 ? code + 32 : code;
+  return lower === name.charCodeAt(0) || code > 127;
 }
 
 /** A cell as quoted in a message: a 309-digit number is shown by its start. */
