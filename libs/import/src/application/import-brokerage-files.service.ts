@@ -200,8 +200,10 @@ export class ImportBrokerageFiles {
               source: lot.source,
             })),
           };
-          const { monthsChanged } =
-            matched.after === null
+          // An upload the account holds every row of changes nothing: its reports (and their caches) stay as they are.
+          const { monthsChanged } = matched.unchanged
+            ? { monthsChanged: [] }
+            : matched.after === null
               ? await this.ledger.replaceAccount(request.userId, entry.account.accountId, ledger)
               : await this.ledger.appendToAccount(request.userId, entry.account.accountId, { ...ledger, after: matched.after, symbols: matched.symbols });
           entry.counts.brokerVerifiedTrades = matched.brokerTradesBefore + current.stats.brokerVerifiedTrades;
@@ -327,7 +329,8 @@ export class ImportBrokerageFiles {
           const written = this.store.addRows(accountId, uploadId, added);
           const result = await matchTrades(added.transactions, [...laterLots, ...added.lots], { ...TURNS, resumeFrom: books });
           [counts.transactionsInserted] = await written;
-          return { result, after: last, symbols, brokerTradesBefore: books.brokerTrades };
+          const unchanged = added.transactions.length === 0 && added.lots.length === 0;
+          return { result, after: last, symbols, brokerTradesBefore: books.brokerTrades, unchanged };
         }
       }
     }
@@ -336,7 +339,7 @@ export class ImportBrokerageFiles {
     const written = this.store.addRows(accountId, uploadId, added);
     const result = await matchTrades([...stored.transactions, ...added.transactions], [...stored.lots, ...added.lots], TURNS);
     [counts.transactionsInserted] = await written;
-    return { result, after: null, symbols: [], brokerTradesBefore: 0 };
+    return { result, after: null, symbols: [], brokerTradesBefore: 0, unchanged: false };
   }
 
   /** What the log says about an import: whose, how large, how long; no file content. */
@@ -385,6 +388,8 @@ interface Matched {
   symbols: string[];
   /** The account's broker-lot trades already stored (when `after` is set): the stats count them too. */
   brokerTradesBefore: number;
+  /** True when the upload adds no row: the ledger is left as it is. */
+  unchanged: boolean;
 }
 
 /** One history's files, read: the rows come out once, keyed for the account they go to. */

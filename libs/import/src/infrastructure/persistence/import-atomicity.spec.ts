@@ -217,6 +217,21 @@ describe('import atomicity (real database)', () => {
     expect(await derived(pieces.userId)).toEqual(await derived(whole.userId));
   }, 60000);
 
+  it('the same files again add nothing and change nothing: no ledger write, the report version as it was', async () => {
+    const ledger = new RecordingLedger(sqlTradeLedgerOn(database));
+    const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new SqlImportStore(database), ledger, new SqlUploadHistory(database));
+    const [again] = await traderWith('again@example.com', 'A-1');
+    const full = readFixtureBytes('schwab-example', 'transactions.csv').toString('utf8');
+    const first = await importer.run({ ...request(full), ...again }, noProgress);
+    const version = () => database.manager.query(`SELECT version FROM report_versions WHERE user_id = $1`, [again.userId]);
+    const [before, tables] = [await version(), await derived(again.userId)];
+    const { stats } = await importer.run({ ...request(full), ...again }, noProgress);
+    expect(ledger.writes).toEqual(['replaceAccount']);
+    expect(stats).toEqual({ ...first.stats, transactions_inserted: 0 });
+    expect(await version()).toEqual(before);
+    expect(await derived(again.userId)).toEqual(tables);
+  }, 60000);
+
   it('an append into one of a user’s accounts adds into rollups the other account shares', async () => {
     const ledger = new RecordingLedger(sqlTradeLedgerOn(database));
     const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new SqlImportStore(database), ledger, new SqlUploadHistory(database));
