@@ -143,6 +143,7 @@ describe('parsing brokerage files', () => {
   it.each([
     ['header only', `${TX_HEADER}\n`, 'IMPORT_NO_DATA_ROWS', 1, 'no transactions'],
     ['a repeated header', `${TX_HEADER}\n${BUY}\n${TX_HEADER}\n${SELL}\n`, 'IMPORT_MALFORMED_CSV', 3, 'header row appears again'],
+    ['a repeated header, spaced and in capitals', `${TX_HEADER}\n${BUY}\n${TX_HEADER.replace('"Date"', '"  DATE"').toUpperCase()}\n`, 'IMPORT_MALFORMED_CSV', 3, 'header row appears again'],
     ['a negative quantity', `${TX_HEADER}\n${BUY.replace('"13.5"', '"-13.5"')}\n`, 'IMPORT_INVALID_VALUE', 2, "column 'Quantity': negative quantity '-13.5'"],
     ['a zero quantity', `${TX_HEADER}\n${BUY.replace('"13.5"', '"0"')}\n`, 'IMPORT_INVALID_VALUE', 2, "column 'Quantity'"],
     ['a Buy without quantity', `${TX_HEADER}\n${BUY.replace('"13.5"', '""')}\n`, 'IMPORT_INVALID_VALUE', 2, "column 'Quantity' is empty"],
