@@ -193,7 +193,7 @@ class MatchRun {
   }
 
   run(): MatchResult {
-    this.allocateBrokerLots();
+    for (const _ of this.allocateBrokerLots()) continue;
     for (const tx of this.ordered) {
       this.apply(tx);
     }
@@ -201,7 +201,7 @@ class MatchRun {
   }
 
   async runInSlices(pause: () => Promise<void>, sliceSize: number): Promise<MatchResult> {
-    this.allocateBrokerLots();
+    for (const _ of this.allocateBrokerLots(sliceSize)) await pause();
     for (let index = 0; index < this.ordered.length; index += 1) {
       if (index > 0 && index % sliceSize === 0) await pause();
       this.apply(this.ordered[index]);
@@ -232,14 +232,23 @@ class MatchRun {
     };
   }
 
-  /** Shares each day's lots of a symbol out among that day's closing transactions of the symbol. */
-  private allocateBrokerLots(): void {
+  /**
+   * Shares each day's lots of a symbol out among that day's closing transactions of the symbol; stops
+   * (yields) after every `sliceSize` closing transactions, where a caller may give the event loop a turn.
+   */
+  private *allocateBrokerLots(sliceSize = Infinity): Generator<void> {
     const lotsByDay = groupBy([...this.lots].sort((a, b) => a.line - b.line), (lot) => dayKey(lot.symbol, lot.closedDate));
     const closingByDay = groupBy(
       this.ordered.filter((tx) => isClosingKind(tx.kind) && tx.quantity),
       (tx) => dayKey(tx.symbol, tx.date),
     );
+    let sinceStop = 0;
     for (const [key, closings] of closingByDay) {
+      sinceStop += closings.length;
+      if (sinceStop >= sliceSize) {
+        sinceStop = 0;
+        yield;
+      }
       const dayLots = lotsByDay.get(key);
       if (!dayLots) {
         continue;
