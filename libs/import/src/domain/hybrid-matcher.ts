@@ -13,7 +13,7 @@ import { SymbolBook, type LotPiece, type OpenLotQueue, type RemainingLot } from 
 import { PositionHistory } from './position-history.js';
 import type { RealizedLot } from './realized-lot.js';
 import { groupBy } from './group-by.js';
-import type { Turns } from './turns.js';
+import { runSteps, runStepsWithTurns, type Steps, type Turns } from './turns.js';
 
 export type MatchWarningCode =
   | 'LOTS_DO_NOT_ADD_UP'
@@ -193,7 +193,7 @@ class MatchRun {
   }
 
   run(): MatchResult {
-    for (const _ of this.allocateBrokerLots()) continue;
+    runSteps(this.allocateBrokerLots());
     for (const tx of this.ordered) {
       this.apply(tx);
     }
@@ -201,7 +201,7 @@ class MatchRun {
   }
 
   async runInSlices(pause: () => Promise<void>, sliceSize: number): Promise<MatchResult> {
-    for (const _ of this.allocateBrokerLots(sliceSize)) await pause();
+    await runStepsWithTurns(this.allocateBrokerLots(sliceSize), { pause });
     for (let index = 0; index < this.ordered.length; index += 1) {
       if (index > 0 && index % sliceSize === 0) await pause();
       this.apply(this.ordered[index]);
@@ -236,7 +236,7 @@ class MatchRun {
    * Shares each day's lots of a symbol out among that day's closing transactions of the symbol; stops
    * (yields) after every `sliceSize` closing transactions, where a caller may give the event loop a turn.
    */
-  private *allocateBrokerLots(sliceSize = Infinity): Generator<void> {
+  private *allocateBrokerLots(sliceSize = Infinity): Steps<void> {
     const lotsByDay = groupBy([...this.lots].sort((a, b) => a.line - b.line), (lot) => dayKey(lot.symbol, lot.closedDate));
     const closingByDay = groupBy(
       this.ordered.filter((tx) => isClosingKind(tx.kind) && tx.quantity),
