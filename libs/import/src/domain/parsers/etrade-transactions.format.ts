@@ -66,7 +66,7 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
     action,
     kind,
     symbol,
-    description: reader.text('description'),
+    description: reader.sharedText('description'),
     // E*TRADE writes sales with a negative quantity: the type gives the direction.
     quantity: quantity === null ? null : quantity.abs(),
     price,

@@ -88,7 +88,7 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
     action,
     kind,
     symbol,
-    description: reader.text('description'),
+    description: reader.sharedText('description'),
     // Fidelity writes sales with a negative quantity: the action gives the direction.
     quantity: quantity === null ? null : quantity.abs(),
     price,

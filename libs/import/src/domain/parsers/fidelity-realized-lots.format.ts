@@ -56,7 +56,7 @@ function readLot(reader: RowReader<keyof typeof COLUMNS>, cells: readonly string
   return {
     line: reader.line,
     symbol,
-    name: reader.text('description'),
+    name: reader.sharedText('description'),
     closedDate: reader.date('sold').date,
     openedDate: reader.date('acquired').date,
     quantity,

@@ -144,7 +144,7 @@ function readFlexRow(reader: RowReader<FlexColumn>, cells: readonly string[], lo
 }
 
 function blank(reader: RowReader<FlexColumn>, cells: readonly string[], date: string): BrokerTransaction {
-  return activityRow(reader, cells, { date, action: '', kind: 'other', symbol: '', description: reader.text('description'), quantity: null, price: null, fees: null, amount: null });
+  return activityRow(reader, cells, { date, action: '', kind: 'other', symbol: '', description: reader.sharedText('description'), quantity: null, price: null, fees: null, amount: null });
 }
 
 // ————— Activity Statement CSV —————
@@ -300,7 +300,7 @@ const DESCRIBED_SYMBOL = /^\s*([A-Z0-9.]+)\s*\(/;
 
 function readCashRow(reader: RowReader<keyof typeof CASH>, row: CsvRow, section: string): BrokerTransaction {
   const { date } = reader.day('date');
-  const description = reader.text('description');
+  const description = reader.sharedText('description');
   const currency = reader.text('currency').toUpperCase();
   const dividend = section === 'dividends' && currency === 'USD';
   // Named so that nothing reads it as a dividend again (a payout in another currency is not counted).

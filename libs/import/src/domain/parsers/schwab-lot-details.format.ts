@@ -82,7 +82,7 @@ function readLot(reader: RowReader<Column>, cells: readonly string[]): RealizedL
   return {
     line: reader.line,
     symbol,
-    name: reader.text('name'),
+    name: reader.sharedText('name'),
     closedDate,
     openedDate,
     quantity,
@@ -92,7 +92,7 @@ function readLot(reader: RowReader<Column>, cells: readonly string[]): RealizedL
     costBasis,
     gainLoss: reader.number('gainLoss') ?? proceeds.sub(costBasis),
     gainLossPercent: reader.percent('gainLossPercent'),
-    term: reader.text('term') || null,
+    term: reader.sharedText('term') || null,
     washSale,
     disallowedLoss: disallowedLoss === null || (disallowedLoss.isZero() && !washSale) ? null : disallowedLoss.abs(),
     cellsJson: JSON.stringify(cells),

@@ -114,7 +114,7 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
     action,
     kind,
     symbol,
-    description: reader.text('description'),
+    description: reader.sharedText('description'),
     quantity,
     price,
     fees,

@@ -79,7 +79,7 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
     action,
     kind,
     symbol,
-    description: reader.text('description'),
+    description: reader.sharedText('description'),
     quantity: quantity === null ? null : quantity.abs(),
     price: price === null ? null : price.abs(),
     fees: charged === null ? null : charged.abs(),

@@ -58,7 +58,7 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
     action,
     kind,
     symbol,
-    description: reader.text('name'),
+    description: reader.sharedText('name'),
     quantity,
     price,
     fees: null,

@@ -1,0 +1,69 @@
+import { CellMemo } from './csv-columns.js';
+import { parseRealizedLotsFile } from './format-registry.js';
+
+const LOT_HEADER =
+  '"Symbol","Name","Closed Date","Opened Date","Quantity","Proceeds Per Share","Cost Per Share","Proceeds","Cost Basis (CB)",' +
+  '"Gain/Loss ($)","Gain/Loss (%)","Term","Wash Sale?","Disallowed Loss"';
+
+const file = (header: string, rows: string[]) => Buffer.from(`"Title line"\n${header}\n${rows.join('\n')}\n`);
+const lot = (symbol: string, quantity: string, proceeds: string) =>
+  `"${symbol}","${symbol} HOLDINGS INC","06/25/2024","04/03/2024","${quantity}","$10.00","$9.00","${proceeds}","$9.00","$1.00","11.11%","Short Term","No",""`;
+
+describe('reading a file whose cells repeat', () => {
+  it('gives the rows whose cells read the same one shared value, each value still its own cell', () => {
+    const { lots } = parseRealizedLotsFile('lots.csv', file(LOT_HEADER, [lot('PEP', '1', '$10.00'), lot('KO', '2', '$20.00'), lot('PEP', '1', '$10.00')]));
+
+    expect(lots.map((each) => [each.symbol, each.quantity.toString(), each.proceeds.toString()])).toEqual([
+      ['PEP', '1', '10'],
+      ['KO', '2', '20'],
+      ['PEP', '1', '10'],
+    ]);
+    // The same Decimal, not an equal one: the third row holds no figure of its own.
+    expect(lots[2].quantity).toBe(lots[0].quantity);
+    expect(lots[2].proceeds).toBe(lots[0].proceeds);
+    expect(lots[1].quantity).not.toBe(lots[0].quantity);
+  });
+
+  it('keeps each way of reading a cell apart: the text of a symbol cell is not its ticker', () => {
+    // The lot layout reads its Symbol cell as text (is it there?) and then as a ticker (upper case).
+    const [read] = parseRealizedLotsFile('lots.csv', file(LOT_HEADER, [lot('pep', '10', '$10.00')])).lots;
+
+    expect(read.symbol).toBe('PEP');
+    expect(read.name).toBe('pep HOLDINGS INC');
+  });
+});
+
+describe('CellMemo', () => {
+  it('remembers what a text read to', () => {
+    const memo = new CellMemo<number>();
+
+    expect(memo.get('a')).toBeUndefined();
+    expect(memo.remember('a', 1)).toBe(1);
+    expect(memo.get('a')).toBe(1);
+  });
+
+  it('lets go of a column whose texts seldom repeat, after its sample', () => {
+    const memo = new CellMemo<number>({ entries: 1_000, sample: 8 });
+    for (let at = 0; at < 7; at += 1) {
+      if (memo.get(`unique ${at}`) === undefined) memo.remember(`unique ${at}`, at);
+    }
+    expect(memo.get('unique 0')).toBe(0);
+
+    // Nine readings, one hit: the ninth new text lets the memo go; its value is still given.
+    expect(memo.get('unique 7')).toBeUndefined();
+    expect(memo.remember('unique 7', 7)).toBe(7);
+    expect(memo.get('unique 0')).toBeUndefined();
+  });
+
+  it('keeps a column whose texts repeat, up to its number of entries', () => {
+    const memo = new CellMemo<number>({ entries: 2, sample: 4 });
+    for (let round = 0; round < 10; round += 1) {
+      for (const text of ['a', 'b']) if (memo.get(text) === undefined) memo.remember(text, round);
+    }
+    expect([memo.get('a'), memo.get('b')]).toEqual([0, 0]);
+
+    memo.remember('c', 3);
+    expect(memo.get('c')).toBeUndefined();
+    expect(memo.get('a')).toBe(0);
+  });
+});
