@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import XLSX from 'xlsx';
+import type { CellObject, WorkSheet } from 'xlsx';
 import { ExportGenerator, type GeneratedFile } from '../../application/export-generator.port.js';
 import {
   DIVIDEND_COLUMNS,
@@ -18,7 +18,13 @@ const PRICE = { 2: '#,##0.00', 4: '#,##0.0000' } as const;
 const PERCENT = '0.00';
 const DATE = 'yyyy-mm-dd';
 
-type Cell = XLSX.CellObject;
+type Cell = CellObject;
+
+/**
+ * SheetJS, loaded at the first spreadsheet: ~12 MB of heap (and more of compiled code) that an instance
+ * which never exports a workbook does not carry.
+ */
+const sheetJs = async () => (await import('xlsx')).default;
 
 const text = (value: string): Cell => ({ t: 's', v: neutraliseFormula(value) });
 const number = (value: number, format?: string): Cell => ({ t: 'n', v: value, ...(format ? { z: format } : {}) });
@@ -38,6 +44,7 @@ export class ExcelExportGenerator extends ExportGenerator {
   readonly format = 'excel' as const;
 
   async generate(document: ExportDocument): Promise<GeneratedFile> {
+    const XLSX = await sheetJs();
     const book = XLSX.utils.book_new();
     const summary: Cell[][] = [
       [text(exportTitle(document)), text('')],
@@ -69,6 +76,11 @@ export class ExcelExportGenerator extends ExportGenerator {
       DIVIDEND_COLUMNS.map(text),
       ...(document.dividends ?? []).map((dividend) => [date(dividend.transactionDate), text(dividend.symbol), text(dividend.action), number(dividend.amount, MONEY)]),
     ];
+    const sheet = (rows: Cell[][], widths: number[]): WorkSheet => {
+      const worksheet = XLSX.utils.aoa_to_sheet(rows);
+      worksheet['!cols'] = widths.map((wch) => ({ wch }));
+      return worksheet;
+    };
     XLSX.utils.book_append_sheet(book, sheet(summary, [24, 16]), 'Summary');
     XLSX.utils.book_append_sheet(book, sheet(trades, [10, 7, 8, 12, 12, 12, 12, 12, 14, 10, 10]), 'Trades');
     if (document.dividends !== null) XLSX.utils.book_append_sheet(book, sheet(dividends, [12, 10, 24, 12]), 'Dividends');
@@ -81,8 +93,3 @@ export class ExcelExportGenerator extends ExportGenerator {
   }
 }
 
-function sheet(rows: Cell[][], widths: number[]): XLSX.WorkSheet {
-  const worksheet = XLSX.utils.aoa_to_sheet(rows);
-  worksheet['!cols'] = widths.map((wch) => ({ wch }));
-  return worksheet;
-}
