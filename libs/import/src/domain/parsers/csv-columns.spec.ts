@@ -1,4 +1,5 @@
-import { CellMemo } from './csv-columns.js';
+import { ImportFileError } from '../import.errors.js';
+import { CellMemo, column, ColumnLayout, RowReader } from './csv-columns.js';
 import { parseRealizedLotsFile } from './format-registry.js';
 
 const LOT_HEADER =
@@ -25,11 +26,18 @@ describe('reading a file whose cells repeat', () => {
   });
 
   it('keeps each way of reading a cell apart: the text of a symbol cell is not its ticker', () => {
-    // The lot layout reads its Symbol cell as text (is it there?) and then as a ticker (upper case).
-    const [read] = parseRealizedLotsFile('lots.csv', file(LOT_HEADER, [lot('pep', '10', '$10.00')])).lots;
+    const specs = { symbol: column('Symbol'), amount: column('Amount'), change: column('Change', false) };
+    const layout = ColumnLayout.of(specs, ['Symbol', 'Amount', 'Change']);
+    if (layout === undefined) throw new Error('the header has the columns');
+    const read = (cells: string[]) => new RowReader('file.csv', { line: 3, cells }, layout, specs);
 
-    expect(read.symbol).toBe('PEP');
-    expect(read.name).toBe('pep HOLDINGS INC');
+    expect(read(['pep', '10', '10%']).sharedText('symbol')).toBe('pep');
+    expect(read(['pep', '10', '10%']).symbol('symbol', true)).toBe('PEP');
+    expect(read(['pep', '10', '10%']).symbol('symbol', false)).toBe('PEP');
+    // A percentage is not an amount: the cell read as one is refused as the other.
+    expect(read(['pep', '10%', '']).percent('amount')?.toString()).toBe('10');
+    expect(() => read(['pep', '10%', '']).number('amount')).toThrow(ImportFileError);
+    expect(read(['pep', '10%', '']).sharedText('amount')).toBe('10%');
   });
 });
 

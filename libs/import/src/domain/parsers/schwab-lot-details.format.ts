@@ -67,8 +67,8 @@ export const schwabLotDetailsFormat: BrokerageFormat = {
 };
 
 function readLot(reader: RowReader<Column>, cells: readonly string[]): RealizedLot {
-  reader.requiredText('symbol');
   const symbol = reader.symbol('symbol', true);
+  if (symbol === '') throw reader.missing('symbol');
   const closedDate = reader.date('closedDate').date;
   const openedDate = reader.date('openedDate').date;
   const quantity = reader.requiredNumber('quantity');
