@@ -6,13 +6,13 @@
 // - then the daily uploads: that day alone (its rows and lots), and a 90-day export that ends with the
 //   next day (89 stored days and one new one), each timed;
 // - then /api/months and the busiest month's /api/month/{m}: the first (uncached) answer and p99
-//   under 64 connections for 5 s.
+//   under 64 connections for 5 s, with the CPU the service and this load generator used meanwhile.
 // Exit code 1 when a goal is missed.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from './support/load.mjs';
-import { childPids, createDatabase, loadSignIn, peakRssMb, startBenchService, waitForReady } from './support/service.mjs';
+import { childPids, cpuSecondsOf, createDatabase, loadSignIn, peakRssMb, startBenchService, waitForReady } from './support/service.mjs';
 import { between, generateActiveTraderHistory, transactionDates } from './support/trading-history.mjs';
 import { schwabPair, setAccount, timedUpload } from './support/uploads.mjs';
 
@@ -75,8 +75,13 @@ async function measure(size) {
     const monthFirst = await first(`/api/month/${busiest.month}`);
     const reports = [];
     for (const [path, { firstMs }] of [['/api/months', monthsFirst], [`/api/month/${busiest.month}`, monthFirst]]) {
+      // The CPU the service (all its threads) and this load generator used meanwhile, 1 = one core: which of them set the pace.
+      const before = { at: performance.now(), service: cpuSecondsOf(service.pid), client: process.cpuUsage() };
       const result = await load({ url: `${url}${path}`, connections: 64, seconds: 5, headers });
-      reports.push({ path, firstMs, ...result });
+      const seconds = (performance.now() - before.at) / 1000;
+      const client = process.cpuUsage(before.client);
+      const cpu = { serviceCpu: (cpuSecondsOf(service.pid) - before.service) / seconds, clientCpu: (client.user + client.system) / 1e6 / seconds };
+      reports.push({ path, firstMs, ...result, ...cpu });
     }
     return { size, history, base, lastDay, overlap, overlapNew, imported, live, servicePeak, enginePeak, day, ninety, reports, busiest };
   } finally {
@@ -99,6 +104,7 @@ async function main() {
     // The first answer after an import: ≤ 100 ms, ≤ 300 ms at a million rows.
     first: (rows, ms) => ms <= (million(rows) ? 300 : 100),
   };
+  const percent = (share) => (Number.isNaN(share) ? '–' : `${Math.round(share * 100)}%`);
   const mark = (met) => (met === undefined ? '' : met ? ' ✓' : ' ✗');
   let failed = false;
   const check = (met) => {
@@ -112,7 +118,7 @@ async function main() {
     const seconds = r.imported.totalMs / 1000;
     const [months, month] = r.reports;
     console.log(
-      `| ${r.base.rows.toLocaleString('en-US')} (${r.base.lots.toLocaleString('en-US')}) | ${Math.round(1_026 * Math.max(1, r.size / 100_000)).toLocaleString('en-US')} | ${seconds.toFixed(1)} s${check(goals.import(r.base.rows, seconds))} | ${Math.round(r.base.rows / seconds).toLocaleString('en-US')} | ${r.servicePeak} MB${check(goals.rss(r.base.rows, r.servicePeak))} | ${r.enginePeak ? `${r.enginePeak} MB` : '–'} | ${r.live.p99} ms${check(r.live.p99 <= 50)} | ${r.day.totalMs.toFixed(0)} ms (${r.lastDay.rows} rows)${check(goals.daily(r.day.totalMs))} | ${r.ninety.totalMs.toFixed(0)} ms (${r.overlap.rows} rows, ${r.overlapNew.rows} new)${check(goals.daily(r.ninety.totalMs))} | ${months.firstMs.toFixed(0)} ms${check(goals.first(r.base.rows, months.firstMs))}, ${months.p99} ms${check(months.p99 <= 50)} | ${month.firstMs.toFixed(0)} ms${check(goals.first(r.base.rows, month.firstMs))}, ${month.p99} ms (${r.busiest.total_trades} trades)${check(month.p99 <= 50)} |`,
+      `| ${r.base.rows.toLocaleString('en-US')} (${r.base.lots.toLocaleString('en-US')}) | ${Math.round(1_026 * Math.max(1, r.size / 100_000)).toLocaleString('en-US')} | ${seconds.toFixed(1)} s${check(goals.import(r.base.rows, seconds))} | ${Math.round(r.base.rows / seconds).toLocaleString('en-US')} | ${r.servicePeak} MB${check(goals.rss(r.base.rows, r.servicePeak))} | ${r.enginePeak ? `${r.enginePeak} MB` : '–'} | ${r.live.p99} ms${check(r.live.p99 <= 50)} | ${r.day.totalMs.toFixed(0)} ms (${r.lastDay.rows} rows)${check(goals.daily(r.day.totalMs))} | ${r.ninety.totalMs.toFixed(0)} ms (${r.overlap.rows} rows, ${r.overlapNew.rows} new)${check(goals.daily(r.ninety.totalMs))} | ${months.firstMs.toFixed(0)} ms${check(goals.first(r.base.rows, months.firstMs))}, ${months.p99} ms${check(months.p99 <= 50)} | ${month.firstMs.toFixed(0)} ms${check(goals.first(r.base.rows, month.firstMs))}, ${month.p99} ms (${r.busiest.total_trades} trades; CPU: service ${percent(month.serviceCpu)}, load ${percent(month.clientCpu)})${check(month.p99 <= 50)} |`,
     );
   }
   if (failed) process.exitCode = 1;
