@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { ReportVersions } from '../application/report-versions.port.js';
 import { acceptedEncodings } from './report-cache.interceptor.js';
-import { ReportResponseCache } from './report-response-cache.js';
+import { MAX_ENTRY_BYTES, ReportResponseCache } from './report-response-cache.js';
 
 class SettableVersions extends ReportVersions {
   readonly versions = new Map<number, number>();
@@ -52,6 +52,18 @@ describe('the report response cache', () => {
     versions.versions.set(2, 5);
     expect(await cache.body(1, '/api/months', compute('?'))).toBe('"alice"');
     expect(await cache.body(2, '/api/months', compute('bob again'))).toBe('"bob again"');
+  });
+
+  it('keeps a body of several megabytes (a very busy month), and none over its limit', async () => {
+    const large = { trades: 'x'.repeat(8 * 1024 * 1024) };
+    await cache.body(1, '/api/month/2024-06', compute(large));
+    await cache.body(1, '/api/month/2024-06', compute(large));
+    expect(computed).toBe(1);
+
+    const tooLarge = { trades: 'x'.repeat(MAX_ENTRY_BYTES) };
+    await cache.body(1, '/api/month/2024-07', compute(tooLarge));
+    await cache.body(1, '/api/month/2024-07', compute(tooLarge));
+    expect(computed).toBe(3);
   });
 
   it('computes a body once for concurrent requests', async () => {
