@@ -39,6 +39,21 @@ describe('reading a file whose cells repeat', () => {
     expect(() => read(['pep', '10%', '']).number('amount')).toThrow(ImportFileError);
     expect(read(['pep', '10%', '']).sharedText('amount')).toBe('10%');
   });
+
+  it('keeps the columns of a very wide file apart too', () => {
+    // A hostile header: thousands of columns, a text column a thousand to the right of the symbol.
+    const names = Array.from({ length: 3_000 }, (_, index) => `Column ${index}`);
+    names[1_001] = 'Description';
+    names[1] = 'Symbol';
+    const specs = { description: column('Description'), symbol: column('Symbol') };
+    const layout = ColumnLayout.of(specs, names);
+    if (layout === undefined) throw new Error('the header has the columns');
+    const cells = (description: string, symbol: string) => names.map((_, index) => (index === 1_001 ? description : index === 1 ? symbol : ''));
+    const read = (row: string[]) => new RowReader('file.csv', { line: 3, cells: row }, layout, specs);
+
+    expect(read(cells('<b>', 'PEP')).sharedText('description')).toBe('<b>');
+    expect(() => read(cells('', '<b>')).symbol('symbol', false)).toThrow(ImportFileError);
+  });
 });
 
 describe('CellMemo', () => {

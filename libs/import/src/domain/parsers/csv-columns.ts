@@ -69,7 +69,7 @@ export class ColumnLayout<K extends string> {
 
   /** The memo of one kind of reading of one column, for this file. */
   memo<T>(reading: Reading, index: number): CellMemo<T> {
-    const id = reading * MAX_COLUMNS + index;
+    const id = index * READINGS + reading;
     let memo = this.memos.get(id);
     if (memo === undefined) {
       memo = new CellMemo();
@@ -297,8 +297,8 @@ export class RowReader<K extends string> {
 const Reading = { Text: 0, Symbol: 1, Ticker: 2, Date: 3, Amount: 4, Percent: 5 } as const;
 type Reading = (typeof Reading)[keyof typeof Reading];
 
-/** More columns than any layout has: memo ids are `reading * MAX_COLUMNS + column`. */
-const MAX_COLUMNS = 1_000;
+/** How many ways there are: a memo's id is `column * READINGS + reading`, one of its own for any column. */
+const READINGS = Object.keys(Reading).length;
 
 /** How much a column's memo keeps, for one file: MEMO_LIMITS unless a test says otherwise. */
 export interface MemoLimits {
