@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@app/calendar';
+import { Lane } from '@app/shared';
 import { MarketDataNotConfiguredError, MarketDataUnavailableError, SymbolNotFoundError } from '../domain/portfolio.errors.js';
 import type { CachedQuote, SymbolPrice } from '../domain/quote.js';
 import { MarketDataProvider, type Urgency } from './market-data-provider.port.js';
@@ -182,23 +183,3 @@ async function waitAtMost(work: Promise<unknown>, ms: number): Promise<void> {
 
 /** Background fetches in flight at once, per instance. */
 const BACKGROUND_FETCHES = 4;
-
-/** Runs work with at most `width` pieces under way at once, the rest in the order given. */
-class Lane {
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(private readonly width: number) {}
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= this.width) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.running += 1;
-    try {
-      return await work();
-    } finally {
-      const next = this.waiting.shift();
-      if (next === undefined) this.running -= 1;
-      else next();
-    }
-  }
-}

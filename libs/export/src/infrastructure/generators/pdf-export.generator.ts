@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Lane } from '@app/shared';
 import { ExportGenerator, type GeneratedFile } from '../../application/export-generator.port.js';
 import { exportFileName, type ExportDocument } from '../../domain/export-document.js';
 
@@ -15,21 +16,21 @@ const RENDER_TIMEOUT_MS = 60_000;
 @Injectable()
 export class PdfExportGenerator extends ExportGenerator implements OnModuleDestroy {
   readonly format = 'pdf' as const;
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly renders = new Lane(MAX_PARALLEL_RENDERS);
   private spare: Worker | undefined;
 
   async generate(document: ExportDocument, options: { paper: 'A4' | 'LETTER' }): Promise<GeneratedFile> {
-    await this.acquire();
-    try {
-      const worker = this.spare ?? startWorker();
-      this.spare = undefined;
-      const content = await render(worker, document, options.paper);
-      return { mediaType: 'application/pdf', fileName: exportFileName(document.period, 'pdf'), content };
-    } finally {
-      this.release();
-      this.keepSpare();
-    }
+    return this.renders.run(async () => {
+      try {
+        const worker = this.spare ?? startWorker();
+        this.spare = undefined;
+        const content = await render(worker, document, options.paper);
+        return { mediaType: 'application/pdf', fileName: exportFileName(document.period, 'pdf'), content };
+      } finally {
+        // Before the lane lets the next render in, so that render finds the spare started.
+        this.keepSpare();
+      }
+    });
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -45,20 +46,6 @@ export class PdfExportGenerator extends ExportGenerator implements OnModuleDestr
       if (this.spare === worker) this.spare = undefined;
     });
     this.spare = worker;
-  }
-
-  private acquire(): Promise<void> {
-    if (this.running < MAX_PARALLEL_RENDERS) {
-      this.running += 1;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.running -= 1;
   }
 }
 
