@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMarketDataStub, openPositionsExport } from './support/market-data-stub.mjs';
 import { load } from './support/load.mjs';
-import { cpuSecondsOf, createDatabase, loadSignIn, startBenchService, waitForReady } from './support/service.mjs';
+import { cpuMeter, createDatabase, loadSignIn, startBenchService, waitForReady } from './support/service.mjs';
 import { generateActiveTraderHistory, generateTradingHistory } from './support/trading-history.mjs';
 import { schwabPair, setAccount, timedUpload } from './support/uploads.mjs';
 
@@ -143,8 +143,7 @@ async function main() {
       const answer = Buffer.from(await first.arrayBuffer());
       const firstMs = performance.now() - started;
       if (first.status !== 200) throw new Error(`${scenario.path}: ${first.status} ${answer.toString('utf8', 0, 200)}`);
-      const clientCpu = process.cpuUsage();
-      const serviceCpu = cpuSecondsOf(service.pid);
+      const cpu = cpuMeter(service.pid);
       const result = await load({
         url: base + scenario.path,
         connections: scenario.connections ?? CONNECTIONS,
@@ -154,8 +153,7 @@ async function main() {
         body,
         ...(scenario.path.includes('{id}') ? { pathOf } : {}),
       });
-      const { user, system } = process.cpuUsage(clientCpu);
-      const serviceSeconds = cpuSecondsOf(service.pid) - serviceCpu;
+      const { serviceCpu, clientCpu } = cpu(DURATION_S + 1);
       // What was sent during the run (a compressed form may be made after the first request, as Brotli is).
       const last = await fetch(base + pathOf(), { method, headers, body });
       const sentBytes = Number(last.headers.get('content-length') ?? 0);
@@ -165,9 +163,8 @@ async function main() {
         firstMs,
         bytes: answer.length,
         sentBytes: sentBytes || answer.length,
-        // The load generator's own CPU share (100% = one core busy): above ~90% it, not the service, sets the pace.
-        clientCpu: (user + system) / 1000 / ((DURATION_S + 1) * 1000),
-        serviceCpu: serviceSeconds / (DURATION_S + 1),
+        clientCpu,
+        serviceCpu,
         rps: result.rps,
         p50: result.p50,
         p99: result.p99,

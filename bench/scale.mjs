@@ -13,7 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from './support/load.mjs';
-import { childPids, cpuSecondsOf, createDatabase, loadSignIn, peakRssMb, startBenchService, waitForReady } from './support/service.mjs';
+import { childPids, cpuMeter, createDatabase, loadSignIn, peakRssMb, startBenchService, waitForReady } from './support/service.mjs';
 import { between, generateActiveTraderHistory, transactionDates } from './support/trading-history.mjs';
 import { schwabPair, setAccount, timedUpload } from './support/uploads.mjs';
 
@@ -81,13 +81,11 @@ async function measure(size) {
     const monthFirst = await first(`/api/month/${busiest.month}`);
     const reports = [];
     for (const [path, { firstMs }] of [['/api/months', monthsFirst], [`/api/month/${busiest.month}`, monthFirst]]) {
-      // The CPU the service (all its threads) and this load generator used meanwhile, 1 = one core: which of them set the pace.
-      const before = { at: performance.now(), service: cpuSecondsOf(service.pid), client: process.cpuUsage() };
+      // The CPU the service and this load generator used meanwhile: which of them set the pace.
+      const started = performance.now();
+      const cpu = cpuMeter(service.pid);
       const result = await load({ url: `${url}${path}`, connections: 64, seconds: 5, headers });
-      const seconds = (performance.now() - before.at) / 1000;
-      const client = process.cpuUsage(before.client);
-      const cpu = { serviceCpu: (cpuSecondsOf(service.pid) - before.service) / seconds, clientCpu: (client.user + client.system) / 1e6 / seconds };
-      reports.push({ path, firstMs, ...result, ...cpu });
+      reports.push({ path, firstMs, ...result, ...cpu((performance.now() - started) / 1000) });
     }
     return { size, history, base, lastDay, overlap, overlapNew, imported, live, servicePeak, enginePeak, day, ninety, reports, busiest };
   } finally {

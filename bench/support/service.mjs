@@ -49,6 +49,20 @@ export function cpuSecondsOf(pid) {
   }
 }
 
+/**
+ * Starts measuring the CPU a service (all its threads) and this process use; the function returned
+ * gives each one's share of one core since then over `seconds` (100% = one core busy; above ~90% for
+ * this process, the load generator, not the service, sets the pace).
+ */
+export function cpuMeter(pid) {
+  const client = process.cpuUsage();
+  const service = cpuSecondsOf(pid);
+  return (seconds) => {
+    const { user, system } = process.cpuUsage(client);
+    return { serviceCpu: (cpuSecondsOf(pid) - service) / seconds, clientCpu: (user + system) / 1e6 / seconds };
+  };
+}
+
 export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
