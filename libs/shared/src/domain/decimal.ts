@@ -38,8 +38,8 @@ function pow10(exponent: number): bigint {
 
 export type DecimalInput = Decimal | string | number | bigint;
 
-/** Digits a JS number holds exactly (below 2^53), for `tryParseShort`. */
-const SHORT_DIGITS = 15;
+/** Digits a JS number holds exactly (below 2^53): a figure of at most this many can be read into one. */
+export const EXACT_DIGITS = 15;
 
 /**
  * The common form of a decimal, read without a regular expression: an optional `-`, at most 15
@@ -63,7 +63,7 @@ function tryParseShort(text: string): Decimal | undefined {
       return undefined;
     }
   }
-  if (digits === 0 || digits > SHORT_DIGITS || fraction > SCALE) return undefined;
+  if (digits === 0 || digits > EXACT_DIGITS || fraction > SCALE) return undefined;
   const units = BigInt(value) * POWERS_OF_TEN[SCALE - Math.max(fraction, 0)];
   return Decimal.fromUnits(negative ? -units : units);
 }

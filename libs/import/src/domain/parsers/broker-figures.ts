@@ -1,4 +1,4 @@
-import { Decimal, divideRounded } from '@app/shared/domain';
+import { Decimal, divideRounded, EXACT_DIGITS } from '@app/shared/domain';
 
 /**
  * Figures as brokers and spreadsheets write them, read exactly: the one parser of money, quantity
@@ -7,9 +7,6 @@ import { Decimal, divideRounded } from '@app/shared/domain';
 
 const SCALE = Decimal.SCALE;
 const POWERS_OF_TEN = Array.from({ length: 2 * SCALE + 1 }, (_, exponent) => 10n ** BigInt(exponent));
-
-/** Digits a double holds exactly (below 2^53). */
-const EXACT_DIGITS = 15;
 
 function pow10(exponent: number): bigint {
   return POWERS_OF_TEN[exponent] ?? 10n ** BigInt(exponent);
