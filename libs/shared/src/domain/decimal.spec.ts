@@ -80,6 +80,21 @@ describe('Decimal', () => {
       expect(d(value).toNumber(places)).toBe(Number(shown));
     });
 
+    it('converts to the number its rounded text reads as, within and beyond what a number holds exactly', () => {
+      const units: bigint[] = [0n, 1n, -1n, 5n, -5n, 4_999_999_999n, 5_000_000_000n, -5_000_000_000n, 2n ** 53n - 1n, -(2n ** 53n - 1n), 2n ** 53n, 2n ** 60n + 12_345n];
+      for (let seed = 1n; seed < 3_000n; seed += 1n) {
+        const value = (seed * 2_654_435_761n * seed) % 10n ** (1n + (seed % 17n));
+        units.push(seed % 2n === 0n ? value : -value, value - (value % 10n ** (seed % 10n)) + 5n * 10n ** ((seed % 10n) - 1n > 0n ? (seed % 10n) - 1n : 0n));
+      }
+      for (const each of units) {
+        const value = Decimal.fromUnits(each);
+        for (let places = 0; places <= Decimal.SCALE + 1; places += 1) {
+          expect([each, places, value.toNumber(places)]).toEqual([each, places, Number(value.toFixed(places))]);
+        }
+      }
+      expect(Object.is(Decimal.fromUnits(-4_999_999n).toNumber(2), 0)).toBe(true);
+    });
+
     it('never shows -0', () => {
       expect(Object.is(d('-0.001').toNumber(2), 0)).toBe(true);
       expect(d('-0.001').round(2).toString()).toBe('0');

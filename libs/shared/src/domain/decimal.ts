@@ -30,6 +30,11 @@ export function divideRounded(numerator: bigint, denominator: bigint): bigint {
   return negative ? quotient - 1n : quotient + 1n;
 }
 
+/** Powers of ten up to 10^SCALE as numbers (all exact). */
+const NUMBER_POWERS = Array.from({ length: SCALE + 1 }, (_, exponent) => 10 ** exponent);
+/** The largest count of units a number holds exactly. */
+const MAX_EXACT_UNITS = BigInt(Number.MAX_SAFE_INTEGER);
+
 const POWERS_OF_TEN = Array.from({ length: 2 * SCALE + 1 }, (_, exponent) => 10n ** BigInt(exponent));
 
 function pow10(exponent: number): bigint {
@@ -256,7 +261,21 @@ export class Decimal {
 
   /** For responses: rounded to `places` first (half away from zero), then converted; exact value when omitted. */
   toNumber(places?: number): number {
-    return Number(places === undefined ? this.toString() : this.toFixed(places));
+    if (places === undefined) return Number(this.toString());
+    assertPlaces(places);
+    const units = this.units;
+    if (places < SCALE && units <= MAX_EXACT_UNITS && units >= -MAX_EXACT_UNITS) {
+      // The same rounding in a number: every step below is exact (integers under 2^53), and the last
+      // division is correctly rounded, so it gives the double nearest the rounded value, as
+      // Number(toFixed(places)) does: without the text in between, which the reports do per figure.
+      const exact = Number(units);
+      const step = NUMBER_POWERS[SCALE - places];
+      const rest = exact % step;
+      let rounded = (exact - rest) / step;
+      if (Math.abs(rest) * 2 >= step) rounded += exact < 0 ? -1 : 1;
+      return rounded / NUMBER_POWERS[places];
+    }
+    return Number(this.toFixed(places));
   }
 
   /** Shortest exact form: `-12.5`, `0.0001`, `3`. */
