@@ -14,6 +14,13 @@ export const MAX_ENTRY_BYTES = MAX_CACHED_BYTES / 4;
 const BROTLI_QUALITY = 9;
 /** Smaller bodies gain nothing from compression. */
 const MIN_GZIP_BYTES = 1024;
+/**
+ * Bodies above this are gzipped at level 1 instead of 6. The gzip form is made while the first
+ * answer waits, and is sent only until the Brotli form is ready (to clients that take Brotli, every
+ * browser): for the busiest month of a million-row account (9.6 MB of JSON) level 6 takes 70 ms for
+ * 764 KB, level 1 23 ms for 967 KB.
+ */
+const FAST_GZIP_BYTES = 1024 * 1024;
 
 /** One serialised report response: the JSON bytes, and their compressed forms made on first demand. */
 export class CachedReport {
@@ -31,7 +38,7 @@ export class CachedReport {
   }
 
   gzipped(): Buffer {
-    this.compressed ??= gzipSync(this.json, { level: 6 });
+    this.compressed ??= gzipSync(this.json, { level: this.json.length > FAST_GZIP_BYTES ? 1 : 6 });
     return this.compressed;
   }
 
