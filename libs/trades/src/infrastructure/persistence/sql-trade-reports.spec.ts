@@ -95,7 +95,9 @@ describe('SqlTradeReports (real database)', () => {
       ],
     );
     const bob = await addUser('bob@example.com', 'B-1');
-    await store(bob, [aTrade({ symbol: 'AAPL', closeDate: '2025-01-02', totalProfitLoss: d('-999') })], [aDividend('T', '2025-01-02', '1')], []);
+    // A symbol with commas (the month's trades come as one comma-joined text per trade, the symbol last).
+    const commas = aTrade({ symbol: 'X,Y ,', closeDate: '2025-01-02', totalProfitLoss: d('1.5'), washSale: true });
+    await store(bob, [aTrade({ symbol: 'AAPL', closeDate: '2025-01-02', totalProfitLoss: d('-999') }), commas], [aDividend('T', '2025-01-02', '1')], []);
     await addUser('nobody@example.com', 'N-1');
     const carol = await addUser('carol@example.com', 'C-1');
     const twin = aTrade({ symbol: 'NVDA', openDate: '2025-02-03', closeDate: '2025-02-05', totalProfitLoss: d('5'), holdingDays: 2 });
