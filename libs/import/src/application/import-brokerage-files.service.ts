@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Injectable, Logger } from '@nestjs/common';
 import { UnitOfWork } from '@app/persistence';
+import { collectGarbageAbove } from '@app/shared';
 import { DomainError, type IsoDate } from '@app/shared/domain';
 import { TradeLedger } from '@app/trades';
 import { naturalKeyOf, withLotFingerprints, withTransactionFingerprints } from '../domain/fingerprint.js';
@@ -243,6 +244,10 @@ export class ImportBrokerageFiles {
           .catch((recordError: unknown) => this.logger.warn(`could not record the failed upload: ${String(recordError)}`));
       }
       throw error;
+    } finally {
+      // A very large import leaves gigabytes of garbage (its rows, matches and texts for COPY): collected
+      // once it has answered, not when the next requests' allocations get round to it (docs/operations.md "Imports").
+      collectGarbageAbove(LEFT_HEAP_BYTES);
     }
   }
 
@@ -402,6 +407,9 @@ interface ReadFiles {
   /** The account number the history carries, if its layout has one. */
   accountNumber: string | null;
 }
+
+/** The heap (live and garbage) an import may leave to V8 to collect in its own time. */
+const LEFT_HEAP_BYTES = 512 * 1024 * 1024;
 
 /** Where the import's CPU work stops for a turn of the event loop. */
 const TURNS: Turns = { pause: () => nextTurn() };
