@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMarketDataStub, openPositionsExport } from './support/market-data-stub.mjs';
-import { load } from './support/load.mjs';
+import { load, timedRequest } from './support/load.mjs';
 import { cpuMeter, createDatabase, loadSignIn, startBenchService, waitForReady } from './support/service.mjs';
 import { generateActiveTraderHistory, generateTradingHistory } from './support/trading-history.mjs';
 import { schwabPair, setAccount, timedUpload } from './support/uploads.mjs';
@@ -138,11 +138,8 @@ async function main() {
       // A path with {id}: a random one of the tagged trades per request.
       const pathOf = () => scenario.path.replace('{id}', journal.ids[Math.floor(Math.random() * journal.ids.length)]);
       // The first request after the import finds no cached response: the read model's own speed.
-      const started = performance.now();
-      const first = await fetch(base + pathOf(), { method, headers, body });
-      const answer = Buffer.from(await first.arrayBuffer());
-      const firstMs = performance.now() - started;
-      if (first.status !== 200) throw new Error(`${scenario.path}: ${first.status} ${answer.toString('utf8', 0, 200)}`);
+      const { status, body: answer, ms: firstMs } = await timedRequest(base + pathOf(), { method, headers, body });
+      if (status !== 200) throw new Error(`${scenario.path}: ${status} ${answer.toString('utf8', 0, 200)}`);
       const cpu = cpuMeter(service.pid);
       const result = await load({
         url: base + scenario.path,

@@ -12,7 +12,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { load } from './support/load.mjs';
+import { load, timedRequest } from './support/load.mjs';
 import { childPids, cpuMeter, createDatabase, loadSignIn, peakRssMb, startBenchService, waitForReady } from './support/service.mjs';
 import { between, generateActiveTraderHistory, transactionDates } from './support/trading-history.mjs';
 import { schwabPair, setAccount, timedUpload } from './support/uploads.mjs';
@@ -71,9 +71,8 @@ async function measure(size) {
     const headers = { cookie: session.cookie, 'accept-encoding': ENCODINGS };
     // After the uploads above, nothing is cached: the first answer is the read model's own speed.
     const first = async (path) => {
-      const started = performance.now();
-      const body = await (await fetch(`${url}${path}`, { headers })).text();
-      return { firstMs: performance.now() - started, body };
+      const answer = await timedRequest(`${url}${path}`, { headers });
+      return { firstMs: answer.ms, body: answer.body.toString('utf8') };
     };
     const monthsFirst = await first('/api/months');
     const { months } = JSON.parse(monthsFirst.body);
