@@ -18,6 +18,7 @@ export { DATA_SOURCE, dataResponse } from './http/data-source.js';
 export { decodeUploadedText, readUploadedFileList, readUploadedFiles, UploadBudget, type UploadedFile, type UploadRules } from './http/multipart-upload.js';
 export { timestampWithMicroseconds } from './time/timestamps.js';
 export { Lane } from './concurrency/lane.js';
+export { SingleFlight } from './concurrency/single-flight.js';
 export { collectGarbageAbove } from './runtime/garbage-collection.js';
 export { UserChanges } from './events/user-changes.js';
 export { SharedModule } from './shared.module.js';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@app/calendar';
-import { AccessDeniedError, AuthenticationRequiredError, type AuthenticatedUser } from '@app/shared';
+import { AccessDeniedError, AuthenticationRequiredError, SingleFlight, type AuthenticatedUser } from '@app/shared';
 import { AuthSettings } from './auth-settings.js';
 import { hashToken, randomToken } from './secrets.js';
 import { Sessions } from './sessions.port.js';
@@ -23,7 +23,7 @@ export class SessionService {
    * The touches being written, by session: the requests of a page load (or a burst from several tabs)
    * that find the session due at once share one write instead of each queueing its own.
    */
-  private readonly touching = new Map<string, Promise<void>>();
+  private readonly touching = new SingleFlight<void>();
 
   constructor(
     private readonly sessions: Sessions,
@@ -69,12 +69,7 @@ export class SessionService {
 
   /** Records activity on the session, joining the write already under way for it, if any. */
   private touch(id: string, now: Date): Promise<void> {
-    let write = this.touching.get(id);
-    if (write === undefined) {
-      write = this.sessions.touch(id, now, this.settings.sessions.expiresAfter(now)).finally(() => this.touching.delete(id));
-      this.touching.set(id, write);
-    }
-    return write;
+    return this.touching.run(id, () => this.sessions.touch(id, now, this.settings.sessions.expiresAfter(now)));
   }
 
   /** Like `resolve`, but answers null instead of refusing (for pages that only want to know). */

@@ -1,5 +1,6 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Clock } from '@app/calendar';
+import { SingleFlight } from '@app/shared';
 import { CachedReport, ReportVersions } from '@app/trades';
 import { HoldingsChanges } from '../application/holdings-changes.js';
 
@@ -24,7 +25,7 @@ interface Entry {
 @Injectable()
 export class PositionsResponseCache implements OnModuleDestroy {
   private readonly entries = new Map<string, Entry>();
-  private readonly computing = new Map<string, Promise<CachedReport>>();
+  private readonly computing = new SingleFlight<CachedReport>();
   /** Per user, raised by a change of their manual holdings: answers computed before are not kept. */
   private readonly generations = new Map<number, number>();
   private readonly unsubscribe: () => void;
@@ -52,23 +53,16 @@ export class PositionsResponseCache implements OnModuleDestroy {
     if (entry !== undefined && entry.version === version && this.clock.now().getTime() < entry.expiresAt) {
       return entry.report;
     }
-    const flightKey = `${version} ${generation} ${key}`;
-    let flight = this.computing.get(flightKey);
-    if (flight === undefined) {
-      flight = compute()
-        .then(({ body, freshForMs }) => {
-          const report = new CachedReport(version, Buffer.from(JSON.stringify(body), 'utf8'));
-          this.entries.delete(key);
-          // Kept only when no holding changed while it was computed.
-          if (freshForMs > 0 && generation === (this.generations.get(userId) ?? 0)) {
-            this.entries.set(key, { userId, report, version, expiresAt: this.clock.now().getTime() + Math.min(freshForMs, MAX_FRESH_MS) });
-            if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
-          }
-          return report;
-        })
-        .finally(() => this.computing.delete(flightKey));
-      this.computing.set(flightKey, flight);
-    }
-    return flight;
+    return this.computing.run(`${version} ${generation} ${key}`, async () => {
+      const { body, freshForMs } = await compute();
+      const report = new CachedReport(version, Buffer.from(JSON.stringify(body), 'utf8'));
+      this.entries.delete(key);
+      // Kept only when no holding changed while it was computed.
+      if (freshForMs > 0 && generation === (this.generations.get(userId) ?? 0)) {
+        this.entries.set(key, { userId, report, version, expiresAt: this.clock.now().getTime() + Math.min(freshForMs, MAX_FRESH_MS) });
+        if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+      }
+      return report;
+    });
   }
 }

@@ -1,5 +1,6 @@
 import { brotliCompress, constants as zlib, gzipSync } from 'node:zlib';
 import { Injectable } from '@nestjs/common';
+import { SingleFlight } from '@app/shared';
 import { ReportVersions } from '../application/report-versions.port.js';
 
 /** Bytes kept at most: a few hundred months, calendars and summaries of several users. */
@@ -76,7 +77,7 @@ export class CachedReport {
 @Injectable()
 export class ReportResponseCache {
   private readonly entries = new Map<string, CachedReport>();
-  private readonly computing = new Map<string, Promise<CachedReport>>();
+  private readonly computing = new SingleFlight<CachedReport>();
 
   constructor(private readonly versions: ReportVersions) {}
 
@@ -89,19 +90,11 @@ export class ReportResponseCache {
       this.entries.set(key, entry);
       return entry;
     }
-    const flightKey = `${version} ${key}`;
-    let flight = this.computing.get(flightKey);
-    if (flight === undefined) {
-      flight = compute()
-        .then((response) => {
-          const report = new CachedReport(version, Buffer.from(JSON.stringify(response), 'utf8'));
-          this.store(key, report);
-          return report;
-        })
-        .finally(() => this.computing.delete(flightKey));
-      this.computing.set(flightKey, flight);
-    }
-    return flight;
+    return this.computing.run(`${version} ${key}`, async () => {
+      const report = new CachedReport(version, Buffer.from(JSON.stringify(await compute()), 'utf8'));
+      this.store(key, report);
+      return report;
+    });
   }
 
   /** The JSON text of a response (for tests and diagnostics). */
