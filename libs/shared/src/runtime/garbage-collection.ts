@@ -4,6 +4,13 @@ import { runInNewContext } from 'node:vm';
 type CollectGarbage = () => void;
 
 let collector: CollectGarbage | null | undefined;
+/** When the last collection was asked for (ms since the epoch). */
+let lastAsked = Number.NEGATIVE_INFINITY;
+/**
+ * At most one collection a minute: a heap above the limit with little garbage in it (many users'
+ * live data) would otherwise cost a full collection, a pause of the event loop, after every upload.
+ */
+const MIN_INTERVAL_MS = 60_000;
 
 /**
  * V8's `gc` function without starting node with `--expose-gc`: the flag is set for the moment a new
@@ -29,10 +36,11 @@ function loadCollector(): CollectGarbage | null {
  * (50 MB of it live) for the next requests, whose scavenges each took 10–30 ms in it, and the process's
  * memory stayed that high until then. Below `bytes` the garbage is left to V8: a full collection
  * there saves little, and the smaller heap it leaves makes the next large upload collect more often
- * while it grows again.
+ * while it grows again. At most once a minute (`MIN_INTERVAL_MS`).
  */
 export function collectGarbageAbove(bytes: number): void {
-  if (getHeapStatistics().used_heap_size <= bytes) return;
+  if (getHeapStatistics().used_heap_size <= bytes || Date.now() - lastAsked < MIN_INTERVAL_MS) return;
+  lastAsked = Date.now();
   setTimeout(() => {
     collector ??= loadCollector();
     collector?.();
