@@ -37,7 +37,8 @@ const MAX_EXACT_UNITS = BigInt(Number.MAX_SAFE_INTEGER);
 
 const POWERS_OF_TEN = Array.from({ length: 2 * SCALE + 1 }, (_, exponent) => 10n ** BigInt(exponent));
 
-function pow10(exponent: number): bigint {
+/** 10^exponent as a bigint (the common ones from a table). */
+export function pow10(exponent: number): bigint {
   return POWERS_OF_TEN[exponent] ?? 10n ** BigInt(exponent);
 }
 

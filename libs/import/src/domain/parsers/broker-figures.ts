@@ -1,4 +1,4 @@
-import { Decimal, divideRounded, EXACT_DIGITS } from '@app/shared/domain';
+import { Decimal, divideRounded, EXACT_DIGITS, pow10 } from '@app/shared/domain';
 
 /**
  * Figures as brokers and spreadsheets write them, read exactly: the one parser of money, quantity
@@ -6,11 +6,6 @@ import { Decimal, divideRounded, EXACT_DIGITS } from '@app/shared/domain';
  */
 
 const SCALE = Decimal.SCALE;
-const POWERS_OF_TEN = Array.from({ length: 2 * SCALE + 1 }, (_, exponent) => 10n ** BigInt(exponent));
-
-function pow10(exponent: number): bigint {
-  return POWERS_OF_TEN[exponent] ?? 10n ** BigInt(exponent);
-}
 
 /**
  * A figure as brokers write it: `$1,234.56`, `-$5.00`, `$-5.00`, `($5.00)`, `1,234.5678`, `12.5`,
