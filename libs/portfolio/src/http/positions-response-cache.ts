@@ -55,7 +55,7 @@ export class PositionsResponseCache implements OnModuleDestroy {
     }
     return this.computing.run(`${version} ${generation} ${key}`, async () => {
       const { body, freshForMs } = await compute();
-      const report = new CachedReport(version, Buffer.from(JSON.stringify(body), 'utf8'));
+      const report = CachedReport.of(version, body);
       this.entries.delete(key);
       // Kept only when no holding changed while it was computed.
       if (freshForMs > 0 && generation === (this.generations.get(userId) ?? 0)) {

@@ -34,6 +34,11 @@ export class CachedReport {
     readonly json: Buffer,
   ) {}
 
+  /** A response body serialised as JSON (UTF-8), under the report version it was computed for. */
+  static of(version: number, body: unknown): CachedReport {
+    return new CachedReport(version, Buffer.from(JSON.stringify(body), 'utf8'));
+  }
+
   get compressible(): boolean {
     return this.json.length >= MIN_GZIP_BYTES;
   }
@@ -91,7 +96,7 @@ export class ReportResponseCache {
       return entry;
     }
     return this.computing.run(`${version} ${key}`, async () => {
-      const report = new CachedReport(version, Buffer.from(JSON.stringify(await compute()), 'utf8'));
+      const report = CachedReport.of(version, await compute());
       this.store(key, report);
       return report;
     });
