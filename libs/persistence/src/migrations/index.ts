@@ -16,6 +16,7 @@ import { OpenLots1763850000000 } from './1763850000000-open-lots.js';
 import { TransactionsDayOrder1763860000000 } from './1763860000000-transactions-day-order.js';
 import { SeveralBrokerageAccounts1763870000000 } from './1763870000000-several-brokerage-accounts.js';
 import { IncrementalImports1763880000000 } from './1763880000000-incremental-imports.js';
+import { SymbolsAndTradeIdsInByteOrder1763890000000 } from './1763890000000-symbols-and-trade-ids-in-byte-order.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   TransactionsDayOrder1763860000000,
   SeveralBrokerageAccounts1763870000000,
   IncrementalImports1763880000000,
+  SymbolsAndTradeIdsInByteOrder1763890000000,
 ];

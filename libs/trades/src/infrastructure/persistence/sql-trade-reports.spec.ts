@@ -279,6 +279,28 @@ describe('SqlTradeReports (real database)', () => {
     expect(await snapshot()).toEqual(rebuilt);
   });
 
+  it('symbols, trade ids and close fills compare byte by byte, whatever the database’s locale (SymbolsAndTradeIdsInByteOrder1763890000000)', async () => {
+    const columns = (await database.manager.query(
+      `SELECT c.relname AS table, a.attname AS column, co.collname AS collation
+         FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+         LEFT JOIN pg_collation co ON co.oid = a.attcollation
+        WHERE n.nspname = current_schema() AND c.relkind = 'r' AND a.attname IN ('symbol', 'trade_id', 'close_fill') AND NOT a.attisdropped
+        ORDER BY 1, 2`,
+    )) as { table: string; column: string; collation: string }[];
+    expect(columns.length).toBeGreaterThanOrEqual(18);
+    expect(columns.filter((column) => column.collation !== 'C')).toEqual([]);
+    // Sorted as JavaScript sorts them (code units: punctuation, then digits, then capitals), which a locale's collation would not keep.
+    const symbols = ['BRKA', 'BRK.B', 'BRK-A', 'BF/B', 'BF.A', '^VIX', 'A1', 'AA'];
+    await database.manager.query(`CREATE TEMPORARY TABLE sorted_symbols AS SELECT symbol FROM closed_trades LIMIT 0`);
+    try {
+      await database.manager.query(`INSERT INTO sorted_symbols (symbol) SELECT unnest($1::text[])`, [symbols]);
+      const sorted = (await database.manager.query(`SELECT symbol FROM sorted_symbols ORDER BY symbol`)) as { symbol: string }[];
+      expect(sorted.map((row) => row.symbol)).toEqual([...symbols].sort());
+    } finally {
+      await database.manager.query(`DROP TABLE sorted_symbols`);
+    }
+  });
+
   it('the migrations that store trade ids (TradeJournal1763830000000, TradeIdsWithProfitLoss1763835000000) give trades stored before them the ids the ledger computes', async () => {
     const ids = async () =>
       ((await database.manager.query(`SELECT account_id, seq, trade_id FROM closed_trades ORDER BY account_id, seq`)) as { trade_id: string }[]).map((row) => row.trade_id);
