@@ -1,5 +1,5 @@
 import { ImportFileError } from '../import.errors.js';
-import { readCsvRows, streamCsvRows } from './csv-text.js';
+import { readCsvRows, splitPlainRecords, streamCsvRows } from './csv-text.js';
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -73,6 +73,77 @@ describe('streamCsvRows', () => {
       })();
       expect(whole).toBeInstanceOf(ImportFileError);
       expect(() => [...streamCsvRows('t.csv', text, ',', 50)]).toThrow((whole as Error).message);
+    }
+  });
+});
+
+/**
+ * Plain lines (csv-text.ts `splitPlainRecords`): quoted cells holding separators, unquoted ones, empty
+ * ones, blank lines and a separator at a line's end; now and then (`messy`, per line) a line papaparse
+ * alone reads: a doubled quote, a quoted line break, a quote inside an unquoted cell.
+ */
+function plainText(seed: number, rows: number, delimiter: string, messy = 0): string {
+  const next = random(seed);
+  const cell = (): string => {
+    const pick = next();
+    if (pick < 0.35) return `"$${Math.floor(next() * 10_000) / 100}"`;
+    if (pick < 0.5) return `"a${delimiter} b ${Math.floor(next() * 100)}"`;
+    if (pick < 0.6) return '""';
+    if (pick < 0.7) return '';
+    if (pick < 0.75) return ' ';
+    return `word${Math.floor(next() * 1000)}`;
+  };
+  const lines: string[] = [];
+  for (let row = 0; row < rows; row += 1) {
+    if (next() < messy) {
+      lines.push(['"a ""b"""', '"c\nd"', '5" screen'][Math.floor(next() * 3)]);
+    } else {
+      lines.push(next() < 0.05 ? '' : Array.from({ length: 1 + Math.floor(next() * 5) }, cell).join(delimiter));
+    }
+  }
+  return lines.join('\n') + (next() < 0.5 ? '\n' : '');
+}
+
+describe('splitPlainRecords', () => {
+  it('reads plain lines as papaparse does', () => {
+    for (const delimiter of [',', ';', '\t']) {
+      for (const seed of [11, 12, 13, 14]) {
+        const text = plainText(seed, 300, delimiter);
+        const plain = splitPlainRecords(text, 0, text.length, true, delimiter);
+        expect(plain).not.toBeNull();
+        expect(plain?.cursor).toBe(text.length);
+        expect([...streamCsvRows('t.csv', text, delimiter, 1_000_000)]).toEqual(readCsvRows('t.csv', text, delimiter));
+      }
+    }
+  });
+
+  it('stops at the last line end of a slice that is not the last', () => {
+    const text = '"a","b"\nc,d\n"e","f"';
+    expect(splitPlainRecords(text, 0, 15, false, ',')).toEqual({
+      data: [
+        ['a', 'b'],
+        ['c', 'd'],
+      ],
+      cursor: 12,
+    });
+    expect(splitPlainRecords(text, 0, 5, false, ',')).toBeNull();
+    expect(splitPlainRecords(text, 12, text.length, true, ',')).toEqual({ data: [['e', 'f']], cursor: text.length });
+  });
+
+  it('leaves to papaparse a line that is not plain', () => {
+    for (const line of ['"a ""b"""', '"c\nd"', '5" screen', '"padded"  ,x', '"unterminated,x', 'x,"q"z']) {
+      const text = `a,b\n${line}\n`;
+      expect(splitPlainRecords(text, 0, text.length, true, ',')).toBeNull();
+    }
+  });
+
+  it('gives, mixed with lines that are not plain, the records of reading the whole text, whatever the slices', () => {
+    for (const seed of [21, 22, 23, 24]) {
+      const text = plainText(seed, 600, ',', 0.01);
+      const whole = readCsvRows('t.csv', text, ',');
+      for (const slice of [1, 40, 300, 2_000, 1_000_000]) {
+        expect([...streamCsvRows('t.csv', text, ',', slice)]).toEqual(whole);
+      }
     }
   });
 });
