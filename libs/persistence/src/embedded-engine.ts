@@ -13,6 +13,9 @@ import { createRequire } from 'node:module';
 /** The argument that makes the file run as the engine (importing it, as the service does for its types, does nothing). */
 export const ENGINE_ARGUMENT = '--embedded-engine';
 
+/** Connections the engine's socket server accepts at once: the service's one and the one replacing it. */
+export const ENGINE_CONNECTIONS = 2;
+
 /** What the service asks of the engine process. */
 export type EngineRequest =
   | { type: 'create'; pglite: string; directory: string }
@@ -51,7 +54,7 @@ interface SocketServer {
   getServerConn(): string;
 }
 interface SocketModule {
-  PGLiteSocketServer: new (options: { db: PGliteDatabase; host: string; port: number }) => SocketServer;
+  PGLiteSocketServer: new (options: { db: PGliteDatabase; host: string; port: number; maxConnections: number }) => SocketServer;
 }
 
 const load = createRequire(import.meta.url);
@@ -86,7 +89,11 @@ async function serve(request: Extract<EngineRequest, { type: 'start' }>): Promis
   const { PGlite } = load(request.pglite) as PGliteModule;
   const { PGLiteSocketServer } = load(request.socket) as SocketModule;
   const db = await PGlite.create({ dataDir: request.directory, startParams: [...PGlite.defaultStartParams, ...request.settings] });
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0 });
+  // The service holds one connection, but a connection it replaces (closed when idle, or broken) is
+  // still being let go for a moment when the next one comes: with room for one, that next one would be
+  // refused (the client reads a reset connection). PGlite runs the connections' statements one at a
+  // time and a transaction to its end before another connection's, so a second one is safe.
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: ENGINE_CONNECTIONS });
   await server.start();
 
   let queue = Promise.resolve();

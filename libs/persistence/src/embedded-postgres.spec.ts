@@ -54,6 +54,24 @@ describe('EmbeddedPostgres (engine process)', () => {
     }
   }, 60000);
 
+  it('takes a new connection while the one it replaces is still closing (a pool that lets idle ones go)', async () => {
+    // The service's pool holds one connection and closes it after a while idle: the next query opens
+    // another at once. With room for a single connection, the engine refused about one in six of them.
+    const engine = await EmbeddedPostgres.start(dataDir);
+    const pool = new pg.Pool({ connectionString: engine.url, max: 1, idleTimeoutMillis: 20 });
+    const failures: string[] = [];
+    try {
+      for (let attempt = 0; attempt < 60; attempt += 1) {
+        await pool.query('SELECT 1').catch((error: Error) => failures.push(error.message));
+        await new Promise((resolve) => setTimeout(resolve, 15 + (attempt % 10)));
+      }
+    } finally {
+      await pool.end();
+      await engine.stop();
+    }
+    expect(failures).toEqual([]);
+  }, 60000);
+
   it('passes COPY text through files it removes once read, whether the statement succeeds or not', async () => {
     const spool = join(dataDir, 'pg-copy');
     await mkdir(spool, { recursive: true });
