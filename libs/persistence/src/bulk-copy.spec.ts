@@ -1,5 +1,5 @@
 import { Decimal } from '@app/shared/domain';
-import { copyChunks, copyField, copyStatement, rowsOf, textOrNull } from './bulk-copy.js';
+import { copyChunks, copyChunksInTurns, copyField, copyStatement, rowsOf, textOrNull } from './bulk-copy.js';
 
 describe('COPY text format', () => {
   it('writes null as \\N and escapes what the format gives a meaning to', () => {
@@ -16,6 +16,20 @@ describe('COPY text format', () => {
     const chunks = [...copyChunks(rowsOf(['a', 'b', 'c'], (item, index) => [item, index, null]), 2)];
     expect(chunks).toEqual(['a\t0\t\\N\nb\t1\t\\N\n', 'c\t2\t\\N\n']);
     expect([...copyChunks([], 2)]).toEqual([]);
+  });
+
+  it('builds the same chunks in turns, stopping every hundred rows and after each chunk', async () => {
+    const items = Array.from({ length: 450 }, (_, index) => `row ${index}`);
+    const built: number[] = [];
+    let rowsSeen = 0;
+    const rows = rowsOf(items, (item, index) => {
+      rowsSeen = index + 1;
+      return [item, index];
+    });
+    const chunks: string[] = [];
+    for await (const chunk of copyChunksInTurns(rows, 200, async () => void built.push(rowsSeen))) chunks.push(chunk);
+    expect(chunks).toEqual([...copyChunks(rowsOf(items, (item, index) => [item, index]), 200)]);
+    expect(built).toEqual([100, 200, 300, 400]);
   });
 
   it('names only plain identifiers', () => {

@@ -4,7 +4,8 @@ import { pipeline } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import type { QueryRunner } from 'typeorm';
-import { copyChunks, copyStatement, type CopyJob } from './bulk-copy.js';
+import { turnIfDue } from '@app/shared';
+import { copyChunksInTurns, copyStatement, type CopyJob } from './bulk-copy.js';
 import type { EmbeddedPostgres } from './embedded-postgres.js';
 
 /**
@@ -36,25 +37,10 @@ export class StreamingBulkWriter implements BulkWriter {
     const counts: number[] = [];
     for (const { target, rows } of jobs) {
       const stream = client.query(copyFromStdin(copyStatement(target, 'STDIN')));
-      await pipeline(Readable.from(withTurns(copyChunks(rows, SERVER_COPY_ROWS)), { highWaterMark: 1 }), stream);
+      await pipeline(Readable.from(copyChunksInTurns(rows, SERVER_COPY_ROWS, turnIfDue), { highWaterMark: 1 }), stream);
       counts.push(stream.rowCount);
     }
     return counts;
-  }
-}
-
-/** Building text for this long at most before the event loop gets a turn (a turn per chunk slowed a large write by a tenth). */
-const BUILD_MS_PER_TURN = 10;
-
-/** The chunks, with a turn of the event loop whenever building them has taken BUILD_MS_PER_TURN since the last. */
-async function* withTurns(chunks: Iterable<string>): AsyncGenerator<string> {
-  let since = performance.now();
-  for (const chunk of chunks) {
-    yield chunk;
-    if (performance.now() - since >= BUILD_MS_PER_TURN) {
-      await nextTurn();
-      since = performance.now();
-    }
   }
 }
 
@@ -62,7 +48,8 @@ async function* withTurns(chunks: Iterable<string>): AsyncGenerator<string> {
  * The embedded database: the rows go straight to the engine (not through its socket), which is one
  * session, the one that holds the caller's transaction. Each chunk is handed over as soon as it is
  * built and the engine writes them in order, in its own process, while the next is being built. The
- * event loop gets a turn after each chunk, so other requests are answered while a large write is built.
+ * event loop gets a turn after each chunk and while one is built, so other requests are answered while a
+ * large write is built.
  */
 export class EngineBulkWriter implements BulkWriter {
   constructor(private readonly engine: EmbeddedPostgres) {}
@@ -73,7 +60,7 @@ export class EngineBulkWriter implements BulkWriter {
       for (const { target, rows } of jobs) {
         const chunks: Promise<number>[] = [];
         handedOver.push(chunks);
-        for (const text of copyChunks(rows, EMBEDDED_COPY_ROWS)) {
+        for await (const text of copyChunksInTurns(rows, EMBEDDED_COPY_ROWS, turnIfDue)) {
           const copied = this.engine.copyFrom(target, text);
           copied.catch(() => undefined); // its failure is judged with the others below, not left unhandled meanwhile
           chunks.push(copied);

@@ -20,6 +20,7 @@ export { timestampWithMicroseconds } from './time/timestamps.js';
 export { Lane } from './concurrency/lane.js';
 export { SingleFlight } from './concurrency/single-flight.js';
 export { collectGarbageAbove } from './runtime/garbage-collection.js';
+export { TURN_EVERY_MS, turnIfDue } from './runtime/event-loop-turns.js';
 export { UserChanges } from './events/user-changes.js';
 export { SharedModule } from './shared.module.js';
 export { CurrentUser, IS_PUBLIC, Public, type AuthenticatedUser } from './http/auth-context.js';

@@ -1,7 +1,6 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Injectable, Logger } from '@nestjs/common';
 import { UnitOfWork } from '@app/persistence';
-import { collectGarbageAbove } from '@app/shared';
+import { collectGarbageAbove, turnIfDue } from '@app/shared';
 import { DomainError, type IsoDate } from '@app/shared/domain';
 import { TradeLedger } from '@app/trades';
 import { naturalKeyOf, withLotFingerprints, withTransactionFingerprints } from '../domain/fingerprint.js';
@@ -265,7 +264,7 @@ export class ImportBrokerageFiles {
   /**
    * Step 1: the files as rows, and the warnings about the files themselves; their natural keys once
    * the account is known (`take`). This is CPU work on the event loop: it gives the loop a turn every
-   * few thousand rows, so other users' requests (and the health probes) are answered while a large
+   * 10 ms of it, so other users' requests (and the health probes) are answered while a large
    * file is read.
    */
   private async readFiles(part: ImportPart, counts: { transactionsProcessed: number; realizedGainsLots: number }): Promise<ReadFiles> {
@@ -411,8 +410,8 @@ interface ReadFiles {
 /** The heap (live and garbage) an import may leave to V8 to collect in its own time. */
 const LEFT_HEAP_BYTES = 512 * 1024 * 1024;
 
-/** Where the import's CPU work stops for a turn of the event loop. */
-const TURNS: Turns = { pause: () => nextTurn() };
+/** Where the import's CPU work may stop: a turn of the event loop once it has run 10 ms since the last. */
+const TURNS: Turns = { pause: turnIfDue };
 
 /** The first and last of the rows' days; null for no rows. */
 function daysOf<T>(rows: readonly T[], dayOf: (row: T) => IsoDate): RowDays | null {

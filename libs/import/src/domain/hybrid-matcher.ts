@@ -13,7 +13,7 @@ import { SymbolBook, type LotPiece, type OpenLotQueue, type RemainingLot } from 
 import { PositionHistory } from './position-history.js';
 import type { RealizedLot } from './realized-lot.js';
 import { groupBy } from './group-by.js';
-import { runSteps, runStepsWithTurns, type Steps, type Turns } from './turns.js';
+import { ROWS_PER_TURN, runSteps, runStepsWithTurns, type Steps, type Turns } from './turns.js';
 
 export type MatchWarningCode =
   | 'LOTS_DO_NOT_ADD_UP'
@@ -90,7 +90,7 @@ export interface MatchResumePoint {
   readonly fifoSides: readonly { readonly symbol: string; readonly side: TradeSide }[];
 }
 
-/** Matching that gives the caller a turn every `sliceSize` transactions (`pause` resolves when it may go on). */
+/** Matching that gives the caller a place to stop every `sliceSize` transactions (`pause` resolves when it may go on). */
 export interface SlicedMatchOptions extends MatchOptions, Turns {
   readonly sliceSize?: number;
 }
@@ -128,8 +128,8 @@ function weightedPrice(pieces: readonly LotPiece[]): Decimal | null {
  * FIFO against the open lots; broker lots use up the open lots they name. A pure function of the rows:
  * the import recomputes an account's trades from all its stored rows with it.
  *
- * Given a `pause`, it answers a promise and gives the caller a turn every `sliceSize` transactions (2,000
- * by default): an import matches this way while its rows stream to the database, so the writing is fed
+ * Given a `pause`, it answers a promise and gives the caller a place to stop every `sliceSize` transactions
+ * (ROWS_PER_TURN by default): an import matches this way while its rows stream to the database, so the writing is fed
  * between slices instead of waiting for the whole match. The result is the same.
  */
 export function matchTrades(transactions: readonly BrokerTransaction[], lots: readonly RealizedLot[], options?: MatchOptions): MatchResult;
@@ -141,7 +141,7 @@ export function matchTrades(
 ): MatchResult | Promise<MatchResult> {
   const run = new MatchRun(transactions, options.useBrokerLots === false ? [] : lots, lots.length);
   if (options.resumeFrom !== undefined) run.resume(options.resumeFrom);
-  return 'pause' in options ? run.runInSlices(options.pause, options.sliceSize ?? 2_000) : run.run();
+  return 'pause' in options ? run.runInSlices(options.pause, options.sliceSize ?? ROWS_PER_TURN) : run.run();
 }
 
 /** The state of one matching pass. */

@@ -45,7 +45,7 @@ export class SqlImportStore extends ImportStore {
       [accountId],
     );
     const lots: SqlRow[] = await manager.query(`SELECT ${LOT_COLUMNS} FROM realized_lots WHERE account_id = $1 ORDER BY ${LOT_ORDER}`, [accountId]);
-    return { transactions: await mapInTurns(transactions, ROWS_PER_TURN, toTransaction), lots: await mapInTurns(lots, ROWS_PER_TURN, toLot) };
+    return { transactions: await mapInTurns(transactions, toTransaction), lots: await mapInTurns(lots, toLot) };
   }
 
   async lastTransactionDate(accountId: number): Promise<IsoDate | null> {
@@ -160,8 +160,6 @@ const REALIZED_LOTS: CopyTarget = {
   ],
 };
 
-/** Stored rows read into the import's rows between two turns of the event loop (~10 ms of work). */
-const ROWS_PER_TURN = 5_000;
 
 /** A stored row's cells, which `loadRows` does not read. */
 const NOT_LOADED = '[]';

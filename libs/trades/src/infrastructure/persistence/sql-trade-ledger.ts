@@ -214,16 +214,13 @@ function activeMonths(ledger: Pick<AccountLedger, 'trades' | 'dividends'>): stri
   return [...months].sort();
 }
 
-/** Trades whose ids are computed between two turns of the event loop (~15 ms of hashing). */
-const TRADES_PER_TURN = 5_000;
-
 /**
- * `tradeIds` with a turn of the event loop every TRADES_PER_TURN trades: an import's hundreds of
- * thousands of trades take seconds to hash, which other requests would otherwise wait behind.
+ * `tradeIds` with turns of the event loop (`mapInTurns`): an import's hundreds of thousands of trades
+ * take seconds to hash, which other requests would otherwise wait behind.
  */
 function tradeIdsInTurns(accountId: number, trades: readonly ClosedTrade[]): Promise<string[]> {
   const sequence = new TradeIdSequence(accountId);
-  return mapInTurns(trades, TRADES_PER_TURN, (trade) => sequence.next(trade));
+  return mapInTurns(trades, (trade) => sequence.next(trade));
 }
 
 /** Rows written at once from which the ledger's and the rollups' statistics are refreshed (a daily export writes a few hundred). */
