@@ -12,7 +12,7 @@ import { allocateLots, LOT_QUANTITY_TOLERANCE } from './lot-allocation.js';
 import { SymbolBook, type LotPiece, type OpenLotQueue, type RemainingLot } from './open-lot-book.js';
 import { PositionHistory } from './position-history.js';
 import type { RealizedLot } from './realized-lot.js';
-import { groupBy } from './group-by.js';
+import { groupBy, groupingSteps } from './group-by.js';
 import { ROWS_PER_TURN, runSteps, runStepsWithTurns, type Steps, type Turns } from './turns.js';
 
 export type MatchWarningCode =
@@ -237,8 +237,8 @@ class MatchRun {
    * (yields) after every `sliceSize` closing transactions, where a caller may give the event loop a turn.
    */
   private *allocateBrokerLots(sliceSize = Infinity): Steps<void> {
-    const lotsByDay = groupBy([...this.lots].sort((a, b) => a.line - b.line), (lot) => dayKey(lot.symbol, lot.closedDate));
-    const closingByDay = groupBy(
+    const lotsByDay = yield* groupingSteps([...this.lots].sort((a, b) => a.line - b.line), (lot) => dayKey(lot.symbol, lot.closedDate));
+    const closingByDay = yield* groupingSteps(
       this.ordered.filter((tx) => isClosingKind(tx.kind) && tx.quantity),
       (tx) => dayKey(tx.symbol, tx.date),
     );
