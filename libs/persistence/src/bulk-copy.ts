@@ -44,30 +44,17 @@ export function* rowsOf<T>(items: Iterable<T>, toRow: (item: T, index: number) =
   for (const item of items) yield toRow(item, index++);
 }
 
-/**
- * The rows as COPY text, `rowsPerChunk` rows per string, built only as they are asked for: a server
- * takes in one chunk while the next is being built, and no more than a chunk is held as text at once.
- */
-export function* copyChunks(rows: Iterable<readonly CopyValue[]>, rowsPerChunk: number): Generator<string> {
-  let lines: string[] = [];
-  for (const row of rows) {
-    lines.push(copyLine(row));
-    if (lines.length === rowsPerChunk) {
-      yield `${lines.join('\n')}\n`;
-      lines = [];
-    }
-  }
-  if (lines.length > 0) yield `${lines.join('\n')}\n`;
-}
-
-/** Rows built between two calls of `pause` by `copyChunksInTurns`. */
+/** Rows built between two calls of `pause` by `copyChunks`. */
 const ROWS_PER_PAUSE = 100;
 
 /**
- * `copyChunks` that awaits `pause` every hundred rows while it builds a chunk (a chunk of thousands of
- * rows took 20–60 ms to build on cold code, with no other request answered meanwhile).
+ * The rows as COPY text, `rowsPerChunk` rows per string, built only as they are asked for: a server
+ * takes in one chunk while the next is being built, and no more than a chunk is held as text at once.
+ * It awaits `pause` every hundred rows while it builds (where the caller may give the event loop a
+ * turn: a chunk of thousands of rows took 20–60 ms to build on cold code, with no other request
+ * answered meanwhile).
  */
-export async function* copyChunksInTurns(rows: Iterable<readonly CopyValue[]>, rowsPerChunk: number, pause: () => Promise<void>): AsyncGenerator<string> {
+export async function* copyChunks(rows: Iterable<readonly CopyValue[]>, rowsPerChunk: number, pause: () => Promise<void>): AsyncGenerator<string> {
   let lines: string[] = [];
   for (const row of rows) {
     lines.push(copyLine(row));

@@ -5,7 +5,7 @@ import type { PoolClient } from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import type { QueryRunner } from 'typeorm';
 import { turnIfDue } from '@app/shared';
-import { copyChunksInTurns, copyStatement, type CopyJob } from './bulk-copy.js';
+import { copyChunks, copyStatement, type CopyJob } from './bulk-copy.js';
 import type { EmbeddedPostgres } from './embedded-postgres.js';
 
 /**
@@ -37,7 +37,7 @@ export class StreamingBulkWriter implements BulkWriter {
     const counts: number[] = [];
     for (const { target, rows } of jobs) {
       const stream = client.query(copyFromStdin(copyStatement(target, 'STDIN')));
-      await pipeline(Readable.from(copyChunksInTurns(rows, SERVER_COPY_ROWS, turnIfDue), { highWaterMark: 1 }), stream);
+      await pipeline(Readable.from(copyChunks(rows, SERVER_COPY_ROWS, turnIfDue), { highWaterMark: 1 }), stream);
       counts.push(stream.rowCount);
     }
     return counts;
@@ -60,7 +60,7 @@ export class EngineBulkWriter implements BulkWriter {
       for (const { target, rows } of jobs) {
         const chunks: Promise<number>[] = [];
         handedOver.push(chunks);
-        for await (const text of copyChunksInTurns(rows, EMBEDDED_COPY_ROWS, turnIfDue)) {
+        for await (const text of copyChunks(rows, EMBEDDED_COPY_ROWS, turnIfDue)) {
           const copied = this.engine.copyFrom(target, text);
           copied.catch(() => undefined); // its failure is judged with the others below, not left unhandled meanwhile
           chunks.push(copied);

@@ -128,9 +128,10 @@ function weightedPrice(pieces: readonly LotPiece[]): Decimal | null {
  * FIFO against the open lots; broker lots use up the open lots they name. A pure function of the rows:
  * the import recomputes an account's trades from all its stored rows with it.
  *
- * Given a `pause`, it answers a promise and gives the caller a place to stop every `sliceSize` transactions
- * (ROWS_PER_TURN by default): an import matches this way while its rows stream to the database, so the writing is fed
- * between slices instead of waiting for the whole match. The result is the same.
+ * Given a `pause`, it answers a promise and gives the caller a place to stop every `sliceSize`
+ * transactions (ROWS_PER_TURN by default): an import matches this way while its rows stream to the
+ * database, so the writing is fed between slices instead of waiting for the whole match. The result
+ * is the same.
  */
 export function matchTrades(transactions: readonly BrokerTransaction[], lots: readonly RealizedLot[], options?: MatchOptions): MatchResult;
 export function matchTrades(transactions: readonly BrokerTransaction[], lots: readonly RealizedLot[], options: SlicedMatchOptions): Promise<MatchResult>;

@@ -128,9 +128,9 @@ const STREAM_SLICE = 256 * 1024;
  * The records of `text` as `readCsvRows` gives them, split a slice of text at a time as they are
  * taken, so the cells of the records already taken can go while the rest is read. A slice is read as
  * papaparse reads a stream: its last, maybe cut, record is left for the next slice (a slice of plain
- * lines, as brokers write them, is split without papaparse, to the same records: `splitPlainRecords`). A slice that does
- * not read cleanly (a malformed quote, or one that only the rest of the text would make good) hands over
- * to reading the whole text, which goes on after the records given. A malformed record is thrown when it
+ * lines, as brokers write them, is split without papaparse, to the same records: `splitPlainRecords`).
+ * A slice that does not read cleanly (a malformed quote, or one that only the rest of the text would
+ * make good) hands over to reading the whole text, which goes on after the records given. A malformed record is thrown when it
  * is reached, after the records before it, so the first problem of a file in file order is the one
  * reported, whether it is in the CSV or in a row's content, however the text was sliced.
  */
