@@ -6,7 +6,7 @@ import { TradeLedger } from '@app/trades';
 import { naturalKeyOf, withLotFingerprints, withTransactionFingerprints } from '../domain/fingerprint.js';
 import { matchTrades, symbolKey, type MatchResult } from '../domain/hybrid-matcher.js';
 import { ImportFileError } from '../domain/import.errors.js';
-import { decodeCsvText } from '../domain/parsers/csv-text.js';
+import { decodeCsvTextInTurns } from '../domain/parsers/csv-text.js';
 import { brokerageFormats, parseRealizedLotsFile, parseTransactionsFile } from '../domain/parsers/format-registry.js';
 import type { BrokerTransaction } from '../domain/broker-transaction.js';
 import type { RealizedLot } from '../domain/realized-lot.js';
@@ -115,15 +115,16 @@ export class ImportBrokerageFiles {
   /**
    * The checks that answer a plain 400 before the stream starts: a `.csv` name and text content.
    * Throws an ImportFileError whose message is exactly the contract's sentence and whose `detail` names
-   * the file and the reason.
+   * the file and the reason. A file is decoded here a slice at a time (the later readings find its text
+   * decoded), so a large upload does not hold other requests up while it is decoded.
    */
-  precheck(files: readonly UploadedFile[], heading: string = FILES_MUST_BE_CSV): void {
+  async precheck(files: readonly UploadedFile[], heading: string = FILES_MUST_BE_CSV): Promise<void> {
     for (const file of files) {
       if (!/\.csv$/i.test(file.name)) {
         throw ImportFileError.notCsvName(file.name).underHeading(heading);
       }
       try {
-        decodeCsvText(file.name, file.content);
+        await decodeCsvTextInTurns(file.name, file.content, turnIfDue);
       } catch (error) {
         if (error instanceof ImportFileError) throw error.underHeading(heading);
         throw error;

@@ -100,7 +100,7 @@ export class UploadController {
       const transactions = files.get('transaction_history_file');
       const gains = files.get('realized_gains_file');
       if (transactions === undefined || gains === undefined) return FILES_REQUIRED;
-      this.importFiles.precheck([transactions, gains]);
+      await this.importFiles.precheck([transactions, gains]);
       return { userId: user.id, account, transactions, gains };
     });
   }
@@ -196,7 +196,7 @@ export class UploadController {
         notMultipart: IMPORT_FILES_REQUIRED,
       });
       if (files.length === 0) return IMPORT_FILES_REQUIRED;
-      this.importFiles.precheck(files, IMPORT_FILES_MUST_BE_CSV);
+      await this.importFiles.precheck(files, IMPORT_FILES_MUST_BE_CSV);
       const named = text.get(IMPORT_ACCOUNT_FIELD)?.trim();
       const accountNumber = named === undefined || named === '' ? undefined : usableAccountNumber(named, 'The account field');
       const [first, ...also] = groupFiles(files);

@@ -1,5 +1,5 @@
 import { ImportFileError } from '../import.errors.js';
-import { readCsvRows, splitPlainRecords, streamCsvRows } from './csv-text.js';
+import { decodeCsvText, decodeCsvTextInTurns, readCsvRows, splitPlainRecords, streamCsvRows } from './csv-text.js';
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -145,5 +145,54 @@ describe('splitPlainRecords', () => {
         expect([...streamCsvRows('t.csv', text, ',', slice)]).toEqual(whole);
       }
     }
+  });
+});
+
+describe('decodeCsvTextInTurns', () => {
+  const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
+  /** What `decodeCsvText` makes of the bytes: the text, or the message it refuses them with. */
+  const atOnce = (bytes: Uint8Array): string => {
+    try {
+      return decodeCsvText('f.csv', new Uint8Array(bytes));
+    } catch (error) {
+      return `refused: ${(error as Error).message} ${JSON.stringify((error as ImportFileError).detail ?? null)}`;
+    }
+  };
+  const inTurns = async (bytes: Uint8Array, slice: number, pauses: { count: number }): Promise<string> => {
+    try {
+      return await decodeCsvTextInTurns('f.csv', new Uint8Array(bytes), async () => void (pauses.count += 1), slice);
+    } catch (error) {
+      return `refused: ${(error as Error).message} ${JSON.stringify((error as ImportFileError).detail ?? null)}`;
+    }
+  };
+
+  it('gives the text, or the refusal, that decoding at once gives, wherever the slices cut', async () => {
+    const lines = ['"Date","Action","Symbol"', '"01/02/2024","Buy","AAPL"', 'café,€ 5,"naïve 😀"', '', 'a,b'];
+    const contents = [
+      utf8(lines.join('\r\n') + '\r\n'),
+      utf8(lines.join('\n')),
+      utf8(lines.join('\r') + '\r'),
+      utf8(`\uFEFF${lines.join('\r\n')}`),
+      utf8(`${lines.join('\r\n')}\r\n\u001a`),
+      utf8(`${lines.join('\r\n')}\r\nbad\u0000cell,x\r\n`),
+      utf8(`${lines.join('\n')}\n\u0007`),
+      utf8(' \r\n \t\r\n'),
+      new Uint8Array([...utf8('a,b\r\nca'), 0xe9, ...utf8(',x\r\n'), 0x80, ...utf8('\r\n')]), // windows-1252, not UTF-8
+    ];
+    for (const bytes of contents) {
+      for (const slice of [1, 2, 3, 5, 8, 64]) {
+        expect(await inTurns(bytes, slice, { count: 0 })).toEqual(atOnce(bytes));
+      }
+    }
+  });
+
+  it('pauses between slices, and decodes a file of one slice at once', async () => {
+    const bytes = utf8('a,b\r\n'.repeat(10));
+    const pauses = { count: 0 };
+    expect(await inTurns(bytes, 16, pauses)).toBe('a,b\n'.repeat(10));
+    expect(pauses.count).toBe(3); // 50 bytes: four slices
+    const whole = { count: 0 };
+    await inTurns(bytes, 50, whole);
+    expect(whole.count).toBe(0);
   });
 });
