@@ -173,6 +173,8 @@ describe('decodeCsvTextInTurns', () => {
       utf8(lines.join('\n')),
       utf8(lines.join('\r') + '\r'),
       utf8(`\uFEFF${lines.join('\r\n')}`),
+      utf8(`\uFEFF\uFEFF${lines.join('\r\n')}`),
+      utf8(`a,b\r\n\uFEFFc,\uFEFFd\r\n`),
       utf8(`${lines.join('\r\n')}\r\n\u001a`),
       utf8(`${lines.join('\r\n')}\r\nbad\u0000cell,x\r\n`),
       utf8(`${lines.join('\n')}\n\u0007`),

@@ -66,21 +66,32 @@ export async function decodeCsvTextInTurns(fileName: string, content: Uint8Array
   if (known !== undefined && known.fileName === fileName) return known.text;
   const utf16 = (content[0] === 0xff && content[1] === 0xfe) || (content[0] === 0xfe && content[1] === 0xff);
   if (content.length <= slice || utf16) return decodeCsvText(fileName, content);
-  const decoder = new TextDecoder('utf-8', { fatal: true });
+  // Each slice is decoded on its own, ending after a character's continuation bytes: a streaming decoder
+  // gives two bytes a character even for ASCII, twice the memory for the text every row is read from.
+  // A BOM is dropped at the start of the file only, as decoding at once does.
+  const first = new TextDecoder('utf-8', { fatal: true });
+  const rest = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   const normalised: string[] = [];
   /** Line ends in the slices before this one (as the text is before it is normalised: what `lineOfOffset` counts). */
   let linesBefore = 0;
   // A CR that ends a slice is held for the next one, where an LF may follow it (CRLF is one line end).
   let heldCr = '';
-  for (let start = 0; start < content.length; start += slice) {
-    const last = start + slice >= content.length;
+  // After the decoder's own, one more BOM is dropped at the start of the text, as `decodeText` does.
+  let atStart = true;
+  for (let start = 0; start < content.length; ) {
+    let end = Math.min(content.length, start + slice);
+    while (end < content.length && (content[end] & 0xc0) === 0x80) end += 1;
+    const last = end === content.length;
     let piece: string;
     try {
-      piece = decoder.decode(content.subarray(start, start + slice), { stream: !last });
+      piece = (start === 0 ? first : rest).decode(content.subarray(start, end));
     } catch {
       return decodeCsvText(fileName, content); // not UTF-8: read at once, as `decodeCsvText` reads it
     }
-    if (start === 0) piece = piece.replace(/^\uFEFF/, '');
+    if (atStart && piece !== '') {
+      piece = piece.replace(/^\uFEFF/, '');
+      atStart = false;
+    }
     if (last && piece.endsWith('\u001a')) piece = piece.slice(0, -1); // the old DOS end-of-file mark
     const control = firstControlCharacter(piece);
     if (control !== -1) {
@@ -91,6 +102,7 @@ export async function decodeCsvTextInTurns(fileName: string, content: Uint8Array
     heldCr = !last && text.endsWith('\r') ? '\r' : '';
     if (heldCr !== '') text = text.slice(0, -1);
     normalised.push(text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text);
+    start = end;
     if (!last) await pause();
   }
   const text = normalised.join('');
