@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
 import { ImportFileError } from '../import.errors.js';
+import { runSteps, runStepsWithTurns, type Steps } from '../turns.js';
 
 /** One CSV record with the physical line it starts on (1-based; a BOM is not a line). */
 export interface CsvRow {
@@ -40,15 +41,7 @@ function lineOfOffset(text: string, offset: number): number {
  */
 export function decodeCsvText(fileName: string, content: Uint8Array | string): string {
   if (typeof content === 'string') return decodeText(fileName, content);
-  // An upload's file is read more than once (the precheck, which file is which, the parse): decoded once.
-  const decoded = DECODED.get(content);
-  if (decoded !== undefined && decoded.fileName === fileName) return decoded.text;
-  if (content.length === 0) {
-    throw ImportFileError.emptyFile(fileName);
-  }
-  const text = decodeText(fileName, decodeBytes(fileName, content));
-  DECODED.set(content, { fileName, text });
-  return text;
+  return runSteps(decoding(fileName, content, Infinity));
 }
 
 /** Bytes decoded between two pauses by `decodeCsvTextInTurns` (a few milliseconds of work). */
@@ -58,55 +51,32 @@ const DECODE_SLICE = 1024 * 1024;
  * `decodeCsvText` of an uploaded file a slice at a time, awaiting `pause` between slices: decoding,
  * the control-character scan and the line-end normalisation of a 21 MB upload took ~130 ms at once
  * (a second for a million rows), with no other request answered meanwhile. The same text and the same
- * refusals as `decodeCsvText`, whose cache it fills; UTF-16 and text that is not UTF-8 are decoded at
- * once, as there.
+ * refusals; UTF-16 and text that is not UTF-8 are decoded at once.
  */
-export async function decodeCsvTextInTurns(fileName: string, content: Uint8Array, pause: () => Promise<void>, slice: number = DECODE_SLICE): Promise<string> {
-  const known = DECODED.get(content);
-  if (known !== undefined && known.fileName === fileName) return known.text;
-  const utf16 = (content[0] === 0xff && content[1] === 0xfe) || (content[0] === 0xfe && content[1] === 0xff);
-  if (content.length <= slice || utf16) return decodeCsvText(fileName, content);
-  // Each slice is decoded on its own, ending after a character's continuation bytes: a streaming decoder
-  // gives two bytes a character even for ASCII, twice the memory for the text every row is read from.
-  // A BOM is dropped at the start of the file only, as decoding at once does.
-  const first = new TextDecoder('utf-8', { fatal: true });
-  const rest = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  const normalised: string[] = [];
-  /** Line ends in the slices before this one (as the text is before it is normalised: what `lineOfOffset` counts). */
-  let linesBefore = 0;
-  // A CR that ends a slice is held for the next one, where an LF may follow it (CRLF is one line end).
-  let heldCr = '';
-  // After the decoder's own, one more BOM is dropped at the start of the text, as `decodeText` does.
-  let atStart = true;
-  for (let start = 0; start < content.length; ) {
-    let end = Math.min(content.length, start + slice);
-    while (end < content.length && (content[end] & 0xc0) === 0x80) end += 1;
-    const last = end === content.length;
-    let piece: string;
-    try {
-      piece = (start === 0 ? first : rest).decode(content.subarray(start, end));
-    } catch {
-      return decodeCsvText(fileName, content); // not UTF-8: read at once, as `decodeCsvText` reads it
-    }
-    if (atStart && piece !== '') {
-      piece = piece.replace(/^\uFEFF/, '');
-      atStart = false;
-    }
-    if (last && piece.endsWith('\u001a')) piece = piece.slice(0, -1); // the old DOS end-of-file mark
-    const control = firstControlCharacter(piece);
-    if (control !== -1) {
-      throw ImportFileError.binaryContent(fileName, linesBefore + lineOfOffset(piece, control));
-    }
-    linesBefore += lineOfOffset(piece, piece.length) - 1;
-    let text = heldCr + piece;
-    heldCr = !last && text.endsWith('\r') ? '\r' : '';
-    if (heldCr !== '') text = text.slice(0, -1);
-    normalised.push(text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text);
-    start = end;
-    if (!last) await pause();
+export function decodeCsvTextInTurns(fileName: string, content: Uint8Array, pause: () => Promise<void>, slice: number = DECODE_SLICE): Promise<string> {
+  return runStepsWithTurns(decoding(fileName, content, slice), { pause });
+}
+
+/** Decoding as steps (turns.ts), stopping between slices of `slice` bytes; the text is remembered for the file's later readings. */
+function* decoding(fileName: string, content: Uint8Array, slice: number): Steps<string> {
+  // An upload's file is read more than once (the precheck, which file is which, the parse): decoded once.
+  const decoded = DECODED.get(content);
+  if (decoded !== undefined && decoded.fileName === fileName) return decoded.text;
+  if (content.length === 0) {
+    throw ImportFileError.emptyFile(fileName);
   }
-  const text = normalised.join('');
-  if (!/\S/.test(text)) throw ImportFileError.emptyFile(fileName);
+  const utf16 = (content[0] === 0xff && content[1] === 0xfe) || (content[0] === 0xfe && content[1] === 0xff);
+  let text: string;
+  if (utf16 || content.length <= slice) {
+    text = decodeText(fileName, decodeBytes(fileName, content));
+  } else {
+    try {
+      text = yield* normalising(fileName, utf8Slices(content, slice));
+    } catch (error) {
+      if (!(error instanceof NotUtf8)) throw error;
+      text = decodeText(fileName, decodeBytes(fileName, content)); // read at once, as single-byte text
+    }
+  }
   DECODED.set(content, { fileName, text });
   return text;
 }
@@ -119,19 +89,74 @@ export function forgetDecodedCsvText(content: Uint8Array): void {
   DECODED.delete(content);
 }
 
+/** Decoded text checked and normalised (`normalising`) at once. */
 function decodeText(fileName: string, decoded: string): string {
-  let text = decoded.replace(/^\uFEFF/, '');
-  if (text.endsWith('\u001a')) {
-    text = text.slice(0, -1); // the old DOS end-of-file mark
+  return runSteps(normalising(fileName, [decoded][Symbol.iterator]()));
+}
+
+/**
+ * The text of the decoded pieces, in order: a BOM removed at its start and the old DOS end-of-file
+ * mark at its end, refused for a control character (on its line) or when blank, line ends normalised
+ * to LF (a CR that ends a piece is held for the next, where an LF may follow it). Stops between pieces.
+ */
+function* normalising(fileName: string, pieces: Iterator<string>): Steps<string> {
+  const normalised: string[] = [];
+  /** Line ends in the pieces before this one (as the text is before it is normalised: what `lineOfOffset` counts). */
+  let linesBefore = 0;
+  let heldCr = '';
+  let atStart = true;
+  for (let next = pieces.next(); !next.done; ) {
+    let piece = next.value;
+    next = pieces.next();
+    const last = next.done === true;
+    if (atStart && piece !== '') {
+      piece = piece.replace(/^\uFEFF/, '');
+      atStart = false;
+    }
+    if (last && piece.endsWith('\u001a')) piece = piece.slice(0, -1); // the old DOS end-of-file mark
+    const control = firstControlCharacter(piece);
+    if (control !== -1) {
+      throw ImportFileError.binaryContent(fileName, linesBefore + lineOfOffset(piece, control));
+    }
+    let text = heldCr + piece;
+    heldCr = !last && text.endsWith('\r') ? '\r' : '';
+    if (heldCr !== '') text = text.slice(0, -1);
+    normalised.push(text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text);
+    if (!last) {
+      linesBefore += lineOfOffset(piece, piece.length) - 1;
+      yield;
+    }
   }
-  const control = firstControlCharacter(text);
-  if (control !== -1) {
-    throw ImportFileError.binaryContent(fileName, lineOfOffset(text, control));
-  }
+  const text = normalised.join('');
   if (!/\S/.test(text)) {
     throw ImportFileError.emptyFile(fileName);
   }
-  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+  return text;
+}
+
+/** Bytes that are not UTF-8 (`utf8Slices`). */
+class NotUtf8 extends Error {}
+
+/**
+ * UTF-8 bytes decoded `slice` bytes at a time, each slice ending after a character's continuation
+ * bytes and decoded on its own: a streaming decoder gives two bytes a character even for ASCII, twice
+ * the memory for the text every row is read from. The decoder drops a BOM at the start of the bytes only.
+ */
+function* utf8Slices(content: Uint8Array, slice: number): Generator<string> {
+  const first = new TextDecoder('utf-8', { fatal: true });
+  const rest = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  for (let start = 0; start < content.length; ) {
+    let end = Math.min(content.length, start + slice);
+    while (end < content.length && (content[end] & 0xc0) === 0x80) end += 1;
+    let piece: string;
+    try {
+      piece = (start === 0 ? first : rest).decode(content.subarray(start, end));
+    } catch {
+      throw new NotUtf8();
+    }
+    start = end;
+    yield piece;
+  }
 }
 
 function decodeBytes(fileName: string, bytes: Uint8Array): string {

@@ -167,7 +167,6 @@ const REALIZED_LOTS: CopyTarget = {
   ],
 };
 
-
 /** A stored row's cells, which `loadRows` does not read. */
 const NOT_LOADED = '[]';
 
