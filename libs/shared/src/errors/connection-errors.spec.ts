@@ -13,6 +13,7 @@ describe('isConnectionError', () => {
     withCode('57P03', 'the database system is starting up'),
     new Error('Client was closed and is not queryable'),
     new Error('Query runner already released. Cannot run queries anymore.'),
+    new Error('Database connection provided by a query runner was already released, cannot continue to use its querying methods anymore.'),
     new Error('timeout exceeded when trying to connect'),
     Object.assign(new Error('query failed'), { driverError: withCode('ECONNRESET') }),
   ])('recognises %p', (error) => {

@@ -15,7 +15,10 @@ export function isConnectionError(error: unknown): boolean {
     // (e.g. `ALTER DATABASE … ALLOW_CONNECTIONS false`); 3D000: the database does not exist.
     if (code === '55000' || code === '3D000') return true;
   }
-  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end|Release called on client which has already been released|Query runner already released/i.test(
+  // TypeORM releases a query runner whose connection reported an error (a terminated backend between two
+  // statements): the transaction's next statement is refused with "…provided by a query runner was
+  // already released…", the only word of the dropped connection the caller gets.
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end|Release called on client which has already been released|Query runner already released|connection provided by a query runner was already released/i.test(
     error.message,
   );
 }
