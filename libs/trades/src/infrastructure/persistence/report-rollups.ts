@@ -19,19 +19,24 @@ export async function refreshTradeReports(database: Pick<Database, 'manager'>, u
 
 /**
  * Takes into a user's rollups what `SqlTradeLedger.appendToAccount` has just added to one account:
- * its trades and dividends, all dated after `after` (the account's last stored day before). The day
- * rollups of the days after it are built again (other accounts of the user share those rows); the
- * statistic groups take the new trades in (sums, counts, extremes: what a rebuild would give); the
- * totals of the symbols the new rows touch are computed again. Then the report version is raised, as
- * after a rebuild.
+ * its trades, dividends and positions, all dated after `after` (the account's last stored day before).
+ * The day rollups of the days after it are built again (other accounts of the user share those rows);
+ * the statistic groups and the totals of the symbols the new rows touch take the new rows in (sums,
+ * counts, extremes, first and last dates, the latest position: what a rebuild would give, from a day's
+ * rows instead of each symbol's whole history), and those symbols' company names are brought up to
+ * date. Then the report version is raised, as after a rebuild.
  */
 export async function appendTradeReports(database: Pick<Database, 'manager'>, userId: number, accountId: number, after: string, symbols: readonly string[]): Promise<void> {
   const manager = database.manager;
   for (const statement of APPENDED_DAY_TOTALS) await manager.query(statement, [userId, after]);
   for (const statement of ADD_STATISTIC_GROUPS) await manager.query(statement, [userId, accountId, after]);
-  const touched = `user_id = $1 AND account_id = $2 AND symbol = ANY($3::text[])`;
-  await manager.query(`DELETE FROM symbol_totals WHERE ${touched}`, [userId, accountId, symbols]);
-  await manager.query(symbolTotalsInsert(touched), [userId, accountId, symbols]);
+  await manager.query(ADD_SYMBOL_TOTALS, [userId, accountId, symbols, after]);
+  await manager.query(
+    `UPDATE symbol_totals t SET company_name = s.company_name FROM securities s
+      WHERE s.account_id = $2 AND s.symbol = ANY($3::text[])
+        AND t.user_id = $1 AND t.account_id = $2 AND t.symbol = s.symbol AND t.company_name IS DISTINCT FROM s.company_name`,
+    [userId, accountId, symbols],
+  );
   await raiseReportVersion(manager, userId);
 }
 
@@ -73,9 +78,37 @@ function dayTotalsStatements(after: string | null): string[] {
 /** The day rollups of the days after $2 (an append adds trades and dividends only after its account's last stored day). */
 const APPENDED_DAY_TOTALS = dayTotalsStatements('$2');
 
-/** Per account and symbol, the totals of the trades, dividends and positions `where` selects ($1: the user). */
-function symbolTotalsInsert(where: string): string {
-  return `INSERT INTO symbol_totals (user_id, account_id, symbol, company_name, trade_count, winning_trades, trading_pnl, min_pnl, max_pnl,
+/**
+ * The totals of the new rows of one account ($2) and some of its symbols ($3), dated after $4, added
+ * to what the account's symbols held: the appended trades, dividends and positions all come after
+ * every stored one, so the sums and counts add up, the extremes and the first and last dates compare,
+ * and a new position is the latest.
+ */
+const ADD_SYMBOL_TOTALS = `${symbolTotalsInsert('user_id = $1 AND account_id = $2 AND symbol = ANY($3::text[])', '$4')}
+   ON CONFLICT (user_id, symbol, account_id) DO UPDATE SET
+     trade_count = totals.trade_count + EXCLUDED.trade_count, winning_trades = totals.winning_trades + EXCLUDED.winning_trades,
+     trading_pnl = totals.trading_pnl + EXCLUDED.trading_pnl, min_pnl = LEAST(totals.min_pnl, EXCLUDED.min_pnl),
+     max_pnl = GREATEST(totals.max_pnl, EXCLUDED.max_pnl), sum_return_pct = totals.sum_return_pct + EXCLUDED.sum_return_pct,
+     min_return_pct = LEAST(totals.min_return_pct, EXCLUDED.min_return_pct), max_return_pct = GREATEST(totals.max_return_pct, EXCLUDED.max_return_pct),
+     sum_holding_days = totals.sum_holding_days + EXCLUDED.sum_holding_days, total_volume = totals.total_volume + EXCLUDED.total_volume,
+     total_cost_basis = totals.total_cost_basis + EXCLUDED.total_cost_basis,
+     first_trade_date = LEAST(totals.first_trade_date, EXCLUDED.first_trade_date), last_trade_date = GREATEST(totals.last_trade_date, EXCLUDED.last_trade_date),
+     first_open_date = LEAST(totals.first_open_date, EXCLUDED.first_open_date),
+     dividend_count = totals.dividend_count + EXCLUDED.dividend_count, dividends = totals.dividends + EXCLUDED.dividends,
+     first_dividend_date = LEAST(totals.first_dividend_date, EXCLUDED.first_dividend_date),
+     last_dividend_date = GREATEST(totals.last_dividend_date, EXCLUDED.last_dividend_date),
+     has_positions = totals.has_positions OR EXCLUDED.has_positions,
+     current_shares = CASE WHEN EXCLUDED.has_positions THEN EXCLUDED.current_shares ELSE totals.current_shares END,
+     broker_trades = totals.broker_trades + EXCLUDED.broker_trades, fifo_long = totals.fifo_long OR EXCLUDED.fifo_long,
+     fifo_short = totals.fifo_short OR EXCLUDED.fifo_short`;
+
+/**
+ * Per account and symbol, the totals of the trades, dividends and positions `where` selects ($1: the
+ * user), with `after` (a parameter such as `$4`) only those dated after it.
+ */
+function symbolTotalsInsert(where: string, after: string | null = null): string {
+  const since = (column: string) => (after === null ? '' : ` AND ${column} > ${after}`);
+  return `INSERT INTO symbol_totals AS totals (user_id, account_id, symbol, company_name, trade_count, winning_trades, trading_pnl, min_pnl, max_pnl,
                               sum_return_pct, min_return_pct, max_return_pct, sum_holding_days, total_volume, total_cost_basis,
                               first_trade_date, last_trade_date, first_open_date, dividend_count, dividends, first_dividend_date,
                               last_dividend_date, has_positions, current_shares, broker_trades, fifo_long, fifo_short)
@@ -87,14 +120,14 @@ function symbolTotalsInsert(where: string): string {
                  MIN(close_date) AS first_trade_date, MAX(close_date) AS last_trade_date, MIN(open_date) AS first_open_date,
                  COUNT(*) FILTER (WHERE source = 'broker') AS broker_trades, bool_or(source = 'fifo' AND side = 'long') AS fifo_long,
                  bool_or(source = 'fifo' AND side = 'short') AS fifo_short
-            FROM closed_trades WHERE ${where} GROUP BY account_id, symbol),
+            FROM closed_trades WHERE ${where}${since('close_date')} GROUP BY account_id, symbol),
         paid AS (
           SELECT account_id, symbol, COUNT(*) AS dividend_count, SUM(amount) AS dividends,
                  MIN(transaction_date) AS first_dividend_date, MAX(transaction_date) AS last_dividend_date
-            FROM dividends WHERE ${where} AND symbol <> '' GROUP BY account_id, symbol),
+            FROM dividends WHERE ${where}${since('transaction_date')} AND symbol <> '' GROUP BY account_id, symbol),
         held AS (
           SELECT account_id, symbol, MIN(as_of) AS first_position_date, (array_agg(shares ORDER BY as_of DESC))[1] AS current_shares
-            FROM position_history WHERE ${where} GROUP BY account_id, symbol),
+            FROM position_history WHERE ${where}${since('as_of')} GROUP BY account_id, symbol),
         keys AS (
           SELECT account_id, symbol FROM traded UNION SELECT account_id, symbol FROM paid UNION SELECT account_id, symbol FROM held)
    SELECT $1, k.account_id, k.symbol, s.company_name, COALESCE(t.trade_count, 0), COALESCE(t.winning_trades, 0),
