@@ -1,6 +1,6 @@
 export { Database } from './database.js';
 export { rowsOf, textOrNull, type CopyJob, type CopyTarget, type CopyValue } from './bulk-copy.js';
-export { mapInTurns } from './map-in-turns.js';
+export { eachInTurns, mapInTurns } from './map-in-turns.js';
 export { decimalFrom, decimalOrNullFrom, textOrNullFrom, type SqlRow } from './sql-row.js';
 export { TypeOrmUnitOfWork, UnitOfWork } from './unit-of-work.js';
 export { PersistenceModule } from './persistence.module.js';

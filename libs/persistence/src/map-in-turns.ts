@@ -4,16 +4,21 @@ import { turnIfDue } from '@app/shared';
 const ITEMS_PER_CHECK = 100;
 
 /**
- * `items.map(convert)` with a turn of the event loop whenever the work has run 10 ms since the last
- * (@app/shared `turnIfDue`): for the adapters' long conversions (an account's 100,000s of rows or
- * trades), which other requests would otherwise wait behind. `convert` sees the items in order, one at
- * a time.
+ * `items.forEach(visit)` with a turn of the event loop whenever the work has run 10 ms since the last
+ * (@app/shared `turnIfDue`): for the adapters' long passes over what a query returned (an account's
+ * 100,000s of rows, trades or keys), which other requests would otherwise wait behind. `visit` sees
+ * the items in order, one at a time.
  */
-export async function mapInTurns<T, U>(items: readonly T[], convert: (item: T) => U): Promise<U[]> {
-  const converted: U[] = [];
+export async function eachInTurns<T>(items: readonly T[], visit: (item: T) => void): Promise<void> {
   for (const [index, item] of items.entries()) {
     if (index > 0 && index % ITEMS_PER_CHECK === 0) await turnIfDue();
-    converted.push(convert(item));
+    visit(item);
   }
+}
+
+/** `items.map(convert)` with turns of the event loop, as `eachInTurns`. */
+export async function mapInTurns<T, U>(items: readonly T[], convert: (item: T) => U): Promise<U[]> {
+  const converted: U[] = [];
+  await eachInTurns(items, (item) => converted.push(convert(item)));
   return converted;
 }

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Database, decimalFrom, decimalOrNullFrom, mapInTurns, rowsOf, textOrNull, textOrNullFrom, type CopyTarget, type SqlRow } from '@app/persistence';
-import { ConflictError, turnIfDue } from '@app/shared';
+import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, mapInTurns, rowsOf, textOrNull, textOrNullFrom, type CopyTarget, type SqlRow } from '@app/persistence';
+import { ConflictError } from '@app/shared';
 import type { IsoDate } from '@app/shared/domain';
 import { classifyAction, type BrokerTransaction } from '../../domain/broker-transaction.js';
 import { naturalKeyOf } from '../../domain/fingerprint.js';
 import type { RealizedLot } from '../../domain/realized-lot.js';
-import { ROWS_PER_TURN } from '../../domain/turns.js';
 import { ImportStore, type RowDays, type StoredRows } from '../../application/import-store.port.js';
 
 /** Advisory-lock namespace for imports (the second key is the account id). */
@@ -71,10 +70,7 @@ export class SqlImportStore extends ImportStore {
       );
       // 100,000s of keys when a whole history is uploaded again: put in the set with turns of the event loop.
       const keys = new Set<string>();
-      for (const [index, row] of found.entries()) {
-        if (index > 0 && index % ROWS_PER_TURN === 0) await turnIfDue();
-        keys.add(String(row.fingerprint));
-      }
+      await eachInTurns(found, (row) => keys.add(String(row.fingerprint)));
       return keys;
     };
     return {
