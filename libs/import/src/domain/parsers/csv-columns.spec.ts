@@ -29,7 +29,7 @@ describe('reading a file whose cells repeat', () => {
     const specs = { symbol: column('Symbol'), amount: column('Amount'), change: column('Change', false) };
     const layout = ColumnLayout.of(specs, ['Symbol', 'Amount', 'Change']);
     if (layout === undefined) throw new Error('the header has the columns');
-    const read = (cells: string[]) => new RowReader('file.csv', { line: 3, cells }, layout, specs);
+    const read = (cells: string[]) => new RowReader('file.csv', { line: 3, cells, json: undefined }, layout, specs);
 
     expect(read(['pep', '10', '10%']).sharedText('symbol')).toBe('pep');
     expect(read(['pep', '10', '10%']).symbol('symbol', true)).toBe('PEP');
@@ -49,7 +49,7 @@ describe('reading a file whose cells repeat', () => {
     const layout = ColumnLayout.of(specs, names);
     if (layout === undefined) throw new Error('the header has the columns');
     const cells = (description: string, symbol: string) => names.map((_, index) => (index === 1_001 ? description : index === 1 ? symbol : ''));
-    const read = (row: string[]) => new RowReader('file.csv', { line: 3, cells: row }, layout, specs);
+    const read = (row: string[]) => new RowReader('file.csv', { line: 3, cells: row, json: undefined }, layout, specs);
 
     expect(read(cells('<b>', 'PEP')).sharedText('description')).toBe('<b>');
     expect(() => read(cells('', '<b>')).symbol('symbol', false)).toThrow(ImportFileError);

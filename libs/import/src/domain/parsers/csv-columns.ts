@@ -1,7 +1,7 @@
 import { isSupportedDate, parseBrokerDate, SUPPORTED_DATES, type BrokerDate } from '@app/shared/domain';
 import { Decimal } from '@app/shared/domain';
 import { ImportFileError } from '../import.errors.js';
-import type { CsvRow } from './csv-text.js';
+import { rowCellsJson, type CsvRow } from './csv-text.js';
 import { tryParseAmount, tryParsePercent } from './broker-figures.js';
 
 /** Header cell as compared: trimmed, single spaces, lower case. */
@@ -136,6 +136,11 @@ export class RowReader<K extends string> {
 
   get line(): number {
     return this.row.line;
+  }
+
+  /** The row's cells as JSON text, as an import stores each row it read. */
+  get cellsJson(): string {
+    return rowCellsJson(this.row);
   }
 
   /** The cell trimmed; '' when empty or the column is absent. */

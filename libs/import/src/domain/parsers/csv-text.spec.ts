@@ -1,5 +1,5 @@
 import { ImportFileError } from '../import.errors.js';
-import { decodeCsvText, decodeCsvTextInTurns, readCsvRows, splitPlainRecords, streamCsvRows } from './csv-text.js';
+import { decodeCsvText, decodeCsvTextInTurns, readCsvRows, rowCellsJson, splitPlainRecords, streamCsvRows, type CsvRow } from './csv-text.js';
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -41,7 +41,7 @@ describe('streamCsvRows', () => {
       const text = csvText(seed, 400);
       const whole = readCsvRows('t.csv', text, ',');
       for (const slice of [1, 7, 64, 500, 1_000_000]) {
-        expect([...streamCsvRows('t.csv', text, ',', slice)]).toEqual(whole);
+        expect(cellsOf([...streamCsvRows('t.csv', text, ',', slice)])).toEqual(cellsOf(whole));
       }
     }
   });
@@ -104,6 +104,9 @@ function plainText(seed: number, rows: number, delimiter: string, messy = 0): st
   return lines.join('\n') + (next() < 0.5 ? '\n' : '');
 }
 
+/** The rows' lines and cells (the plain reading gives some rows their JSON as well, papaparse none). */
+const cellsOf = (rows: readonly CsvRow[]) => rows.map(({ line, cells }) => ({ line, cells }));
+
 describe('splitPlainRecords', () => {
   it('reads plain lines as papaparse does', () => {
     for (const delimiter of [',', ';', '\t']) {
@@ -112,7 +115,7 @@ describe('splitPlainRecords', () => {
         const plain = splitPlainRecords(text, 0, text.length, true, delimiter);
         expect(plain).not.toBeNull();
         expect(plain?.cursor).toBe(text.length);
-        expect([...streamCsvRows('t.csv', text, delimiter, 1_000_000)]).toEqual(readCsvRows('t.csv', text, delimiter));
+        expect(cellsOf([...streamCsvRows('t.csv', text, delimiter, 1_000_000)])).toEqual(cellsOf(readCsvRows('t.csv', text, delimiter)));
       }
     }
   });
@@ -124,10 +127,33 @@ describe('splitPlainRecords', () => {
         ['a', 'b'],
         ['c', 'd'],
       ],
+      json: ['["a","b"]', undefined],
       cursor: 12,
     });
     expect(splitPlainRecords(text, 0, 5, false, ',')).toBeNull();
-    expect(splitPlainRecords(text, 12, text.length, true, ',')).toEqual({ data: [['e', 'f']], cursor: text.length });
+    expect(splitPlainRecords(text, 12, text.length, true, ',')).toEqual({ data: [['e', 'f']], json: ['["e","f"]'], cursor: text.length });
+  });
+
+  it("gives each row's cells as JSON text, as JSON.stringify does, taking a line of quoted cells as it is when it can", () => {
+    const next = random(31);
+    const quotedCell = (): string =>
+      ['"$1,234.50"', '""', '"Buy"', '"AAPL"', '"naïve café 😀"', '"back\\slash"', '"tab\there"', '"a; b"', '"\u2028"'][Math.floor(next() * 9)];
+    const lines = Array.from({ length: 400 }, () => {
+      const cells = Array.from({ length: 1 + Math.floor(next() * 6) }, quotedCell);
+      // Now and then an unquoted cell: the line is read cell by cell, its JSON made by JSON.stringify.
+      if (next() < 0.2) cells[Math.floor(next() * cells.length)] = 'plain';
+      return cells.join(',');
+    });
+    for (const delimiter of [',', ';']) {
+      const text = lines.join('\n').replaceAll(',', delimiter);
+      const rows = [...streamCsvRows('t.csv', text, delimiter, 1_000_000)];
+      expect(rows.map(rowCellsJson)).toEqual(rows.map((row) => JSON.stringify(row.cells)));
+      // Comma-separated lines of quoted cells with nothing to escape come with their JSON; no other line does.
+      const taken = rows.filter((row) => row.json !== undefined);
+      const expected = delimiter === ',' ? rows.filter((row) => !/plain|\\|\t/.test(lines[row.line - 1])).length : 0;
+      expect(taken.length).toBe(expected);
+      if (delimiter === ',') expect(taken.length).toBeGreaterThan(50);
+    }
   });
 
   it('leaves to papaparse a line that is not plain', () => {
@@ -142,7 +168,7 @@ describe('splitPlainRecords', () => {
       const text = plainText(seed, 600, ',', 0.01);
       const whole = readCsvRows('t.csv', text, ',');
       for (const slice of [1, 40, 300, 2_000, 1_000_000]) {
-        expect([...streamCsvRows('t.csv', text, ',', slice)]).toEqual(whole);
+        expect(cellsOf([...streamCsvRows('t.csv', text, ',', slice)])).toEqual(cellsOf(whole));
       }
     }
   });

@@ -6,6 +6,17 @@ import { runSteps, runStepsWithTurns, type Steps } from '../turns.js';
 export interface CsvRow {
   readonly line: number;
   readonly cells: readonly string[];
+  /**
+   * `JSON.stringify(cells)` when the reading had it at hand, else undefined: a comma-separated line
+   * whose every cell is quoted, with nothing JSON escapes inside (no quote, backslash, tab or line
+   * break), is that text already once put in brackets (`rowCellsJson`).
+   */
+  readonly json: string | undefined;
+}
+
+/** The row's cells as JSON text (what an import stores of each row as read). */
+export function rowCellsJson(row: CsvRow): string {
+  return row.json ?? JSON.stringify(row.cells);
 }
 
 /**
@@ -281,7 +292,7 @@ class CsvRecordStream implements CsvRecords {
       const last = end === this.text.length;
       const plain = splitPlainRecords(this.text, this.start, end, last, this.delimiter);
       if (plain !== null) {
-        this.line = collectPlainRecords(plain.data, this.line, this.rows);
+        this.line = collectPlainRecords(plain, this.line, this.rows);
         this.start = plain.cursor;
         return;
       }
@@ -312,11 +323,18 @@ class CsvRecordStream implements CsvRecords {
  * quote, a quoted line break, a quote inside an unquoted cell, characters after a closing quote): the
  * slice is then papaparse's. `cursor` is where the next slice starts.
  */
-export function splitPlainRecords(text: string, start: number, end: number, last: boolean, delimiter: string): { data: string[][]; cursor: number } | null {
+export function splitPlainRecords(
+  text: string,
+  start: number,
+  end: number,
+  last: boolean,
+  delimiter: string,
+): { data: string[][]; json: (string | undefined)[]; cursor: number } | null {
   const stop = last ? end : text.lastIndexOf('\n', end - 1) + 1;
   if (stop <= start) return null;
   const separator = delimiter.charCodeAt(0);
   const data: string[][] = [];
+  const json: (string | undefined)[] = [];
   // The next quote at or after where the reading is (an unquoted cell must not hold one): found once, not per cell.
   let quote = text.indexOf('"', start);
   let at = start;
@@ -324,6 +342,7 @@ export function splitPlainRecords(text: string, start: number, end: number, last
     let lineEnd = text.indexOf('\n', at);
     if (lineEnd === -1 || lineEnd > stop) lineEnd = stop;
     const cells: string[] = [];
+    let quoted = delimiter === ',';
     for (let cell = at; ; ) {
       let next: number;
       if (cell === quote && cell < lineEnd) {
@@ -338,22 +357,33 @@ export function splitPlainRecords(text: string, start: number, end: number, last
         if (next === -1 || next > lineEnd) next = lineEnd;
         if (quote !== -1 && quote < next) return null;
         cells.push(text.slice(cell, next));
+        quoted = false;
       }
       if (next === lineEnd) break;
       cell = next + 1;
     }
     data.push(cells);
+    json.push(quoted ? cellsAsJson(text.slice(at, lineEnd)) : undefined);
     at = lineEnd + 1;
   }
   // A last slice ending in a line break holds no record after it (papaparse reads a blank one there).
-  return { data, cursor: stop };
+  return { data, json, cursor: stop };
+}
+
+/**
+ * A line of quoted cells as the JSON array of those cells: itself in brackets, unless it holds what
+ * JSON escapes (no quote can be inside a plain cell, control characters other than tab are refused
+ * before reading, and line breaks end the line) — then undefined.
+ */
+function cellsAsJson(line: string): string | undefined {
+  return line.includes('\\') || line.includes('\t') ? undefined : `[${line}]`;
 }
 
 /** `collectRecords` for records of one line each (`splitPlainRecords`). */
-function collectPlainRecords(data: readonly string[][], line: number, rows: CsvRow[]): number {
+function collectPlainRecords({ data, json }: { data: readonly string[][]; json: readonly (string | undefined)[] }, line: number, rows: CsvRow[]): number {
   let next = line;
-  for (const cells of data) {
-    if (!cells.every(isBlank)) rows.push({ line: next, cells });
+  for (const [index, cells] of data.entries()) {
+    if (!cells.every(isBlank)) rows.push({ line: next, cells, json: json[index] });
     next += 1;
   }
   return next;
@@ -383,7 +413,7 @@ function collectRecords(data: readonly string[][], line: number, rows: CsvRow[],
       }
     }
     if (!blank) {
-      rows.push({ line: next, cells });
+      rows.push({ line: next, cells, json: undefined });
     }
     next += 1 + breaks;
   }

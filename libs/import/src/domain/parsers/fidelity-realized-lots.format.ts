@@ -43,7 +43,7 @@ export const fidelityRealizedLotsFormat: BrokerageFormat = {
   },
 };
 
-function readLot(reader: RowReader<keyof typeof COLUMNS>, cells: readonly string[]): RealizedLot {
+function readLot(reader: RowReader<keyof typeof COLUMNS>): RealizedLot {
   reader.requiredText('symbol', 'every lot names its security');
   const symbol = reader.symbol('symbol', true, CUSIP);
   const quantity = reader.requiredNumber('quantity');
@@ -69,7 +69,7 @@ function readLot(reader: RowReader<keyof typeof COLUMNS>, cells: readonly string
     term: longTerm.isZero() ? 'Short Term' : shortTerm.isZero() ? 'Long Term' : null,
     washSale: disallowed !== null && !disallowed.isZero(),
     disallowedLoss: disallowed === null || disallowed.isZero() ? null : disallowed.abs(),
-    cellsJson: JSON.stringify(cells),
+    cellsJson: reader.cellsJson,
     fingerprint: undefined,
   };
 }

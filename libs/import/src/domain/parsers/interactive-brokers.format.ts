@@ -223,7 +223,7 @@ function* parseStatement({ fileName, header, rows }: FormatInput): Steps<ParsedT
       // `U1234567 (Custom Consolidated)` in a consolidated statement: the number is the first word.
       accountNumber = accountNumberOf((row.cells[3] ?? '').trim().split(/\s+/)[0]);
     }
-    const fields: CsvRow = { line: row.line, cells: row.cells.slice(2) };
+    const fields: CsvRow = { line: row.line, cells: row.cells.slice(2), json: undefined };
     const isCash = section === 'dividends' || OTHER_SECTIONS.has(section);
     if (section !== 'trades' && !isCash) continue;
     if (rowKind === 'header') {

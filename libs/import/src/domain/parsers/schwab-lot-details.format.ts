@@ -60,13 +60,13 @@ export const schwabLotDetailsFormat: BrokerageFormat = {
       if (TOTAL_ROW.test(reader.text('symbol')) && reader.text('closedDate') === '') {
         continue;
       }
-      lots.push(readLot(reader, row.cells));
+      lots.push(readLot(reader));
     }
     return { kind: 'realized-lots', format: INFO, fileName, headerLine: header.line, dataRows: lots.length, lots };
   },
 };
 
-function readLot(reader: RowReader<Column>, cells: readonly string[]): RealizedLot {
+function readLot(reader: RowReader<Column>): RealizedLot {
   const symbol = reader.symbol('symbol', true);
   if (symbol === '') throw reader.missing('symbol');
   const closedDate = reader.date('closedDate').date;
@@ -95,7 +95,7 @@ function readLot(reader: RowReader<Column>, cells: readonly string[]): RealizedL
     term: reader.sharedText('term') || null,
     washSale,
     disallowedLoss: disallowedLoss === null || (disallowedLoss.isZero() && !washSale) ? null : disallowedLoss.abs(),
-    cellsJson: JSON.stringify(cells),
+    cellsJson: reader.cellsJson,
     fingerprint: undefined, // set by the caller (fingerprint.ts); declared here so every row has one shape
   };
 }

@@ -56,7 +56,7 @@ export const schwabTransactionsFormat: BrokerageFormat = {
           'the header row appears again (several exports in one file?); upload one export per file',
         );
       }
-      transactions.push(readTransaction(new RowReader(fileName, row, layout, COLUMNS), row.cells));
+      transactions.push(readTransaction(new RowReader(fileName, row, layout, COLUMNS)));
     }
     if (transactions.length === 0) {
       throw new ImportFileError('IMPORT_NO_DATA_ROWS', fileName, header.line, 'no transactions after the header');
@@ -72,7 +72,7 @@ export const schwabTransactionsFormat: BrokerageFormat = {
   },
 };
 
-function readTransaction(reader: RowReader<Column>, cells: readonly string[]): BrokerTransaction {
+function readTransaction(reader: RowReader<Column>): BrokerTransaction {
   const { date, asOf } = reader.date('date');
   const action = reader.requiredText('action');
   const kind = classifyAction(action);
@@ -119,7 +119,7 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
     price,
     fees,
     amount,
-    cellsJson: JSON.stringify(cells),
+    cellsJson: reader.cellsJson,
     fingerprint: undefined, // set by the caller (fingerprint.ts); declared here so every row has one shape
   };
 }
