@@ -372,11 +372,12 @@ export function splitPlainRecords(
 
 /**
  * A line of quoted cells as the JSON array of those cells: itself in brackets, unless it holds what
- * JSON escapes (no quote can be inside a plain cell, control characters other than tab are refused
- * before reading, and line breaks end the line) — then undefined.
+ * JSON escapes (no quote can be inside a plain cell, `\n` ends the line, and decoding refuses the
+ * other control characters but tab and turns CR into line ends; a CR is checked all the same, for text
+ * read without that decoding) — then undefined.
  */
 function cellsAsJson(line: string): string | undefined {
-  return line.includes('\\') || line.includes('\t') ? undefined : `[${line}]`;
+  return line.includes('\\') || line.includes('\t') || line.includes('\r') ? undefined : `[${line}]`;
 }
 
 /** `collectRecords` for records of one line each (`splitPlainRecords`). */
