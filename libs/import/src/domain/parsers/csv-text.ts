@@ -8,7 +8,7 @@ export interface CsvRow {
   readonly cells: readonly string[];
   /**
    * `JSON.stringify(cells)` when the reading had it at hand, else undefined: a comma-separated line
-   * whose every cell is quoted, with nothing JSON escapes inside (no quote, backslash, tab or line
+   * whose every cell is quoted, with nothing JSON escapes inside (no quote, backslash, tab, CR or line
    * break), is that text already once put in brackets (`rowCellsJson`).
    */
   readonly json: string | undefined;
