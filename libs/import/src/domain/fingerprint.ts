@@ -19,13 +19,37 @@ function canonicalText(value: string): string {
   return value.trim().replace(/\s+/g, ' ');
 }
 
-function transactionContent(tx: BrokerTransaction): string[] {
-  return [
+/** Distinct texts a memo of `memoised` keeps at most (a file's symbols, actions and descriptions are far fewer). */
+const MEMO_TEXTS = 50_000;
+
+/**
+ * `transform` with each distinct text worked out once: the rows of one file share one string per
+ * distinct cell text (the reader's memo), so most rows' symbol, action and description are looked up
+ * (about a tenth of keying a file).
+ */
+function memoised(transform: (text: string) => string): (text: string) => string {
+  const known = new Map<string, string>();
+  return (text) => {
+    let value = known.get(text);
+    if (value === undefined) {
+      value = transform(text);
+      if (known.size < MEMO_TEXTS) known.set(text, value);
+    }
+    return value;
+  };
+}
+
+/** A transaction's content, for the rows of one file. */
+function transactionContent(): (tx: BrokerTransaction) => string[] {
+  const action = memoised((text) => canonicalText(text).toLowerCase());
+  const symbol = memoised((text) => canonicalText(text).toUpperCase());
+  const description = memoised(canonicalText);
+  return (tx) => [
     tx.date,
     tx.asOfDate ?? '',
-    canonicalText(tx.action).toLowerCase(),
-    canonicalText(tx.symbol).toUpperCase(),
-    canonicalText(tx.description),
+    action(tx.action),
+    symbol(tx.symbol),
+    description(tx.description),
     canonicalNumber(tx.quantity),
     canonicalNumber(tx.price),
     tx.fees === null || tx.fees.isZero() ? '0' : tx.fees.toString(),
@@ -33,17 +57,19 @@ function transactionContent(tx: BrokerTransaction): string[] {
   ];
 }
 
-/** A lot is identified by what the broker says about it, not by derived percentages or cut names. */
-function lotContent(lot: RealizedLot): string[] {
-  return [
+/** A lot's content, for the rows of one file: what the broker says about it, not derived percentages or cut names. */
+function lotContent(): (lot: RealizedLot) => string[] {
+  const symbol = memoised((text) => canonicalText(text).toUpperCase());
+  const term = memoised(canonicalText);
+  return (lot) => [
     lot.closedDate,
     lot.openedDate,
-    canonicalText(lot.symbol).toUpperCase(),
+    symbol(lot.symbol),
     lot.quantity.toString(),
     lot.proceeds.toString(),
     lot.costBasis.toString(),
     lot.gainLoss.toString(),
-    canonicalText(lot.term ?? ''),
+    term(lot.term ?? ''),
     lot.washSale ? 'yes' : 'no',
     canonicalNumber(lot.disallowedLoss),
   ];
@@ -89,12 +115,12 @@ export function naturalKeyOf(row: { readonly fingerprint?: string }): string {
 
 /** One key per transaction, same order. `transactions` must be one file's rows in file order. */
 export function fingerprintTransactions(account: string, transactions: readonly BrokerTransaction[]): string[] {
-  return runSteps(fingerprintAll('transaction', account, transactions, transactionContent));
+  return runSteps(fingerprintAll('transaction', account, transactions, transactionContent()));
 }
 
 /** One key per lot row, same order. `lots` must be one file's rows in file order. */
 export function fingerprintLots(account: string, lots: readonly RealizedLot[]): string[] {
-  return runSteps(fingerprintAll('realized-lot', account, lots, lotContent));
+  return runSteps(fingerprintAll('realized-lot', account, lots, lotContent()));
 }
 
 /** The rows with their `fingerprint` set (in place); given turns, a promise, with a turn every few thousand rows. */
@@ -105,11 +131,11 @@ export function withTransactionFingerprints(
   transactions: readonly BrokerTransaction[],
   turns?: Turns,
 ): BrokerTransaction[] | Promise<BrokerTransaction[]> {
-  return runStepsMaybeWithTurns(withKeys(transactions, fingerprintAll('transaction', account, transactions, transactionContent)), turns);
+  return runStepsMaybeWithTurns(withKeys(transactions, fingerprintAll('transaction', account, transactions, transactionContent())), turns);
 }
 
 export function withLotFingerprints(account: string, lots: readonly RealizedLot[]): RealizedLot[];
 export function withLotFingerprints(account: string, lots: readonly RealizedLot[], turns: Turns): Promise<RealizedLot[]>;
 export function withLotFingerprints(account: string, lots: readonly RealizedLot[], turns?: Turns): RealizedLot[] | Promise<RealizedLot[]> {
-  return runStepsMaybeWithTurns(withKeys(lots, fingerprintAll('realized-lot', account, lots, lotContent)), turns);
+  return runStepsMaybeWithTurns(withKeys(lots, fingerprintAll('realized-lot', account, lots, lotContent())), turns);
 }
