@@ -94,13 +94,13 @@ export function* parseActivityExport<K extends string>(
   return { kind: 'transactions', format: info, fileName, headerLine: header.line, dataRows: complete.length, transactions: complete, ...(accountNumber === undefined ? {} : { accountNumber }) };
 }
 
-/** A transaction of an activity export: the row's line and cells, the rest as the layout read it. */
+/** A transaction of an activity export: the row's line and cells as JSON text (`RowReader.cellsJson`), the rest as the layout read it. */
 export function activityRow(
-  reader: { readonly line: number },
-  cells: readonly string[],
+  line: number,
+  cellsJson: string,
   fields: Pick<BrokerTransaction, 'date' | 'action' | 'kind' | 'symbol' | 'description' | 'quantity' | 'price' | 'fees' | 'amount'>,
 ): BrokerTransaction {
-  return { line: reader.line, asOfDate: null, ...fields, cellsJson: JSON.stringify(cells), fingerprint: undefined };
+  return { line, asOfDate: null, ...fields, cellsJson, fingerprint: undefined };
 }
 
 /** The sum of the charges a row gives (commission, fees …, signed as written); null when it gives none. */

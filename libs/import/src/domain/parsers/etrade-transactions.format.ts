@@ -44,7 +44,7 @@ const INFO = { id: 'etrade-transactions', label: 'E*TRADE Transactions' };
  */
 export const etradeTransactionsFormat: BrokerageFormat = activityExportFormat(INFO, 'E*TRADE', COLUMNS, readTransaction, { accountTitle: /^for account:?$/i });
 
-function readTransaction(reader: RowReader<Column>, cells: readonly string[]): BrokerTransaction {
+function readTransaction(reader: RowReader<Column>): BrokerTransaction {
   const { date } = reader.date('date');
   const type = reader.requiredText('type', 'every transaction has a type').replace(/\s+/g, ' ');
   const securityType = reader.text('securityType').toUpperCase();
@@ -61,7 +61,7 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
     if (quantity === null || quantity.isZero()) throw reader.missing('quantity', `a ${type} needs a number of shares`);
     if (amount === null) throw reader.missing('amount', `a ${type} needs its amount`);
   }
-  return activityRow(reader, cells, {
+  return activityRow(reader.line, reader.cellsJson, {
     date,
     action,
     kind,

@@ -62,7 +62,7 @@ export function fidelityAction(sentence: string, symbol: string, quantity: boole
   return ACTIONS.find(([pattern]) => pattern.test(words))?.[1] ?? sentence.trim().replace(/\s+/g, ' ');
 }
 
-function readTransaction(reader: RowReader<Column>, cells: readonly string[]): BrokerTransaction {
+function readTransaction(reader: RowReader<Column>): BrokerTransaction {
   const { date } = reader.date('runDate');
   const sentence = reader.requiredText('action', 'every activity has an Action');
   const rawSymbol = reader.text('symbol').replace(MONEY_MARKET_MARK, '');
@@ -83,7 +83,7 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
     throw reader.missing('amount', 'and there is no Price to compute it from');
   }
   const charges = chargesOf(commission, fees);
-  return activityRow(reader, cells, {
+  return activityRow(reader.line, reader.cellsJson, {
     date,
     action,
     kind,

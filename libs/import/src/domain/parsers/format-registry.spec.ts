@@ -123,6 +123,8 @@ describe('parsing brokerage files', () => {
     const parsed = parseTransactionsFile('excel.csv', text);
     const reference = parseTransactionsFile('plain.csv', [TX_HEADER, SELL, BUY].join('\n'));
     expect(parsed.transactions.map(({ cellsJson: _cells, ...tx }) => tx)).toEqual(reference.transactions.map(({ cellsJson: _cells, ...tx }) => tx));
+    // The same cells, as JSON text: stringified from the re-save's cells, taken as they are from the quoted lines.
+    expect(parsed.transactions.map((tx) => tx.cellsJson)).toEqual(reference.transactions.map((tx) => tx.cellsJson));
   });
 
   it('accepts UTF-16 with a BOM and single-byte "ANSI" text', () => {

@@ -7,7 +7,7 @@ import { ROWS_PER_TURN, type Steps } from '../turns.js';
 import { accountNumberOf, activityRow, otherActivity, parseActivityExport } from './activity-export.js';
 import type { BrokerageFormat, FormatInput, ParsedTransactionsFile } from './brokerage-format.js';
 import { column, ColumnLayout, columnList, FIGURE_LIMITS, normaliseHeaderCell, RowReader, type ColumnSpec } from './csv-columns.js';
-import type { CsvRow } from './csv-text.js';
+import { rowCellsJson, type CsvRow } from './csv-text.js';
 
 /** The action word a closed-lot row is read under before it leaves the transactions (never stored). */
 const CLOSED_LOT = 'IBKR closed lot';
@@ -24,7 +24,7 @@ function tradeAction(quantity: Decimal, openClose: string): string {
 /** A lot closed by a sale: IBKR gives its quantity, open date, cost basis and realized P&L. */
 function closedLot(
   line: number,
-  cells: readonly string[],
+  cellsJson: string,
   symbol: string,
   closedDate: string,
   openedDate: string,
@@ -50,7 +50,7 @@ function closedLot(
     term,
     washSale: false,
     disallowedLoss: null,
-    cellsJson: JSON.stringify(cells),
+    cellsJson,
     fingerprint: undefined,
   };
 }
@@ -94,7 +94,7 @@ export const ibkrFlexTradesFormat: BrokerageFormat = {
   recognises: (cells) => ColumnLayout.of(FLEX_COLUMNS, cells) !== undefined,
   parse: function* (input: FormatInput): Steps<ParsedTransactionsFile> {
     const lots: RealizedLot[] = [];
-    const file = yield* parseActivityExport(FLEX_INFO, input, FLEX_COLUMNS, (reader, cells) => readFlexRow(reader, cells, lots), {
+    const file = yield* parseActivityExport(FLEX_INFO, input, FLEX_COLUMNS, (reader) => readFlexRow(reader, lots), {
       oldestFirst: true,
       complete: (transactions) => transactions.filter((tx) => tx.action !== CLOSED_LOT),
       accountColumn: 'account',
@@ -104,7 +104,7 @@ export const ibkrFlexTradesFormat: BrokerageFormat = {
   },
 };
 
-function readFlexRow(reader: RowReader<FlexColumn>, cells: readonly string[], lots: RealizedLot[]): BrokerTransaction {
+function readFlexRow(reader: RowReader<FlexColumn>, lots: RealizedLot[]): BrokerTransaction {
   const { date } = reader.day('date');
   const level = reader.text('levelOfDetail').toUpperCase();
   const quantity = reader.requiredNumber('quantity', 'every trade has a quantity');
@@ -116,9 +116,9 @@ function readFlexRow(reader: RowReader<FlexColumn>, cells: readonly string[], lo
     if (shares && side === 'SELL') {
       const opened = reader.day('openDateTime').date;
       const realized = reader.requiredNumber('realized', 'a closed lot gives its realized P&L');
-      lots.push(closedLot(reader.line, cells, reader.symbol('symbol', true), date, opened, quantity, reader.requiredNumber('costBasis', 'a closed lot gives its cost basis'), realized, null));
+      lots.push(closedLot(reader.line, reader.cellsJson, reader.symbol('symbol', true), date, opened, quantity, reader.requiredNumber('costBasis', 'a closed lot gives its cost basis'), realized, null));
     }
-    return { ...blank(reader, cells, date), action: CLOSED_LOT };
+    return { ...blank(reader, date), action: CLOSED_LOT };
   }
   let action: string;
   if (level !== '' && level !== 'EXECUTION' && level !== 'ORDER') action = otherActivity('IBKR', `${level.toLowerCase()} row`);
@@ -132,7 +132,7 @@ function readFlexRow(reader: RowReader<FlexColumn>, cells: readonly string[], lo
   const netCash = reader.number('netCash');
   const gross = proceeds ?? (price === null ? null : (side === 'SELL' ? quantity.abs() : quantity.abs().neg()).mul(price));
   return {
-    ...blank(reader, cells, date),
+    ...blank(reader, date),
     action,
     kind,
     symbol: kind === 'other' ? reader.symbol('symbol', false) : reader.symbol('symbol', true),
@@ -143,8 +143,8 @@ function readFlexRow(reader: RowReader<FlexColumn>, cells: readonly string[], lo
   };
 }
 
-function blank(reader: RowReader<FlexColumn>, cells: readonly string[], date: string): BrokerTransaction {
-  return activityRow(reader, cells, { date, action: '', kind: 'other', symbol: '', description: reader.sharedText('description'), quantity: null, price: null, fees: null, amount: null });
+function blank(reader: RowReader<FlexColumn>, date: string): BrokerTransaction {
+  return activityRow(reader.line, reader.cellsJson, { date, action: '', kind: 'other', symbol: '', description: reader.sharedText('description'), quantity: null, price: null, fees: null, amount: null });
 }
 
 // ————— Activity Statement CSV —————
@@ -243,7 +243,7 @@ function* parseStatement({ fileName, header, rows }: FormatInput): Steps<ParsedT
         if (closing !== null && closing.kind === 'sell') {
           const { date: opened } = reader.day('dateTime');
           const term = reader.text('code').toUpperCase();
-          lots.push(closedLot(row.line, row.cells, closing.symbol, closing.date, opened, reader.requiredNumber('quantity'), reader.requiredNumber('basis', 'a closed lot gives its basis'), reader.requiredNumber('realized', 'a closed lot gives its realized P&L'), term === 'LT' ? 'Long Term' : term === 'ST' ? 'Short Term' : null));
+          lots.push(closedLot(row.line, rowCellsJson(row), closing.symbol, closing.date, opened, reader.requiredNumber('quantity'), reader.requiredNumber('basis', 'a closed lot gives its basis'), reader.requiredNumber('realized', 'a closed lot gives its realized P&L'), term === 'LT' ? 'Long Term' : term === 'ST' ? 'Short Term' : null));
         }
         continue;
       }
@@ -280,7 +280,7 @@ function readStatementTrade(reader: RowReader<keyof typeof TRADES>, row: CsvRow)
   const kind = classifyAction(action);
   const proceeds = reader.number('proceeds');
   const commission = reader.number('commission');
-  const trade = activityRow(row, row.cells, {
+  const trade = activityRow(row.line, rowCellsJson(row), {
     date,
     action,
     kind,
@@ -308,7 +308,7 @@ function readCashRow(reader: RowReader<keyof typeof CASH>, row: CsvRow, section:
   const action = dividend ? 'Cash Dividend' : otherActivity('IBKR', `${what}${currency === 'USD' ? '' : ` in ${currency}`}`);
   const symbol = DESCRIBED_SYMBOL.exec(description)?.[1] ?? '';
   if (dividend && symbol === '') throw reader.invalid('description', description, 'a dividend names its symbol first, as in AAPL(US0378331005) Cash Dividend …');
-  return activityRow(row, row.cells, {
+  return activityRow(row.line, rowCellsJson(row), {
     date,
     action,
     kind: classifyAction(action),

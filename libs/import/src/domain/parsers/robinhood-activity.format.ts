@@ -67,7 +67,7 @@ const INFO = { id: 'robinhood-activity', label: 'Robinhood Account Activity' };
  */
 export const robinhoodActivityFormat: BrokerageFormat = activityExportFormat(INFO, 'Robinhood', COLUMNS, readTransaction);
 
-function readTransaction(reader: RowReader<Column>, cells: readonly string[]): BrokerTransaction {
+function readTransaction(reader: RowReader<Column>): BrokerTransaction {
   const { date } = reader.date('activityDate');
   const code = reader.requiredText('code', 'every activity has a transaction code').toUpperCase();
   const action = ACTIONS.get(code) ?? ROBINHOOD_OTHER_CODES.get(code);
@@ -86,7 +86,7 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
   if (isTradeKind(kind) && amount === null && price === null) {
     throw reader.missing('amount', 'and there is no Price to compute it from');
   }
-  return activityRow(reader, cells, {
+  return activityRow(reader.line, reader.cellsJson, {
     date,
     action,
     kind,

@@ -59,7 +59,7 @@ function actionOf(type: string, subType: string, action: string, instrument: str
   return otherActivity('Tastytrade', subType === '' ? type : `${type} (${subType})`);
 }
 
-function readTransaction(reader: RowReader<Column>, cells: readonly string[]): BrokerTransaction {
+function readTransaction(reader: RowReader<Column>): BrokerTransaction {
   const { date } = reader.day('date');
   const type = reader.requiredText('type', 'every transaction has a type');
   const action = actionOf(type, reader.text('subType'), reader.text('action'), reader.text('instrumentType'));
@@ -74,7 +74,7 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
     if (value === null) throw reader.missing('value', `a ${kind === 'dividend' ? 'dividend' : 'trade'} needs its value`);
   }
   if (isTradeKind(kind) && (quantity === null || quantity.isZero())) throw reader.missing('quantity', 'a trade needs a number of shares');
-  return activityRow(reader, cells, {
+  return activityRow(reader.line, reader.cellsJson, {
     date,
     action,
     kind,

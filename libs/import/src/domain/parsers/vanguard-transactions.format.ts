@@ -76,7 +76,7 @@ function isHoldingsHeader(cells: readonly string[]): boolean {
   return holdings !== undefined && holdings.width === Object.keys(HOLDINGS).length;
 }
 
-function readTransaction(reader: RowReader<Column>, cells: readonly string[]): BrokerTransaction {
+function readTransaction(reader: RowReader<Column>): BrokerTransaction {
   const { date } = reader.date('tradeDate');
   const type = reader.requiredText('type', 'every transaction has a type').replace(/\s+/g, ' ');
   const action = ACTIONS.get(type.toLowerCase()) ?? otherActivity('Vanguard', type);
@@ -90,7 +90,7 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
     if (shares === null || shares.isZero()) throw reader.missing('shares', `a ${type} needs a number of shares`);
   }
   if (isTradeKind(kind) && amount === null) throw reader.missing('netAmount', `a ${type} needs its net amount`);
-  return activityRow(reader, cells, {
+  return activityRow(reader.line, reader.cellsJson, {
     date,
     action,
     kind,

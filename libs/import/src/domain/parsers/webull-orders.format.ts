@@ -35,7 +35,7 @@ const INFO = { id: 'webull-orders', label: 'Webull Orders Records' };
  */
 export const webullOrdersFormat: BrokerageFormat = activityExportFormat(INFO, 'Webull', COLUMNS, readTransaction, { complete: markCovers });
 
-function readTransaction(reader: RowReader<Column>, cells: readonly string[]): BrokerTransaction {
+function readTransaction(reader: RowReader<Column>): BrokerTransaction {
   const side = reader.requiredText('side', 'every order has a side').toUpperCase();
   const status = reader.requiredText('status', 'every order has a status');
   const filled = reader.number('filled');
@@ -53,7 +53,7 @@ function readTransaction(reader: RowReader<Column>, cells: readonly string[]): B
   if (kind !== 'other' && price === null) throw reader.missing('averagePrice', 'a filled order needs its average price');
   const quantity = filled === null ? null : filled.abs();
   const gross = kind === 'other' || quantity === null || price === null ? null : quantity.mul(price);
-  return activityRow(reader, cells, {
+  return activityRow(reader.line, reader.cellsJson, {
     date,
     action,
     kind,
