@@ -1,11 +1,11 @@
 import { Decimal } from '@app/shared/domain';
-import { copyChunks, copyField, copyStatement, rowsOf, textOrNull } from './bulk-copy.js';
+import { COPY_PIECE_CHARS, copyField, copyPieces, copyStatement, rowsOf, textOrNull, type CopyPiece } from './bulk-copy.js';
 
 const noPause = async (): Promise<void> => undefined;
 
-async function all(chunks: AsyncIterable<string>): Promise<string[]> {
-  const collected: string[] = [];
-  for await (const chunk of chunks) collected.push(chunk);
+async function all(pieces: AsyncIterable<CopyPiece>): Promise<CopyPiece[]> {
+  const collected: CopyPiece[] = [];
+  for await (const piece of pieces) collected.push(piece);
   return collected;
 }
 
@@ -20,21 +20,37 @@ describe('COPY text format', () => {
     expect(copyField('')).toBe('');
   });
 
-  it('builds rows chunk by chunk, each line ending in a newline, with the item index', async () => {
-    expect(await all(copyChunks(rowsOf(['a', 'b', 'c'], (item, index) => [item, index, null]), 2, noPause))).toEqual(['a\t0\t\\N\nb\t1\t\\N\n', 'c\t2\t\\N\n']);
-    expect(await all(copyChunks([], 2, noPause))).toEqual([]);
+  it('builds rows piece by piece, each line ending in a newline, with the item index', async () => {
+    expect(await all(copyPieces(rowsOf(['a', 'b', 'c'], (item, index) => [item, index, null]), noPause, 12))).toEqual([
+      { text: 'a\t0\t\\N\nb\t1\t\\N\n', rows: 2 },
+      { text: 'c\t2\t\\N\n', rows: 1 },
+    ]);
+    expect(await all(copyPieces([], noPause))).toEqual([]);
   });
 
-  it('stops for a pause every hundred rows while it builds, and after each chunk', async () => {
-    const items = Array.from({ length: 450 }, (_, index) => `row ${index}`);
+  it('keeps each piece a young string: at most its size in characters, and the line that passes it', async () => {
+    const line = 'x'.repeat(199);
+    const pieces = await all(copyPieces(rowsOf(Array.from({ length: 1_000 }, () => line), (item) => [item]), noPause));
+    expect(pieces.map((piece) => piece.rows).reduce((sum, rows) => sum + rows, 0)).toBe(1_000);
+    expect(pieces.length).toBe(Math.ceil((1_000 * 200) / COPY_PIECE_CHARS));
+    for (const piece of pieces) {
+      expect(piece.text.length).toBeLessThan(COPY_PIECE_CHARS + 200);
+      expect(piece.text.split('\n').length - 1).toBe(piece.rows);
+    }
+    expect(pieces.map((piece) => piece.text).join('')).toBe(`${line}\n`.repeat(1_000));
+  });
+
+  it('stops for a pause every hundred rows while it builds, and after each piece', async () => {
+    const items = Array.from({ length: 450 }, (_, index) => `row ${String(index).padStart(9, '0')}`);
     const built: number[] = [];
     let rowsSeen = 0;
     const rows = rowsOf(items, (item, index) => {
       rowsSeen = index + 1;
-      return [item, index];
+      return [item];
     });
-    const chunks = await all(copyChunks(rows, 200, async () => void built.push(rowsSeen)));
-    expect(chunks.map((chunk) => chunk.split('\n').length - 1)).toEqual([200, 200, 50]);
+    // Each line is 14 characters with its newline: a piece of 2,800 characters holds 200 rows.
+    const pieces = await all(copyPieces(rows, async () => void built.push(rowsSeen), 2_800));
+    expect(pieces.map((piece) => piece.rows)).toEqual([200, 200, 50]);
     expect(built).toEqual([100, 200, 300, 400]);
   });
 

@@ -5,8 +5,8 @@ import type { PoolClient } from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import type { QueryRunner } from 'typeorm';
 import { turnIfDue } from '@app/shared';
-import { copyChunks, copyStatement, type CopyJob } from './bulk-copy.js';
-import type { EmbeddedPostgres } from './embedded-postgres.js';
+import { copyPieces, copyStatement, type CopyJob, type CopyPiece } from './bulk-copy.js';
+import type { EmbeddedPostgres, SpooledCopy } from './embedded-postgres.js';
 
 /**
  * Writes rows with `COPY … FROM`, the fastest way into PostgreSQL, in the transaction of the given
@@ -17,12 +17,7 @@ export interface BulkWriter {
   write(queryRunner: QueryRunner, jobs: readonly CopyJob[]): Promise<number[]>;
 }
 
-/**
- * Rows per COPY chunk sent to a server: small enough that a chunk's intermediate strings die young
- * instead of growing the heap; the server takes one in while the next is being built.
- */
-const SERVER_COPY_ROWS = 2_000;
-/** Rows per COPY statement on the embedded database, where each statement has a cost of its own. */
+/** Rows per COPY statement on the embedded database (at least; whole pieces), where each statement has a cost of its own. */
 const EMBEDDED_COPY_ROWS = 10_000;
 
 /**
@@ -37,7 +32,7 @@ export class StreamingBulkWriter implements BulkWriter {
     const counts: number[] = [];
     for (const { target, rows } of jobs) {
       const stream = client.query(copyFromStdin(copyStatement(target, 'STDIN')));
-      await pipeline(Readable.from(copyChunks(rows, SERVER_COPY_ROWS, turnIfDue), { highWaterMark: 1 }), stream);
+      await pipeline(Readable.from(textOf(copyPieces(rows, turnIfDue)), { highWaterMark: 1 }), stream);
       counts.push(stream.rowCount);
     }
     return counts;
@@ -46,31 +41,51 @@ export class StreamingBulkWriter implements BulkWriter {
 
 /**
  * The embedded database: the rows go straight to the engine (not through its socket), which is one
- * session, the one that holds the caller's transaction. Each chunk is handed over as soon as it is
- * built and the engine writes them in order, in its own process, while the next is being built. The
- * event loop gets a turn after each chunk and while one is built, so other requests are answered while a
- * large write is built.
+ * session, the one that holds the caller's transaction. Each statement's text is spooled a piece at a
+ * time and handed over once it holds `EMBEDDED_COPY_ROWS` rows; the engine runs them in order, in its
+ * own process, while the next is being built. The event loop gets a turn after each statement and
+ * while one is built, so other requests are answered while a large write is built.
  */
 export class EngineBulkWriter implements BulkWriter {
   constructor(private readonly engine: EmbeddedPostgres) {}
 
   async write(_queryRunner: QueryRunner, jobs: readonly CopyJob[]): Promise<number[]> {
     const handedOver: Promise<number>[][] = [];
+    let open: SpooledCopy | undefined;
+    const handOver = (chunks: Promise<number>[], copy: SpooledCopy) => {
+      const copied = copy.end();
+      copied.catch(() => undefined); // its failure is judged with the others below, not left unhandled meanwhile
+      chunks.push(copied);
+    };
     try {
       for (const { target, rows } of jobs) {
         const chunks: Promise<number>[] = [];
         handedOver.push(chunks);
-        for await (const text of copyChunks(rows, EMBEDDED_COPY_ROWS, turnIfDue)) {
-          const copied = this.engine.copyFrom(target, text);
-          copied.catch(() => undefined); // its failure is judged with the others below, not left unhandled meanwhile
-          chunks.push(copied);
-          await nextTurn();
+        let spooled = 0;
+        for await (const piece of copyPieces(rows, turnIfDue)) {
+          open ??= this.engine.spooledCopy(target);
+          open.write(piece.text);
+          spooled += piece.rows;
+          if (spooled >= EMBEDDED_COPY_ROWS) {
+            handOver(chunks, open);
+            open = undefined;
+            spooled = 0;
+            await nextTurn();
+          }
         }
+        if (open !== undefined) handOver(chunks, open);
+        open = undefined;
       }
     } catch (error) {
+      open?.discard();
       await Promise.allSettled(handedOver.flat()); // a row that could not be built: let the rest end first
       throw error;
     }
     return Promise.all(handedOver.map(async (chunks) => (await Promise.all(chunks)).reduce((sum, count) => sum + count, 0)));
   }
+}
+
+/** The pieces' text alone (what a server's COPY stream takes). */
+async function* textOf(pieces: AsyncIterable<CopyPiece>): AsyncGenerator<string> {
+  for await (const piece of pieces) yield piece.text;
 }

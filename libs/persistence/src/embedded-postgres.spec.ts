@@ -82,6 +82,15 @@ describe('EmbeddedPostgres (engine process)', () => {
       expect(await engine.copyFrom({ table: 'kept', columns: ['note'] }, 'one\ntwo\n')).toBe(2);
       await expect(engine.copyFrom({ table: 'missing', columns: ['note'] }, 'three\n')).rejects.toThrow('relation "missing" does not exist');
       expect(await readdir(spool)).toEqual([]);
+      // A statement spooled a piece at a time is one statement; one dropped unsent leaves no file.
+      const dropped = engine.spooledCopy({ table: 'kept', columns: ['note'] });
+      dropped.write('never\n');
+      const pieces = engine.spooledCopy({ table: 'kept', columns: ['note'] });
+      for (const piece of ['four\n', 'five\nsix\n', 'seven\n']) pieces.write(piece);
+      dropped.discard();
+      expect(await pieces.end()).toBe(4);
+      expect(() => pieces.write('eight\n')).toThrow('handed over');
+      expect(await readdir(spool)).toEqual([]);
     } finally {
       await engine.stop();
     }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { createHash, randomUUID } from 'node:crypto';
 import { access, cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -8,6 +8,16 @@ import { fileURLToPath } from 'node:url';
 import { Logger } from '@nestjs/common';
 import { copyStatement, type CopyTarget } from './bulk-copy.js';
 import { ENGINE_ARGUMENT, type EngineReply, type EngineRequest } from './embedded-engine.js';
+
+/** A COPY statement being spooled for the engine (`EmbeddedPostgres.spooledCopy`). */
+export interface SpooledCopy {
+  /** Appends whole lines of COPY text. */
+  write(text: string): void;
+  /** Hands the statement to the engine: resolves with the rows it copied. */
+  end(): Promise<number>;
+  /** Drops the statement unsent. */
+  discard(): void;
+}
 
 /**
  * The embedded PostgreSQL: PGlite (PostgreSQL compiled to WebAssembly) with its files under
@@ -70,22 +80,64 @@ export class EmbeddedPostgres {
    * times faster for large inputs). The engine is one session: the statement joins whatever
    * transaction the socket's connection has open, which is the caller's. Statements run in the
    * order they were given; the caller may hand over the next before this one has finished.
-   *
-   * The text goes through a file under `DATA_DIR/pg-copy` (named by a counter; the engine deletes it
-   * once read) and only its name through the channel: writing the file needs no event-loop turn, so
-   * the engine can take in one chunk while the service goes on with CPU work (matching an import)
-   * instead of waiting for the channel to be drained.
    */
   copyFrom(target: CopyTarget, text: string): Promise<number> {
-    if (this.failure !== undefined) return Promise.reject(this.failure);
-    const id = this.nextId++;
-    const file = join(this.spool, `${id}.copy`);
     try {
-      writeFileSync(file, text);
+      const copy = this.spooledCopy(target);
+      copy.write(text);
+      return copy.end();
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
-    return this.send({ type: 'copy', id, statement: copyStatement(target, "'/dev/blob'"), file });
+  }
+
+  /**
+   * A `COPY … FROM` statement (as `copyFrom`) whose text is written a piece at a time: no more than a
+   * piece of a large statement is held as a string. The text goes through a file under
+   * `DATA_DIR/pg-copy` (named by a counter; the engine deletes it once read) and only its name through
+   * the channel: writing the file needs no event-loop turn, so the engine can take in one statement
+   * while the service goes on with CPU work (matching an import) instead of waiting for the channel to
+   * be drained. Throws when the engine has stopped; `end` hands the statement over (in the order the
+   * statements were started), `discard` drops it.
+   */
+  spooledCopy(target: CopyTarget): SpooledCopy {
+    if (this.failure !== undefined) throw this.failure;
+    const id = this.nextId++;
+    const file = join(this.spool, `${id}.copy`);
+    const statement = copyStatement(target, "'/dev/blob'");
+    let descriptor: number | undefined = openSync(file, 'w');
+    const close = () => {
+      if (descriptor !== undefined) closeSync(descriptor);
+      descriptor = undefined;
+    };
+    return {
+      write: (text) => {
+        if (descriptor === undefined) throw new Error('the COPY statement has been handed over');
+        try {
+          writeSync(descriptor, text);
+        } catch (error) {
+          close();
+          rmSync(file, { force: true });
+          throw error;
+        }
+      },
+      end: () => {
+        try {
+          close();
+        } catch (error) {
+          return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+        }
+        if (this.failure !== undefined) {
+          rmSync(file, { force: true });
+          return Promise.reject(this.failure);
+        }
+        return this.send({ type: 'copy', id, statement, file });
+      },
+      discard: () => {
+        close();
+        rmSync(file, { force: true });
+      },
+    };
   }
 
   /**
