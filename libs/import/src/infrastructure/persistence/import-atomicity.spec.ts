@@ -267,11 +267,14 @@ describe('import atomicity (real database)', () => {
       accountNumber: 'RH-NEW',
       accountFor,
     };
+    const size = robinhood.content.length;
     await expect(failing.run(upload, noProgress)).rejects.toThrow('injected failure');
     expect(await accountNumbers()).toEqual(['XXXX-1234']);
     expect(await snapshot()).toEqual(before);
     const [latest] = await history.listForUser(userId);
-    expect(latest).toMatchObject({ status: 'failed', brokerageAccount: 'RH-NEW', transactionFile: { name: 'activity.csv' } });
+    // The import let go of the file once read; the record keeps its size.
+    expect(robinhood.content.length).toBe(0);
+    expect(latest).toMatchObject({ status: 'failed', brokerageAccount: 'RH-NEW', transactionFile: { name: 'activity.csv', size } });
   }, 60000);
 
   it('writes an export larger than one statement batch completely, rows and trades alike', async () => {
