@@ -17,6 +17,8 @@ describe('Decimal', () => {
     it('reads the short common form (read without a regular expression) to the value of the same text in the long form', () => {
       // An exponent or a surrounding space sends the same number the long way.
       const texts = ['0', '-0', '5.', '.5', '-.5', '174.44', '-2354.94', '0.0000000001', '999999999999999', '99999999999999.9', '1.00000000000', '123456789012345.6', '12.34567890123'];
+      // Around 2^53 units (900719.9254740992), where the units stop being exact in a number.
+      texts.push('900719.9254740991', '-900719.9254740991', '900719.9254740992', '-900719.9254740993', '900720', '-900719.925474099');
       for (let seed = 1; seed < 400; seed += 1) {
         const digits = String((seed * 2_654_435_761) % 10 ** (1 + (seed % 15)));
         const point = seed % (digits.length + 1);

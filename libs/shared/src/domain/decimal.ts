@@ -70,6 +70,9 @@ function tryParseShort(text: string): Decimal | undefined {
     }
   }
   if (digits === 0 || digits > EXACT_DIGITS || fraction > SCALE) return undefined;
+  // In one BigInt when the units are below 2^53 (then the product is exact in a number), as most are.
+  const scaled = value * NUMBER_POWERS[SCALE - Math.max(fraction, 0)];
+  if (scaled <= Number.MAX_SAFE_INTEGER) return Decimal.fromUnits(BigInt(negative ? -scaled : scaled));
   const units = BigInt(value) * POWERS_OF_TEN[SCALE - Math.max(fraction, 0)];
   return Decimal.fromUnits(negative ? -units : units);
 }

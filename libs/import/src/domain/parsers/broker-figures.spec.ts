@@ -37,6 +37,19 @@ describe('broker figures', () => {
     expect(tryParsePercent('1.2.3%')).toBeUndefined();
   });
 
+  it('reads figures exactly on both sides of 2^53 units (900719.9254740992), where a number stops holding them', () => {
+    const figures: [string, string][] = [
+      ['$900,719.9254740991', '900719.9254740991'],
+      ['-$900,719.9254740991', '-900719.9254740991'],
+      ['($900,719.9254740992)', '-900719.9254740992'],
+      ['900719.9254740993', '900719.9254740993'],
+      ['$1,000,000.01', '1000000.01'],
+      ['-0.00', '0'],
+      ['($0.00)', '0'],
+    ];
+    for (const [text, value] of figures) expect([text, tryParseAmount(text)?.toString()]).toEqual([text, value]);
+  });
+
   it('reads any number of digits exactly, short (read as a number) or long (read as text), as Decimal does', () => {
     let seed = 7;
     const next = (below: number): number => {

@@ -6,6 +6,20 @@ import { Decimal, divideRounded, EXACT_DIGITS, pow10 } from '@app/shared/domain'
  */
 
 const SCALE = Decimal.SCALE;
+/** 10^0 … 10^SCALE as numbers (exact). */
+const NUMBER_POWERS = Array.from({ length: SCALE + 1 }, (_, exponent) => 10 ** exponent);
+
+/** The first index from `start` (before `end`) that is not a space or control character. */
+function skipSpaces(text: string, start: number, end: number): number {
+  while (start < end && text.charCodeAt(start) <= 32) start += 1;
+  return start;
+}
+
+/** `end` moved back over spaces and control characters, not before `start`. */
+function trimSpaces(text: string, start: number, end: number): number {
+  while (end > start && text.charCodeAt(end - 1) <= 32) end -= 1;
+  return end;
+}
 
 /**
  * A figure as brokers write it: `$1,234.56`, `-$5.00`, `$-5.00`, `($5.00)`, `1,234.5678`, `12.5`,
@@ -36,26 +50,19 @@ export function tryParsePercent(text: string): Decimal | undefined {
  * import's hot path (several figures per row, 100,000s of rows), hence no regular expressions.
  */
 function readBrokerFigure(text: string, percent: boolean): Decimal | undefined {
-  let start = 0;
-  let end = text.length;
-  const trim = (): void => {
-    while (start < end && text.charCodeAt(start) <= 32) start += 1;
-    while (end > start && text.charCodeAt(end - 1) <= 32) end -= 1;
-  };
-  trim();
+  let start = skipSpaces(text, 0, text.length);
+  let end = trimSpaces(text, start, text.length);
   let negative = false;
   let parenthesised = false;
   if (start < end && text.charCodeAt(start) === 40 /* ( */) {
     if (text.charCodeAt(end - 1) !== 41 /* ) */) return undefined;
     parenthesised = true;
     negative = true;
-    start += 1;
-    end -= 1;
-    trim();
+    start = skipSpaces(text, start + 1, end - 1);
+    end = trimSpaces(text, start, end - 1);
   }
   if (percent && end > start && text.charCodeAt(end - 1) === 37 /* % */) {
-    end -= 1;
-    trim();
+    end = trimSpaces(text, start, end - 1);
   }
   let signs = 0;
   let dollars = 0;
@@ -69,8 +76,7 @@ function readBrokerFigure(text: string, percent: boolean): Decimal | undefined {
     } else {
       break;
     }
-    start += 1;
-    trim();
+    start = skipSpaces(text, start + 1, end);
   }
   if (signs > 1 || dollars > 1 || (signs > 0 && parenthesised)) return undefined;
   // The digits are read into a number as they are checked: exact up to 15 of them, which covers every
@@ -110,6 +116,9 @@ function readBrokerFigure(text: string, percent: boolean): Decimal | undefined {
   if (index !== end || digitCount === 0) return undefined;
   let units: bigint;
   if (digitCount <= EXACT_DIGITS && fractionLength <= SCALE) {
+    // In one BigInt when the units are below 2^53 (then the product is exact in a number), as most are.
+    const scaled = value * NUMBER_POWERS[SCALE - fractionLength];
+    if (scaled <= Number.MAX_SAFE_INTEGER) return Decimal.fromUnits(BigInt(negative ? -scaled : scaled));
     units = BigInt(value) * pow10(SCALE - fractionLength);
   } else {
     const fraction = fractionLength === 0 ? '' : text.slice(end - fractionLength, end);
