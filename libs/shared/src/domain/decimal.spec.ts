@@ -113,5 +113,13 @@ describe('Decimal', () => {
     expect([divideRounded(5n, 2n), divideRounded(-5n, 2n), divideRounded(4n, 3n), divideRounded(-7n, -2n)]).toEqual([3n, -3n, 1n, 4n]);
     expect(() => divideRounded(1n, 0n)).toThrow(RangeError);
     expect([decimalPlaces(Decimal.parse('12.5')), decimalPlaces(Decimal.parse('3')), decimalPlaces(Decimal.parse('0.0001'))]).toEqual([1, 0, 4]);
+    // Within 2^53 units (counted in a number) and beyond them (counted in the text).
+    const places = ['0', '-100', '-12.50', '0.0000000001', '-900719.9254740991', '900719.925474099', '12345678901234567.5', '-98765432109876543210', '1e-10'];
+    expect(places.map((text) => decimalPlaces(Decimal.parse(text)))).toEqual([0, 0, 1, 10, 10, 9, 1, 0, 10]);
+    for (let written = 0; written <= 10; written += 1) {
+      for (const digits of [7n, -30_001n, 1_234_567n, 90_071_992n]) {
+        expect([String(digits), written, decimalPlaces(Decimal.fromUnits(digits * 10n ** BigInt(10 - written)))]).toEqual([String(digits), written, written]);
+      }
+    }
   });
 });

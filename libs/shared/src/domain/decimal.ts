@@ -326,6 +326,22 @@ export function percentage(part: Decimal, whole: Decimal): Decimal {
 
 /** Number of decimals written after the point (`12.50` → 2). */
 export function decimalPlaces(value: Decimal): number {
+  const units = value.rawUnits;
+  if (units <= MAX_EXACT_UNITS && units >= -MAX_EXACT_UNITS) {
+    // Without the text: the trailing zeros of the units, counted in a number (exact below 2^53).
+    let rest = Math.abs(Number(units));
+    if (rest === 0) return 0;
+    // Eight, four, two and one zeros at a time (SCALE is 10): each step strips them only when all are there.
+    let places = SCALE;
+    for (const zeros of [8, 4, 2, 1]) {
+      const power = NUMBER_POWERS[zeros];
+      if (places >= zeros && rest % power === 0) {
+        rest /= power;
+        places -= zeros;
+      }
+    }
+    return places;
+  }
   const text = value.toString();
   const dot = text.indexOf('.');
   return dot < 0 ? 0 : text.length - dot - 1;

@@ -93,9 +93,12 @@ export const PROFIT_LOSS_EDGES: readonly number[] = [-10000, -5000, -2500, -1000
 /** Which bucket of PROFIT_LOSS_EDGES a P&L falls in (as PostgreSQL's width_bucket over the same edges). */
 export function profitLossBucketOf(profitLoss: Decimal): number {
   let bucket = 0;
-  while (bucket < PROFIT_LOSS_EDGES.length && profitLoss.gte(PROFIT_LOSS_EDGES[bucket])) bucket += 1;
+  while (bucket < EDGES.length && profitLoss.gte(EDGES[bucket])) bucket += 1;
   return bucket;
 }
+
+/** PROFIT_LOSS_EDGES as decimals (comparing with a number reads it into one each time). */
+const EDGES = PROFIT_LOSS_EDGES.map((edge) => Decimal.of(edge));
 
 export interface DistributionBucket {
   /** Null: no lower bound. */
