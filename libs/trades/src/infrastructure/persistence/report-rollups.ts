@@ -1,4 +1,4 @@
-import type { Database } from '@app/persistence';
+import type { Database, SqlRow } from '@app/persistence';
 import { ADD_STATISTIC_GROUPS, REFRESH_STATISTIC_GROUPS } from './trade-statistic-groups.js';
 
 /**
@@ -39,6 +39,24 @@ export async function appendTradeReports(database: Pick<Database, 'manager'>, us
   );
   await raiseReportVersion(manager, userId);
 }
+
+/**
+ * Whether another of the user's accounts holds trades, dividends or positions, which the user's rollups
+ * sum in too: when none does, an account's ledger in memory gives all the rollups (`rollupJobs`).
+ */
+export async function otherAccountsHoldLedgers(manager: Database['manager'], userId: number, accountId: number): Promise<boolean> {
+  const [{ held }]: SqlRow[] = await manager.query(
+    `SELECT EXISTS (SELECT 1 FROM brokerage_accounts a WHERE a.user_id = $1 AND a.id <> $2
+                       AND (EXISTS (SELECT 1 FROM closed_trades t WHERE t.account_id = a.id)
+                            OR EXISTS (SELECT 1 FROM dividends d WHERE d.account_id = a.id)
+                            OR EXISTS (SELECT 1 FROM position_history p WHERE p.account_id = a.id))) AS held`,
+    [userId, accountId],
+  );
+  return Boolean(held);
+}
+
+/** The tables of a user's rollups (each with its `user_id`). */
+export const ROLLUP_TABLES = ['daily_symbol_totals', 'daily_totals', 'symbol_totals', 'trade_statistic_groups'];
 
 /** Raises the user's report version (a server's trigger announces it at commit): their cached reports are stale. */
 export async function raiseReportVersion(manager: Database['manager'], userId: number): Promise<void> {

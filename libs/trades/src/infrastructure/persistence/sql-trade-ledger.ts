@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { Database, decimalFrom, decimalOrNullFrom, mapInTurns, rowsOf, textOrNull, type CopyTarget, type SqlRow } from '@app/persistence';
+import { Database, decimalFrom, decimalOrNullFrom, mapInTurns, rowsOf, textOrNull, type CopyJob, type CopyTarget, type SqlRow } from '@app/persistence';
 import { monthOf } from '@app/shared/domain';
 import { TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type OpenBooks } from '../../application/trade-ledger.port.js';
 import type { ClosedTrade, TradeSide, TradeSource } from '../../domain/closed-trade.js';
 import { TradeIdSequence } from '../../domain/trade-list.js';
 import { ReportDataChanges } from './report-data-changes.js';
 import { journalBeforeRewrite, reattachJournal } from './sql-trade-journal.js';
-import { appendTradeReports, refreshTradeReports } from './report-rollups.js';
+import { rollupJobs } from './ledger-rollups.js';
+import { appendTradeReports, otherAccountsHoldLedgers, raiseReportVersion, refreshTradeReports, ROLLUP_TABLES } from './report-rollups.js';
 
 /**
  * The ledger in PostgreSQL (a server or the embedded engine): the account's rows are deleted and
@@ -27,11 +28,15 @@ export class SqlTradeLedger extends TradeLedger {
     const before = await this.monthSignatures(accountId);
     const ids = await tradeIdsInTurns(accountId, ledger.trades);
     const journal = await journalBeforeRewrite(manager, accountId, ids);
+    // When the account is all the user holds, its ledger in memory gives the user's rollups: written
+    // behind the ledger's rows, in the same call (on the embedded database, computed while the engine
+    // takes in the trades), instead of the statements over the tables at the end (docs/operations.md "Imports").
+    const fromMemory = !(await otherAccountsHoldLedgers(manager, userId, accountId));
     for (const table of ['closed_trades', 'dividends', 'position_history', 'securities', 'open_lots']) {
       await manager.query(`DELETE FROM ${table} WHERE account_id = $1`, [accountId]);
     }
-    // One call: on the embedded database the engine takes in the trades while the rest is being built.
-    await this.copyLedger(userId, accountId, ledger, ids, { trades: 0, dividends: 0, openLots: 0 });
+    if (fromMemory) for (const table of ROLLUP_TABLES) await manager.query(`DELETE FROM ${table} WHERE user_id = $1`, [userId]);
+    await this.copyLedger(userId, accountId, ledger, ids, { trades: 0, dividends: 0, openLots: 0 }, fromMemory ? rollupJobs(userId, accountId, ledger) : []);
     await this.writeCompanyNames(userId, accountId, ledger.companyNames);
     await reattachJournal(
       manager,
@@ -41,7 +46,8 @@ export class SqlTradeLedger extends TradeLedger {
     );
     // An account that held nothing before changes in every month it holds now: no digest is needed.
     const after = before.size === 0 ? null : await this.monthSignatures(accountId);
-    await refreshTradeReports(this.database, userId);
+    if (fromMemory) await raiseReportVersion(manager, userId);
+    else await refreshTradeReports(this.database, userId);
     this.database.afterCommit(() => this.changes.changed(userId));
     if (after === null) return { monthsChanged: activeMonths(ledger) };
     const months = new Set([...before.keys(), ...after.keys()]);
@@ -107,8 +113,9 @@ export class SqlTradeLedger extends TradeLedger {
   }
 
   /**
-   * Writes the ledger's rows with `COPY`, each table's `seq` from `first` on. After a large write the
-   * tables' statistics are refreshed once the import has committed (what the report queries plan on).
+   * Writes the ledger's rows with `COPY`, each table's `seq` from `first` on, then the `after` jobs.
+   * After a large write the tables' statistics are refreshed once the import has committed (what the
+   * report queries plan on).
    */
   private copyLedger(
     userId: number,
@@ -116,6 +123,7 @@ export class SqlTradeLedger extends TradeLedger {
     ledger: AccountLedger,
     ids: readonly string[],
     first: { trades: number; dividends: number; openLots: number },
+    after: readonly CopyJob[] = [],
   ): Promise<number[]> {
     if (ledger.trades.length + ledger.positions.length >= LARGE_WRITE_ROWS) this.database.refreshStatisticsAfterCommit(LEDGER_STATISTICS);
     return this.database.copyRows(
@@ -171,6 +179,7 @@ export class SqlTradeLedger extends TradeLedger {
           lot.source,
         ]),
       },
+      ...after,
     );
   }
 
