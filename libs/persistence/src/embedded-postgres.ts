@@ -114,7 +114,8 @@ export class EmbeddedPostgres {
       write: (text) => {
         if (descriptor === undefined) throw new Error('the COPY statement has been handed over');
         try {
-          writeSync(descriptor, text);
+          const bytes = Buffer.from(text, 'utf8');
+          for (let written = 0; written < bytes.length; ) written += writeSync(descriptor, bytes, written);
         } catch (error) {
           close();
           rmSync(file, { force: true });

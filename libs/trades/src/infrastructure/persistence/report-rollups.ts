@@ -7,7 +7,8 @@ import { ADD_STATISTIC_GROUPS, REFRESH_STATISTIC_GROUPS } from './trade-statisti
  * trades, dividends and positions the ledger has just written, and raises the user's report version
  * row (which a server's trigger announces at commit). Called by `SqlTradeLedger.replaceAccount`, inside
  * the import's transaction: the rollups change with the data, atomically, or not at all. The whole user
- * is rebuilt (all their accounts), set-based.
+ * is rebuilt (all their accounts), set-based. When the rewritten account is all the user holds, the
+ * ledger writes the same rows from memory instead (`rollupJobs`, `otherAccountsHoldLedgers`).
  */
 export async function refreshTradeReports(database: Pick<Database, 'manager'>, userId: number): Promise<void> {
   const manager = database.manager;
