@@ -70,10 +70,18 @@ function tryParseShort(text: string): Decimal | undefined {
     }
   }
   if (digits === 0 || digits > EXACT_DIGITS || fraction > SCALE) return undefined;
-  // In one BigInt when the units are below 2^53 (then the product is exact in a number), as most are.
-  const scaled = value * NUMBER_POWERS[SCALE - Math.max(fraction, 0)];
+  return decimalFromDigits(value, Math.max(fraction, 0), negative);
+}
+
+/**
+ * The decimal whose digits, read as an integer, are `digits` (exact in a number: at most EXACT_DIGITS
+ * of them), `places` of them after the point (0 ≤ places ≤ SCALE). Made in one BigInt when the units
+ * are below 2^53 (the product of the digits and the power of ten is then exact in a number), as most are.
+ */
+export function decimalFromDigits(digits: number, places: number, negative: boolean): Decimal {
+  const scaled = digits * NUMBER_POWERS[SCALE - places];
   if (scaled <= Number.MAX_SAFE_INTEGER) return Decimal.fromUnits(BigInt(negative ? -scaled : scaled));
-  const units = BigInt(value) * POWERS_OF_TEN[SCALE - Math.max(fraction, 0)];
+  const units = BigInt(digits) * POWERS_OF_TEN[SCALE - places];
   return Decimal.fromUnits(negative ? -units : units);
 }
 

@@ -1,4 +1,4 @@
-import { Decimal, divideRounded, EXACT_DIGITS, pow10 } from '@app/shared/domain';
+import { Decimal, decimalFromDigits, divideRounded, EXACT_DIGITS, pow10 } from '@app/shared/domain';
 
 /**
  * Figures as brokers and spreadsheets write them, read exactly: the one parser of money, quantity
@@ -6,8 +6,6 @@ import { Decimal, divideRounded, EXACT_DIGITS, pow10 } from '@app/shared/domain'
  */
 
 const SCALE = Decimal.SCALE;
-/** 10^0 … 10^SCALE as numbers (exact). */
-const NUMBER_POWERS = Array.from({ length: SCALE + 1 }, (_, exponent) => 10 ** exponent);
 
 /** The first index from `start` (before `end`) that is not a space or control character. */
 function skipSpaces(text: string, start: number, end: number): number {
@@ -114,16 +112,9 @@ function readBrokerFigure(text: string, percent: boolean): Decimal | undefined {
     digitCount += fractionLength;
   }
   if (index !== end || digitCount === 0) return undefined;
-  let units: bigint;
-  if (digitCount <= EXACT_DIGITS && fractionLength <= SCALE) {
-    // In one BigInt when the units are below 2^53 (then the product is exact in a number), as most are.
-    const scaled = value * NUMBER_POWERS[SCALE - fractionLength];
-    if (scaled <= Number.MAX_SAFE_INTEGER) return Decimal.fromUnits(BigInt(negative ? -scaled : scaled));
-    units = BigInt(value) * pow10(SCALE - fractionLength);
-  } else {
-    const fraction = fractionLength === 0 ? '' : text.slice(end - fractionLength, end);
-    units = BigInt(text.slice(start, integerEnd).replaceAll(',', '') + fraction || '0');
-    units = fractionLength <= SCALE ? units * pow10(SCALE - fractionLength) : divideRounded(units, pow10(fractionLength - SCALE));
-  }
+  if (digitCount <= EXACT_DIGITS && fractionLength <= SCALE) return decimalFromDigits(value, fractionLength, negative);
+  const fraction = fractionLength === 0 ? '' : text.slice(end - fractionLength, end);
+  let units = BigInt(text.slice(start, integerEnd).replaceAll(',', '') + fraction || '0');
+  units = fractionLength <= SCALE ? units * pow10(SCALE - fractionLength) : divideRounded(units, pow10(fractionLength - SCALE));
   return Decimal.fromUnits(negative ? -units : units);
 }
