@@ -1,4 +1,4 @@
-import { rowsOf, type CopyJob, type CopyTarget, type CopyValue } from '@app/persistence';
+import { rowsOf, textOrNull, type CopyJob, type CopyTarget, type CopyValue } from '@app/persistence';
 import { Decimal, decimalPlaces, type IsoDate } from '@app/shared/domain';
 import type { AccountLedger } from '../../application/trade-ledger.port.js';
 import { holdingPeriodOf, PROFIT_LOSS_EDGES, profitLossBucketOf } from '../../domain/trade-statistics.js';
@@ -295,22 +295,21 @@ class SymbolTotals {
 
   /** The columns after the company name, in `SYMBOL_TOTALS`' order. */
   columns(): (string | number | boolean | null)[] {
-    const text = (value: Decimal | null) => (value === null ? null : value.toString());
     return [
       this.trades,
       this.winning,
       this.pnl.text(),
-      text(this.minPnl),
-      text(this.maxPnl),
+      textOrNull(this.minPnl),
+      textOrNull(this.maxPnl),
       this.returns.text(),
-      text(this.minReturn),
-      text(this.maxReturn),
+      textOrNull(this.minReturn),
+      textOrNull(this.maxReturn),
       this.holdingDays,
       this.volume.text(),
       this.costBasis.text(),
       this.firstTrade,
       this.lastTrade,
-      this.firstOpen === null ? this.firstPosition : this.firstPosition === null ? this.firstOpen : earliest(this.firstOpen, this.firstPosition),
+      this.firstPosition === null ? this.firstOpen : earliest(this.firstOpen, this.firstPosition),
       this.dividends,
       this.paid.text(),
       this.firstDividend,
@@ -353,3 +352,6 @@ const TRADE_STATISTIC_GROUPS: CopyTarget = {
   table: 'trade_statistic_groups',
   columns: ['user_id', 'grouping', 'side', 'key', 'total_trades', 'winning_trades', 'losing_trades', 'gross_profit', 'gross_loss', 'winners_holding_days', 'losers_holding_days', 'max_pnl', 'min_pnl'],
 };
+
+/** The tables `rollupJobs` writes: the user's rows in them are deleted before. */
+export const ROLLUP_TABLES = [DAILY_SYMBOL_TOTALS, DAILY_TOTALS, SYMBOL_TOTALS, TRADE_STATISTIC_GROUPS].map((target) => target.table);

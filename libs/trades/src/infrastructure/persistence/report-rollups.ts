@@ -56,9 +56,6 @@ export async function otherAccountsHoldLedgers(manager: Database['manager'], use
   return Boolean(held);
 }
 
-/** The tables of a user's rollups (each with its `user_id`). */
-export const ROLLUP_TABLES = ['daily_symbol_totals', 'daily_totals', 'symbol_totals', 'trade_statistic_groups'];
-
 /** Raises the user's report version (a server's trigger announces it at commit): their cached reports are stale. */
 export async function raiseReportVersion(manager: Database['manager'], userId: number): Promise<void> {
   await manager.query(

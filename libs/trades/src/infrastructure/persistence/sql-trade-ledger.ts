@@ -6,8 +6,8 @@ import type { ClosedTrade, TradeSide, TradeSource } from '../../domain/closed-tr
 import { TradeIdSequence } from '../../domain/trade-list.js';
 import { ReportDataChanges } from './report-data-changes.js';
 import { journalBeforeRewrite, reattachJournal } from './sql-trade-journal.js';
-import { rollupJobs } from './ledger-rollups.js';
-import { appendTradeReports, otherAccountsHoldLedgers, raiseReportVersion, refreshTradeReports, ROLLUP_TABLES } from './report-rollups.js';
+import { ROLLUP_TABLES, rollupJobs } from './ledger-rollups.js';
+import { appendTradeReports, otherAccountsHoldLedgers, raiseReportVersion, refreshTradeReports } from './report-rollups.js';
 
 /**
  * The ledger in PostgreSQL (a server or the embedded engine): the account's rows are deleted and
