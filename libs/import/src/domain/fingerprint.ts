@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import type { Decimal } from '@app/shared/domain';
 import type { BrokerTransaction } from './broker-transaction.js';
+import { CellMemo } from './parsers/csv-columns.js';
 import type { RealizedLot } from './realized-lot.js';
 import { ROWS_PER_TURN, runSteps, runStepsMaybeWithTurns, type Steps, type Turns } from './turns.js';
 
@@ -19,24 +20,15 @@ function canonicalText(value: string): string {
   return value.trim().replace(/\s+/g, ' ');
 }
 
-/** Distinct texts a memo of `memoised` keeps at most (a file's symbols, actions and descriptions are far fewer). */
-const MEMO_TEXTS = 50_000;
-
 /**
  * `transform` with each distinct text worked out once: the rows of one file share one string per
  * distinct cell text (the reader's memo), so most rows' symbol, action and description are looked up
- * (about a tenth of keying a file).
+ * (about a tenth of keying a file). The readers' own memo (`CellMemo`: at most 50,000 texts, let go of
+ * when it seldom helps).
  */
 function memoised(transform: (text: string) => string): (text: string) => string {
-  const known = new Map<string, string>();
-  return (text) => {
-    let value = known.get(text);
-    if (value === undefined) {
-      value = transform(text);
-      if (known.size < MEMO_TEXTS) known.set(text, value);
-    }
-    return value;
-  };
+  const memo = new CellMemo<string>();
+  return (text) => memo.get(text) ?? memo.remember(text, transform(text));
 }
 
 /** A transaction's content, for the rows of one file. */
