@@ -104,7 +104,7 @@ describe('Database.copyRows (real database)', () => {
     const MEASURED = { table: 'copy_measured', columns: ['id', 'grp'] };
     const rolledBack = database.inTransaction(async () => {
       await database.copyRows({ target: MEASURED, rows: rows() });
-      database.refreshStatisticsAfterCommit({ copy_measured: ['grp'] });
+      database.refreshStatisticsAfterCommit({ copy_measured: ['grp'] }, 5_000);
       throw new Error('the work failed');
     });
     await expect(rolledBack).rejects.toThrow('the work failed');
@@ -112,12 +112,37 @@ describe('Database.copyRows (real database)', () => {
 
     await database.inTransaction(async () => {
       await database.copyRows({ target: MEASURED, rows: rows() });
-      database.refreshStatisticsAfterCommit({ copy_measured: ['grp'] });
-      database.refreshStatisticsAfterCommit({ copy_measured: ['grp'] });
+      database.refreshStatisticsAfterCommit({ copy_measured: ['grp'] }, 2_500);
+      database.refreshStatisticsAfterCommit({ copy_measured: ['grp'] }, 2_500);
     });
     expect(await measured()).toEqual({ reltuples: 5_000, columns: ['grp'] });
-    const named = database.inTransaction(async () => database.refreshStatisticsAfterCommit({ 'copy_measured; DROP TABLE copy_tags': ['grp'] }));
+    const named = database.inTransaction(async () => database.refreshStatisticsAfterCommit({ 'copy_measured; DROP TABLE copy_tags': ['grp'] }, 5_000));
     await expect(named).rejects.toThrow('not a plain SQL identifier');
+  }, 60000);
+
+  it('refreshes statistics only once the rows written since they were taken are many, and a tenth of what they counted', async () => {
+    await database.manager.query(`CREATE TABLE copy_counted (id INTEGER NOT NULL, grp INTEGER NOT NULL)`);
+    const COUNTED = { table: 'copy_counted', columns: ['id', 'grp'] };
+    let next = 0;
+    const write = (rows: number) =>
+      database.inTransaction(async () => {
+        await database.copyRows({ target: COUNTED, rows: rowsOf(Array.from({ length: rows }, () => next++), (id) => [id, id % 5]) });
+        database.refreshStatisticsAfterCommit({ copy_counted: ['id', 'grp'] }, rows);
+      });
+    const counted = async () => {
+      await database.statisticsRefreshed();
+      const [{ reltuples }] = await database.manager.query(`SELECT reltuples::int AS reltuples FROM pg_class WHERE relname = 'copy_counted'`);
+      return reltuples;
+    };
+    await write(1_500); // too few to be worth it, even into a table never measured
+    expect(await counted()).toBe(-1);
+    await write(30_000);
+    const taken = await counted();
+    expect(taken).toBeGreaterThanOrEqual(30_000);
+    await write(2_500); // a day's rows into a large table: under a tenth of what the statistics counted
+    expect(await counted()).toBe(taken);
+    await write(4_000);
+    expect(await counted()).toBe(next);
   }, 60000);
 
   it('is refused outside a unit of work', async () => {

@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { DataSource, EntityManager, MixedList, type EntitySchema } from 'typeorm';
 import { AppConfig, DatabaseUnavailableError } from '@app/shared';
 import type { CopyJob } from './bulk-copy.js';
+import type { SqlRow } from './sql-row.js';
 import { EngineBulkWriter, StreamingBulkWriter, type BulkWriter } from './bulk-writers.js';
 import { EmbeddedPostgres, type Schema } from './embedded-postgres.js';
 
@@ -32,11 +33,25 @@ interface TransactionScope {
   readonly manager: EntityManager;
   readonly committed: (() => void)[];
   readonly copies: Promise<CopyOutcome>[];
-  /** Tables (and their columns) whose statistics to refresh after the commit. */
-  readonly statistics: Map<string, Set<string>>;
+  /** Tables written to, the columns whose statistics to refresh after the commit and the rows written. */
+  readonly statistics: Map<string, TableWrites>;
 }
 
 type CopyOutcome = { ok: true } | { ok: false; error: unknown };
+
+/** What a unit of work wrote to a table: the columns whose statistics matter, and how many rows. */
+interface TableWrites {
+  readonly columns: Set<string>;
+  rows: number;
+}
+
+/**
+ * A table's statistics are refreshed once the rows written to it since they were last taken are at
+ * least this many and at least `STATISTICS_STALE_SHARE` of what they counted: the rule of a server's
+ * autovacuum (a threshold and a scale factor), which the embedded engine does not run.
+ */
+const STATISTICS_MIN_ROWS = 2_000;
+const STATISTICS_STALE_SHARE = 0.1;
 
 const PLAIN_IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
@@ -125,7 +140,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     if (current !== undefined) return work();
     const committed: (() => void)[] = [];
     const copies: Promise<CopyOutcome>[] = [];
-    const statistics = new Map<string, Set<string>>();
+    const statistics = new Map<string, TableWrites>();
     const result = await this.dataSource.transaction((manager) =>
       this.transactions.run({ manager, committed, copies, statistics }, async () => {
         let value: T;
@@ -154,26 +169,29 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   /**
-   * Has the planner's statistics of `tables` (of the columns named: what queries filter, join and
-   * group on) brought up to date once the current unit of work has committed, in the background, or
-   * at once outside one. After a large import a table's row count and value spread are far from what
-   * its statistics say, and queries planned on them can take several times longer: the embedded engine
-   * never refreshes them by itself, a server's autovacuum only after a while. The requests of one unit
+   * Tells that `rows` rows have been written to `tables` (each with the columns whose statistics the
+   * queries need: what they filter, join and group on). Once the current unit of work has committed
+   * (at once outside one), in the background, the statistics of those tables are refreshed where they
+   * are stale: the rows changed since they were taken (the server's count, or these rows when it has
+   * not counted them yet) are at least `STATISTICS_MIN_ROWS` and a tenth of the rows they counted.
+   * After a large import a table's row count and value spread are far from what its statistics say,
+   * and queries planned on them can take several times longer: the embedded engine never refreshes
+   * them by itself, a server's autovacuum only after a while. A day's rows added to a million are not:
+   * ANALYZE reads a sample from all over the table (hundreds of milliseconds at a million rows), which
+   * would slow the reports asked for right after the upload for no better plan. The writes of one unit
    * of work make one job; a failure is logged, as statistics only make queries faster.
    */
-  refreshStatisticsAfterCommit(tables: Readonly<Record<string, readonly string[]>>): void {
-    const requested = new Map(Object.entries(tables).map(([table, columns]) => [table, new Set(columns)]));
-    for (const [table, columns] of requested) analyzeStatement(table, [...columns]); // names checked here, not after the commit
+  refreshStatisticsAfterCommit(tables: Readonly<Record<string, readonly string[]>>, rows: number): void {
+    for (const [table, columns] of Object.entries(tables)) analyzeStatement(table, columns); // names checked here, not after the commit
     const scope = this.transactions.getStore();
-    if (scope === undefined) {
-      this.refreshStatistics(requested);
-      return;
+    const writes = scope?.statistics ?? new Map<string, TableWrites>();
+    for (const [table, columns] of Object.entries(tables)) {
+      const written = writes.get(table) ?? { columns: new Set<string>(), rows: 0 };
+      for (const column of columns) written.columns.add(column);
+      written.rows += rows;
+      writes.set(table, written);
     }
-    for (const [table, columns] of requested) {
-      const wanted = scope.statistics.get(table) ?? new Set<string>();
-      for (const column of columns) wanted.add(column);
-      scope.statistics.set(table, wanted);
-    }
+    if (scope === undefined) this.refreshStatistics(writes);
   }
 
   /** Resolves when the statistics asked for so far have been refreshed (or failed to be). */
@@ -181,13 +199,26 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     return this.refreshing;
   }
 
-  private refreshStatistics(tables: ReadonlyMap<string, ReadonlySet<string>>): void {
-    const statements = [...tables].map(([table, columns]) => analyzeStatement(table, [...columns]));
+  private refreshStatistics(writes: ReadonlyMap<string, TableWrites>): void {
+    const candidates = [...writes].filter(([, written]) => written.rows > 0);
+    if (candidates.length === 0) return;
     this.refreshing = this.refreshing.then(async () => {
       try {
-        for (const statement of statements) {
+        if (this.stopping) return;
+        const counted: SqlRow[] = await this.dataSource.query(
+          `SELECT c.relname, c.reltuples::float8 AS counted, COALESCE(s.n_mod_since_analyze, 0)::float8 AS changed
+             FROM pg_class c LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
+            WHERE c.relname = ANY($1::text[]) AND c.relkind = 'r' AND pg_table_is_visible(c.oid)`,
+          [candidates.map(([table]) => table)],
+        );
+        const tables = new Map(counted.map((row) => [String(row.relname), { counted: Number(row.counted), changed: Number(row.changed) }]));
+        for (const [table, written] of candidates) {
+          const { counted: rows = -1, changed = 0 } = tables.get(table) ?? {};
+          // The server counts a transaction's changes a little after its commit: these rows or its count, whichever is larger.
+          const since = Math.max(written.rows, changed);
+          if (since < STATISTICS_MIN_ROWS || (rows >= 0 && since < STATISTICS_STALE_SHARE * rows)) continue;
           if (this.stopping) return;
-          await this.dataSource.query(statement);
+          await this.dataSource.query(analyzeStatement(table, [...written.columns]));
         }
       } catch (error) {
         if (!this.stopping) this.logger.warn(`could not refresh the tables' statistics: ${describe(error)}`);

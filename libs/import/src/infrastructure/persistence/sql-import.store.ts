@@ -88,7 +88,7 @@ export class SqlImportStore extends ImportStore {
   }
 
   addRows(accountId: number, uploadId: number, { transactions, lots }: StoredRows): Promise<number[]> {
-    if (transactions.length + lots.length >= LARGE_WRITE_ROWS) this.database.refreshStatisticsAfterCommit(RAW_ROW_STATISTICS);
+    this.database.refreshStatisticsAfterCommit(RAW_ROW_STATISTICS, transactions.length + lots.length);
     // The caller passes only rows the account does not hold (under the account lock), so a plain
     // COPY is enough; the natural-key constraint still refuses a duplicate, failing the import.
     return this.database.copyRows(
@@ -140,8 +140,6 @@ export class SqlImportStore extends ImportStore {
   }
 }
 
-/** Rows added at once from which the raw tables' statistics are refreshed after the import (a daily export adds a few hundred). */
-const LARGE_WRITE_ROWS = 2_000;
 /** The columns the import's lookups select the raw rows by. */
 const RAW_ROW_STATISTICS = { broker_transactions: ['account_id', 'trade_date'], realized_lots: ['account_id', 'closed_date', 'symbol'] };
 

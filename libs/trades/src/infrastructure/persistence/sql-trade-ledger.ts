@@ -114,8 +114,8 @@ export class SqlTradeLedger extends TradeLedger {
 
   /**
    * Writes the ledger's rows with `COPY`, each table's `seq` from `first` on, then the `after` jobs.
-   * After a large write the tables' statistics are refreshed once the import has committed (what the
-   * report queries plan on).
+   * Once the import has committed, the tables' statistics (what the report queries plan on) are
+   * refreshed where the write has made them stale.
    */
   private copyLedger(
     userId: number,
@@ -125,7 +125,7 @@ export class SqlTradeLedger extends TradeLedger {
     first: { trades: number; dividends: number; openLots: number },
     after: readonly CopyJob[] = [],
   ): Promise<number[]> {
-    if (ledger.trades.length + ledger.positions.length >= LARGE_WRITE_ROWS) this.database.refreshStatisticsAfterCommit(LEDGER_STATISTICS);
+    this.database.refreshStatisticsAfterCommit(LEDGER_STATISTICS, ledger.trades.length + ledger.positions.length + ledger.dividends.length);
     return this.database.copyRows(
       {
         target: CLOSED_TRADES,
@@ -232,8 +232,6 @@ function tradeIdsInTurns(accountId: number, trades: readonly ClosedTrade[]): Pro
   return mapInTurns(trades, (trade) => sequence.next(trade));
 }
 
-/** Rows written at once from which the ledger's and the rollups' statistics are refreshed (a daily export writes a few hundred). */
-const LARGE_WRITE_ROWS = 2_000;
 /** The columns the reports select, join and group the ledger's tables and the rollups by. */
 const LEDGER_STATISTICS = {
   closed_trades: ['user_id', 'account_id', 'symbol', 'close_date', 'open_date'],
