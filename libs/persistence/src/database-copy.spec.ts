@@ -120,7 +120,7 @@ describe('Database.copyRows (real database)', () => {
     await expect(named).rejects.toThrow('not a plain SQL identifier');
   }, 60000);
 
-  it('refreshes statistics only once the rows written since they were taken are many, and a tenth of what they counted', async () => {
+  it('refreshes statistics only after a write of many rows, and of a tenth of what they counted', async () => {
     await database.manager.query(`CREATE TABLE copy_counted (id INTEGER NOT NULL, grp INTEGER NOT NULL)`);
     const COUNTED = { table: 'copy_counted', columns: ['id', 'grp'] };
     let next = 0;

@@ -46,9 +46,9 @@ interface TableWrites {
 }
 
 /**
- * A table's statistics are refreshed once the rows written to it since they were last taken are at
- * least this many and at least `STATISTICS_STALE_SHARE` of what they counted: the rule of a server's
- * autovacuum (a threshold and a scale factor), which the embedded engine does not run.
+ * A table's statistics are refreshed after a unit of work that wrote at least this many rows to it, and
+ * at least `STATISTICS_STALE_SHARE` of the rows they counted: the rule of a server's autovacuum (a
+ * threshold and a scale factor), which the embedded engine does not run.
  */
 const STATISTICS_MIN_ROWS = 2_000;
 const STATISTICS_STALE_SHARE = 0.1;
@@ -171,9 +171,11 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   /**
    * Tells that `rows` rows have been written to `tables` (each with the columns whose statistics the
    * queries need: what they filter, join and group on). Once the current unit of work has committed
-   * (at once outside one), in the background, the statistics of those tables are refreshed where they
-   * are stale: the rows changed since they were taken (the server's count, or these rows when it has
-   * not counted them yet) are at least `STATISTICS_MIN_ROWS` and a tenth of the rows they counted.
+   * (at once outside one), in the background, the statistics of those tables are refreshed where the
+   * unit of work has made them stale: it wrote at least `STATISTICS_MIN_ROWS` rows to the table, and a
+   * tenth of the rows they counted. (Not the server's count of changes since the last ANALYZE: a
+   * connection reports its changes a second or more after its commit, so an import's rows were counted
+   * again after the ANALYZE that followed it, and every upload after it seemed to find them stale.)
    * After a large import a table's row count and value spread are far from what its statistics say,
    * and queries planned on them can take several times longer: the embedded engine never refreshes
    * them by itself, a server's autovacuum only after a while. A day's rows added to a million are not:
@@ -200,23 +202,20 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   private refreshStatistics(writes: ReadonlyMap<string, TableWrites>): void {
-    const candidates = [...writes].filter(([, written]) => written.rows > 0);
+    const candidates = [...writes].filter(([, written]) => written.rows >= STATISTICS_MIN_ROWS);
     if (candidates.length === 0) return;
     this.refreshing = this.refreshing.then(async () => {
       try {
         if (this.stopping) return;
         const counted: SqlRow[] = await this.dataSource.query(
-          `SELECT c.relname, c.reltuples::float8 AS counted, COALESCE(s.n_mod_since_analyze, 0)::float8 AS changed
-             FROM pg_class c LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
-            WHERE c.relname = ANY($1::text[]) AND c.relkind = 'r' AND pg_table_is_visible(c.oid)`,
+          `SELECT relname, reltuples::float8 AS counted FROM pg_class
+            WHERE relname = ANY($1::text[]) AND relkind = 'r' AND pg_table_is_visible(oid)`,
           [candidates.map(([table]) => table)],
         );
-        const tables = new Map(counted.map((row) => [String(row.relname), { counted: Number(row.counted), changed: Number(row.changed) }]));
+        const tables = new Map(counted.map((row) => [String(row.relname), Number(row.counted)]));
         for (const [table, written] of candidates) {
-          const { counted: rows = -1, changed = 0 } = tables.get(table) ?? {};
-          // The server counts a transaction's changes a little after its commit: these rows or its count, whichever is larger.
-          const since = Math.max(written.rows, changed);
-          if (since < STATISTICS_MIN_ROWS || (rows >= 0 && since < STATISTICS_STALE_SHARE * rows)) continue;
+          const rows = tables.get(table) ?? -1; // -1: never measured
+          if (rows >= 0 && written.rows < STATISTICS_STALE_SHARE * rows) continue;
           if (this.stopping) return;
           await this.dataSource.query(analyzeStatement(table, [...written.columns]));
         }

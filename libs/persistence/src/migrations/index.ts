@@ -17,6 +17,7 @@ import { TransactionsDayOrder1763860000000 } from './1763860000000-transactions-
 import { SeveralBrokerageAccounts1763870000000 } from './1763870000000-several-brokerage-accounts.js';
 import { IncrementalImports1763880000000 } from './1763880000000-incremental-imports.js';
 import { SymbolsAndTradeIdsInByteOrder1763890000000 } from './1763890000000-symbols-and-trade-ids-in-byte-order.js';
+import { DailySymbolTotalsByDay1763900000000 } from './1763900000000-daily-symbol-totals-by-day.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   SeveralBrokerageAccounts1763870000000,
   IncrementalImports1763880000000,
   SymbolsAndTradeIdsInByteOrder1763890000000,
+  DailySymbolTotalsByDay1763900000000,
 ];
