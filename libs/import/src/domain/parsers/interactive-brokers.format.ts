@@ -113,12 +113,14 @@ function readFlexRow(reader: RowReader<FlexColumn>, lots: RealizedLot[]): Broker
   const shares = (assetClass === '' || assetClass === 'STK') && (currency === '' || currency === 'USD');
   const side = reader.requiredText('buySell', 'every trade is a BUY or a SELL').toUpperCase();
   if (level === 'CLOSED_LOT') {
+    // The lot and the row kept for the record share one text of the row's cells.
+    const cellsJson = reader.cellsJson;
     if (shares && side === 'SELL') {
       const opened = reader.day('openDateTime').date;
       const realized = reader.requiredNumber('realized', 'a closed lot gives its realized P&L');
-      lots.push(closedLot(reader.line, reader.cellsJson, reader.symbol('symbol', true), date, opened, quantity, reader.requiredNumber('costBasis', 'a closed lot gives its cost basis'), realized, null));
+      lots.push(closedLot(reader.line, cellsJson, reader.symbol('symbol', true), date, opened, quantity, reader.requiredNumber('costBasis', 'a closed lot gives its cost basis'), realized, null));
     }
-    return { ...blank(reader, date), action: CLOSED_LOT };
+    return { ...blank(reader, date, cellsJson), action: CLOSED_LOT };
   }
   let action: string;
   if (level !== '' && level !== 'EXECUTION' && level !== 'ORDER') action = otherActivity('IBKR', `${level.toLowerCase()} row`);
@@ -143,8 +145,8 @@ function readFlexRow(reader: RowReader<FlexColumn>, lots: RealizedLot[]): Broker
   };
 }
 
-function blank(reader: RowReader<FlexColumn>, date: string): BrokerTransaction {
-  return activityRow(reader.line, reader.cellsJson, { date, action: '', kind: 'other', symbol: '', description: reader.sharedText('description'), quantity: null, price: null, fees: null, amount: null });
+function blank(reader: RowReader<FlexColumn>, date: string, cellsJson = reader.cellsJson): BrokerTransaction {
+  return activityRow(reader.line, cellsJson, { date, action: '', kind: 'other', symbol: '', description: reader.sharedText('description'), quantity: null, price: null, fees: null, amount: null });
 }
 
 // ————— Activity Statement CSV —————
