@@ -40,8 +40,12 @@ export function timedRequest(url, { method = 'GET', headers = {}, body } = {}) {
 
 /**
  * Runs for `seconds`, or, with `until`, until that promise settles (then without a warm-up).
+ * With `intervalMs`, each connection sends a request every `intervalMs` instead of right after the
+ * previous answer (the paced probes of a load balancer or a monitor, not a flood): a request whose
+ * turn came while the previous answer was still awaited goes as soon as it arrives, and its latency
+ * counts from its turn, so a stall of the service shows in full in the percentiles.
  * @param {{ url: string, connections: number, seconds?: number, until?: Promise<unknown>, warmupSeconds?: number, method?: string,
- *   headers?: Record<string, string>, body?: string, pathOf?: () => string }} options
+ *   headers?: Record<string, string>, body?: string, pathOf?: () => string, intervalMs?: number }} options
  * @returns {Promise<{ rps: number, p50: number, p99: number, requests: number, errors: number, non2xx: number }>}
  */
 export async function load(options) {
@@ -49,7 +53,7 @@ export async function load(options) {
   return run(options);
 }
 
-async function run({ url, connections, seconds = Infinity, until, method = 'GET', headers = {}, body, pathOf }) {
+async function run({ url, connections, seconds = Infinity, until, method = 'GET', headers = {}, body, pathOf, intervalMs }) {
   const target = new URL(url);
   const fixedPath = target.pathname + target.search;
   const payload = body === undefined ? undefined : Buffer.from(body);
@@ -67,35 +71,45 @@ async function run({ url, connections, seconds = Infinity, until, method = 'GET'
   const deadline = { at: started + seconds * 1000 };
   const stop = () => (deadline.at = performance.now());
   until?.then(stop, stop);
-  await Promise.all(Array.from({ length: connections }, () => connection(target, () => fixedRequest ?? request(pathOf()), deadline, latencies, counts)));
+  await Promise.all(Array.from({ length: connections }, () => connection(target, () => fixedRequest ?? request(pathOf()), deadline, latencies, counts, intervalMs)));
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const at = (share) => (latencies.length === 0 ? Number.NaN : Math.round(latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))]));
   return { rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), requests: latencies.length, ...counts };
 }
 
-/** One keep-alive connection: request, read the whole answer, again until the deadline. */
-function connection(target, nextRequest, deadline, latencies, counts) {
+/**
+ * One keep-alive connection: request, read the whole answer, again until the deadline (with
+ * `intervalMs`, at the next turn, a request's latency counted from its turn).
+ */
+function connection(target, nextRequest, deadline, latencies, counts, intervalMs) {
   return new Promise((resolve) => {
     const socket = connect({ host: target.hostname, port: Number(target.port || 80), noDelay: true });
     let buffer = Buffer.alloc(0);
     let sentAt = 0;
     let response; // { status, remaining (body bytes still to come) or chunked state }
-    const send = () => {
+    const send = (turn = performance.now()) => {
       if (performance.now() >= deadline.at) {
         socket.end();
         return;
       }
       response = undefined;
-      sentAt = performance.now();
+      sentAt = turn;
       socket.write(nextRequest());
+    };
+    const next = () => {
+      if (intervalMs === undefined) return send();
+      const turn = sentAt + intervalMs;
+      const wait = turn - performance.now();
+      if (wait <= 0) send(turn);
+      else setTimeout(() => send(turn), wait);
     };
     const finish = () => {
       latencies.push(performance.now() - sentAt);
       if (response.status < 200 || response.status >= 300) counts.non2xx += 1;
-      send();
+      next();
     };
-    socket.on('connect', send);
+    socket.on('connect', () => send());
     socket.on('data', (chunk) => {
       buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
       for (;;) {
