@@ -35,7 +35,16 @@ export function copyField(value: CopyValue): string {
 /** Rows to write into one table. */
 export interface CopyJob {
   target: CopyTarget;
-  rows: Iterable<readonly CopyValue[]>;
+  /**
+   * The rows, or a function that works them out when the writer comes to them (its work may take
+   * turns of the event loop, which making the first row of an iterable cannot).
+   */
+  rows: Iterable<readonly CopyValue[]> | (() => Promise<Iterable<readonly CopyValue[]>>);
+}
+
+/** A job's rows, worked out first if the job gives them so. */
+export async function rowsOfJob(job: CopyJob): Promise<Iterable<readonly CopyValue[]>> {
+  return typeof job.rows === 'function' ? job.rows() : job.rows;
 }
 
 /** One row per item, made as they are asked for. */

@@ -5,7 +5,7 @@ import type { PoolClient } from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import type { QueryRunner } from 'typeorm';
 import { turnIfDue } from '@app/shared';
-import { copyPieces, copyStatement, type CopyJob, type CopyPiece } from './bulk-copy.js';
+import { copyPieces, copyStatement, rowsOfJob, type CopyJob, type CopyPiece } from './bulk-copy.js';
 import type { EmbeddedPostgres, SpooledCopy } from './embedded-postgres.js';
 
 /**
@@ -30,8 +30,9 @@ export class StreamingBulkWriter implements BulkWriter {
   async write(queryRunner: QueryRunner, jobs: readonly CopyJob[]): Promise<number[]> {
     const client = (await queryRunner.connect()) as PoolClient;
     const counts: number[] = [];
-    for (const { target, rows } of jobs) {
-      const stream = client.query(copyFromStdin(copyStatement(target, 'STDIN')));
+    for (const job of jobs) {
+      const rows = await rowsOfJob(job);
+      const stream = client.query(copyFromStdin(copyStatement(job.target, 'STDIN')));
       await pipeline(Readable.from(textOf(copyPieces(rows, turnIfDue)), { highWaterMark: 1 }), stream);
       counts.push(stream.rowCount);
     }
@@ -58,11 +59,12 @@ export class EngineBulkWriter implements BulkWriter {
       chunks.push(copied);
     };
     try {
-      for (const { target, rows } of jobs) {
+      for (const job of jobs) {
+        const { target } = job;
         const chunks: Promise<number>[] = [];
         handedOver.push(chunks);
         let spooled = 0;
-        for await (const piece of copyPieces(rows, turnIfDue)) {
+        for await (const piece of copyPieces(await rowsOfJob(job), turnIfDue)) {
           open ??= this.engine.spooledCopy(target);
           open.write(piece.text);
           spooled += piece.rows;

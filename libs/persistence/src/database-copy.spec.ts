@@ -54,6 +54,32 @@ describe('Database.copyRows (real database)', () => {
     expect(sums).toEqual({ total: '312537501.0000025001', notes: 12_501 });
   }, 60000);
 
+  it('works out the rows of a job that gives a function when the writer comes to it, after the jobs before it', async () => {
+    const built: string[] = [];
+    const counts = await database.inTransaction(() =>
+      database.copyRows(
+        {
+          target: NOTES,
+          rows: rowsOf([5_000_001, 5_000_002], (id) => {
+            built.push(`note ${id}`);
+            return [id, null, '1'];
+          }),
+        },
+        {
+          target: TAGS,
+          rows: async () => {
+            built.push('tags worked out');
+            await new Promise((resolve) => setTimeout(resolve, 5)); // the event loop may turn meanwhile
+            return [[5_000_001, 'worked out later']];
+          },
+        },
+      ),
+    );
+    expect(counts).toEqual([2, 1]);
+    expect(built).toEqual(['note 5000001', 'note 5000002', 'tags worked out']);
+    expect(await database.manager.query(`SELECT tag FROM copy_tags WHERE note_id = 5000001`)).toEqual([{ tag: 'worked out later' }]);
+  });
+
   it('undoes the whole unit of work when a row is refused, and the database goes on working', async () => {
     const before = { notes: await count('copy_notes'), tags: await count('copy_tags') };
     const refused = database.inTransaction(async () => {

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
-import { Database, MIGRATIONS, type CopyJob } from '@app/persistence';
+import { Database, MIGRATIONS, rowsOfJob, type CopyJob } from '@app/persistence';
 import { loadConfig } from '@app/shared';
 import { Decimal } from '@app/shared/domain';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
@@ -114,8 +114,10 @@ describe('rollups from a ledger in memory (real database)', () => {
     return tables;
   };
   /** The rows `rollupJobs` would write, as text the same way. */
-  const computed = (jobs: CopyJob[]) =>
-    Object.fromEntries(jobs.map((job) => [job.target.table, sorted([...job.rows].map((row) => row.map((value) => (value === null ? null : String(value)))))]));
+  const computed = async (jobs: CopyJob[]) =>
+    Object.fromEntries(
+      await Promise.all(jobs.map(async (job) => [job.target.table, sorted([...(await rowsOfJob(job))].map((row) => row.map((value) => (value === null ? null : String(value)))))])),
+    );
   const sorted = (rows: (string | null)[][]) => rows.sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
 
   it('writes every column of the rollup tables (a column added to them needs its figure here too)', async () => {
@@ -135,7 +137,7 @@ describe('rollups from a ledger in memory (real database)', () => {
     await database.inTransaction(() => refreshTradeReports(database, userId));
     const statements = await stored(userId);
     expect(statements.trade_statistic_groups.length).toBeGreaterThan(100);
-    expect(computed(rollupJobs(userId, accounts[0], ledger))).toEqual(statements);
+    expect(await computed(rollupJobs(userId, accounts[0], ledger))).toEqual(statements);
     // What the ledger wrote for the user's only account is those rows too.
     await database.inTransaction(() => ledgerWriter().replaceAccount(userId, accounts[0], ledger));
     expect(await stored(userId)).toEqual(statements);
