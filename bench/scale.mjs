@@ -2,9 +2,9 @@
 // (bench/support/trading-history.mjs; 10,000 and 100,000 transaction rows, and 1,000,000 with
 // BENCH_SCALE=1m), a fresh service on a fresh database (embedded, or BENCH_DATABASE_URL's server):
 // - the import of everything before a busy day near the end, its time, the service's and the engine's peak RSS,
-//   and /health/live's p99 meanwhile under the paced probes of a monitor (HEALTH_PROBES: 8 connections, a
-//   request every 25 ms on each, 320 a second; a flood of probes, each sent as the last answer came,
-//   took a sixth of the service's main thread from the import it was measuring);
+//   and /health/live's p99 meanwhile under the paced probes of a monitor (HEALTH_PROBES: 32 connections, a
+//   request every 100 ms on each, 320 a second; a flood of probes, each sent as the last answer came,
+//   took a sixth of the service's main thread from the import it was measuring, and hid its stalls);
 // - then, after BENCH_SETTLE_SECONDS (5) for the import's after-work, the daily uploads: that day
 //   alone (its rows and lots), and a 90-day export that ends with the next day (89 stored days and
 //   one new one), each timed;
@@ -26,7 +26,7 @@ const ENCODINGS = 'gzip, deflate, br, zstd';
 /** Seconds between the import and the daily uploads (`BENCH_SETTLE_SECONDS`, as bench/run.mjs). */
 const SETTLE_S = Number(process.env.BENCH_SETTLE_SECONDS ?? 5);
 /** /health/live during the import: paced, as a monitor or a load balancer probes (see the top). */
-const HEALTH_PROBES = { connections: 8, intervalMs: 25 };
+const HEALTH_PROBES = { connections: 32, intervalMs: 100 };
 
 /** The date from `from` on with the most transaction rows. */
 function busiestDay(history, from) {

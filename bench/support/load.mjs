@@ -41,9 +41,11 @@ export function timedRequest(url, { method = 'GET', headers = {}, body } = {}) {
 /**
  * Runs for `seconds`, or, with `until`, until that promise settles (then without a warm-up).
  * With `intervalMs`, each connection sends a request every `intervalMs` instead of right after the
- * previous answer (the paced probes of a load balancer or a monitor, not a flood): a request whose
- * turn came while the previous answer was still awaited goes as soon as it arrives, and its latency
- * counts from its turn, so a stall of the service shows in full in the percentiles.
+ * previous answer (the paced probes of a load balancer or a monitor, not a flood), the connections
+ * starting at spread-out moments: a request whose turn came while the previous answer was still
+ * awaited goes as soon as it arrives, and its latency counts from its turn, so a stall of the service
+ * shows in full in the percentiles. (Keep `intervalMs` well above the service's usual answer time:
+ * each connection has one request in flight, so answers slower than the interval pile up.)
  * @param {{ url: string, connections: number, seconds?: number, until?: Promise<unknown>, warmupSeconds?: number, method?: string,
  *   headers?: Record<string, string>, body?: string, pathOf?: () => string, intervalMs?: number }} options
  * @returns {Promise<{ rps: number, p50: number, p99: number, requests: number, errors: number, non2xx: number }>}
@@ -109,7 +111,12 @@ function connection(target, nextRequest, deadline, latencies, counts, intervalMs
       if (response.status < 200 || response.status >= 300) counts.non2xx += 1;
       next();
     };
-    socket.on('connect', () => send());
+    socket.on('connect', () => {
+      if (intervalMs === undefined) return send();
+      // Paced connections start at spread-out moments of the interval, not all together.
+      const turn = performance.now() + Math.random() * intervalMs;
+      setTimeout(() => send(turn), turn - performance.now());
+    });
     socket.on('data', (chunk) => {
       buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
       for (;;) {
