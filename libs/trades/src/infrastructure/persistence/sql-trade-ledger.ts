@@ -125,6 +125,7 @@ export class SqlTradeLedger extends TradeLedger {
     first: { trades: number; dividends: number; openLots: number },
     after: readonly CopyJob[] = [],
   ): Promise<number[]> {
+    // One count for all the tables: the rows of the ledger, which the rollups' rows grow with.
     this.database.refreshStatisticsAfterCommit(LEDGER_STATISTICS, ledger.trades.length + ledger.positions.length + ledger.dividends.length);
     return this.database.copyRows(
       {
