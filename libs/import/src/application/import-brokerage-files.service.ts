@@ -194,7 +194,7 @@ export class ImportBrokerageFiles {
           const ledger = {
             trades: current.trades,
             dividends: current.dividends,
-            positions: current.positions.entries(),
+            positions: await runStepsWithTurns(current.positions.entrySteps(), TURNS),
             companyNames: current.companyNames,
             openLots: current.openLots.map((lot) => ({
               symbol: lot.symbol,
@@ -349,7 +349,7 @@ export class ImportBrokerageFiles {
     const stored = await this.store.loadRows(accountId);
     const added: Rows = { transactions: notStoredYet(incoming.transactions, stored.transactions), lots: notStoredYet(incoming.lots, stored.lots) };
     const written = this.store.addRows(accountId, uploadId, added);
-    const result = await matchTrades([...stored.transactions, ...added.transactions], [...stored.lots, ...added.lots], TURNS);
+    const result = await matchTrades(joined(stored.transactions, added.transactions), joined(stored.lots, added.lots), TURNS);
     [counts.transactionsInserted] = await written;
     return { result, after: null, symbols: [], brokerTradesBefore: 0, unchanged: false };
   }
@@ -447,8 +447,14 @@ const EMPTY_FILE = Buffer.alloc(0);
 
 /** The rows whose natural key is not among the stored ones. */
 function notStoredYet<T extends { fingerprint?: string }>(rows: readonly T[], stored: readonly T[]): T[] {
+  if (stored.length === 0) return [...rows]; // a first import: a million rows need no set of nothing
   const known = new Set(stored.map((row) => row.fingerprint));
   return rows.filter((row) => !known.has(row.fingerprint));
+}
+
+/** The stored rows and the added ones, in that order (the added alone when nothing is stored: no copy of a first import's rows). */
+function joined<T>(stored: readonly T[], added: readonly T[]): readonly T[] {
+  return stored.length === 0 ? added : [...stored, ...added];
 }
 
 /** The broker of a layout, by its id. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database, decimalFrom, decimalOrNullFrom, mapInTurns, rowsOf, textOrNull, type CopyJob, type CopyTarget, type SqlRow } from '@app/persistence';
-import { monthOf } from '@app/shared/domain';
+import { monthOf, type IsoDate } from '@app/shared/domain';
 import { TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type OpenBooks } from '../../application/trade-ledger.port.js';
 import type { ClosedTrade, TradeSide, TradeSource } from '../../domain/closed-trade.js';
 import { TradeIdSequence } from '../../domain/trade-list.js';
@@ -220,8 +220,12 @@ export class SqlTradeLedger extends TradeLedger {
 
 /** The months (ascending) in which a ledger closes a trade or pays a dividend. */
 function activeMonths(ledger: Pick<AccountLedger, 'trades' | 'dividends'>): string[] {
-  const months = new Set([...ledger.trades.map((trade) => monthOf(trade.closeDate)), ...ledger.dividends.map((dividend) => monthOf(dividend.transactionDate))]);
-  return [...months].sort();
+  // Each distinct day's month once: the trades come by close date, so a million of them hold a few
+  // hundred days (a quarter of a second went into a month per trade).
+  const days = new Set<IsoDate>();
+  for (const trade of ledger.trades) days.add(trade.closeDate);
+  for (const dividend of ledger.dividends) days.add(dividend.transactionDate);
+  return [...new Set([...days].map(monthOf))].sort();
 }
 
 /**
