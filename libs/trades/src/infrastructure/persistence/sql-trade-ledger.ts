@@ -38,12 +38,15 @@ export class SqlTradeLedger extends TradeLedger {
     if (fromMemory) for (const table of ROLLUP_TABLES) await manager.query(`DELETE FROM ${table} WHERE user_id = $1`, [userId]);
     await this.copyLedger(userId, accountId, ledger, ids, { trades: 0, dividends: 0, openLots: 0 }, fromMemory ? rollupJobs(userId, accountId, ledger) : []);
     await this.writeCompanyNames(userId, accountId, ledger.companyNames);
-    await reattachJournal(
-      manager,
-      userId,
-      journal,
-      ledger.trades.map((trade, seq) => ({ id: ids[seq], closeFill: trade.txFingerprint ?? null })),
-    );
+    // Only an account with a journal has one to carry over (a million trades' pairs took 0.2 s to make for nothing).
+    if (journal !== null) {
+      await reattachJournal(
+        manager,
+        userId,
+        journal,
+        ledger.trades.map((trade, seq) => ({ id: ids[seq], closeFill: trade.txFingerprint ?? null })),
+      );
+    }
     // An account that held nothing before changes in every month it holds now: no digest is needed.
     const after = before.size === 0 ? null : await this.monthSignatures(accountId);
     if (fromMemory) await raiseReportVersion(manager, userId);
