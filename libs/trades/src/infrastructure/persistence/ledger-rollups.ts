@@ -1,5 +1,4 @@
-import { rowsOf, textOrNull, type CopyJob, type CopyTarget } from '@app/persistence';
-import { turnIfDue } from '@app/shared';
+import { eachInTurns, rowsOf, textOrNull, type CopyJob, type CopyTarget } from '@app/persistence';
 import { Decimal, decimalPlaces, type IsoDate } from '@app/shared/domain';
 import type { AccountLedger } from '../../application/trade-ledger.port.js';
 import { holdingPeriodOf, PROFIT_LOSS_EDGES, profitLossBucketOf } from '../../domain/trade-statistics.js';
@@ -58,9 +57,6 @@ export function rollupJobs(userId: number, accountId: number, ledger: RolledUpLe
   ];
 }
 
-/** Rows added up between two looks at whether the event loop is due a turn. */
-const ROWS_PER_LOOK = 256;
-
 async function rollupTotals(ledger: RolledUpLedger): Promise<RollupTotals> {
   // Keyed by the rows' own strings, map within map: a key made of several (a new string each time)
   // is hashed anew at every lookup, which took most of the time over 70,000 trades.
@@ -89,8 +85,7 @@ async function rollupTotals(ledger: RolledUpLedger): Promise<RollupTotals> {
     return totals;
   };
 
-  for (const [index, trade] of ledger.trades.entries()) {
-    if (index % ROWS_PER_LOOK === 0) await turnIfDue();
+  await eachInTurns(ledger.trades, (trade) => {
     const pnl = new Term(trade.totalProfitLoss);
     const win = trade.tradeResult === 'Win';
     const day = dayOf(trade.symbol, trade.closeDate);
@@ -104,24 +99,19 @@ async function rollupTotals(ledger: RolledUpLedger): Promise<RollupTotals> {
     groupOf(Grouping.Period, side, holdingPeriodOf(holdingDays)).add(pnl, holdingDays);
     groupOf(Grouping.Symbol, side, trade.symbol).add(pnl, holdingDays);
     groupOf(Grouping.Bucket, side, BUCKET_KEYS[profitLossBucketOf(trade.totalProfitLoss)]).add(pnl, holdingDays);
-  }
-  for (const [index, dividend] of ledger.dividends.entries()) {
-    if (index % ROWS_PER_LOOK === 0) await turnIfDue();
+  });
+  await eachInTurns(ledger.dividends, (dividend) => {
     const amount = new Term(dividend.amount);
     const day = dayOf(dividend.symbol, dividend.transactionDate);
     day.dividends += 1;
     day.paid.add(amount);
     if (dividend.symbol !== '') symbolOf(dividend.symbol).addDividend(dividend.transactionDate, amount);
-  }
-  for (const [index, position] of ledger.positions.entries()) {
-    if (index % ROWS_PER_LOOK === 0) await turnIfDue();
-    symbolOf(position.symbol).addPosition(position.date, position.shares);
-  }
+  });
+  await eachInTurns(ledger.positions, (position) => symbolOf(position.symbol).addPosition(position.date, position.shares));
 
   const perDay = new Map<IsoDate, DayTotals>();
   const daysOfSymbols = [...days.values()].flatMap((ofSymbol) => [...ofSymbol.values()]);
-  for (const [index, totals] of daysOfSymbols.entries()) {
-    if (index % ROWS_PER_LOOK === 0) await turnIfDue();
+  await eachInTurns(daysOfSymbols, (totals) => {
     let all = perDay.get(totals.day);
     if (all === undefined) perDay.set(totals.day, (all = new DayTotals('', totals.day)));
     all.trades += totals.trades;
@@ -129,7 +119,7 @@ async function rollupTotals(ledger: RolledUpLedger): Promise<RollupTotals> {
     all.pnl.addSum(totals.pnl);
     all.dividends += totals.dividends;
     all.paid.addSum(totals.paid);
-  }
+  });
   return {
     daysOfSymbols,
     days: [...perDay.values()],
