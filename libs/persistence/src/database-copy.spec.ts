@@ -54,7 +54,7 @@ describe('Database.copyRows (real database)', () => {
     expect(sums).toEqual({ total: '312537501.0000025001', notes: 12_501 });
   }, 60000);
 
-  it('works out the rows of a job that gives a function when the writer comes to it, after the jobs before it', async () => {
+  it('works out the rows of a job that gives a function after the first job has given its rows (on a server, while it takes them in)', async () => {
     const built: string[] = [];
     const counts = await database.inTransaction(() =>
       database.copyRows(
@@ -67,6 +67,13 @@ describe('Database.copyRows (real database)', () => {
         },
         {
           target: TAGS,
+          rows: rowsOf([5_000_002], (id) => {
+            built.push('tag row');
+            return [id, 'made as sent'];
+          }),
+        },
+        {
+          target: TAGS,
           rows: async () => {
             built.push('tags worked out');
             await new Promise((resolve) => setTimeout(resolve, 5)); // the event loop may turn meanwhile
@@ -75,9 +82,33 @@ describe('Database.copyRows (real database)', () => {
         },
       ),
     );
-    expect(counts).toEqual([2, 1]);
-    expect(built).toEqual(['note 5000001', 'note 5000002', 'tags worked out']);
-    expect(await database.manager.query(`SELECT tag FROM copy_tags WHERE note_id = 5000001`)).toEqual([{ tag: 'worked out later' }]);
+    expect(counts).toEqual([2, 1, 1]);
+    // A server's writer starts on it once the first job's last piece is sent; the embedded engine's
+    // writer hands each job over without waiting for the engine, and comes to it in its order.
+    const afterFirst = serverDatabase === undefined ? ['tag row', 'tags worked out'] : ['tags worked out', 'tag row'];
+    expect(built).toEqual(['note 5000001', 'note 5000002', ...afterFirst]);
+    expect(await database.manager.query(`SELECT tag FROM copy_tags WHERE note_id >= 5000001 ORDER BY tag`)).toEqual([{ tag: 'made as sent' }, { tag: 'worked out later' }]);
+  });
+
+  it('rolls the unit of work back when a job that gives a function fails, before or after the jobs ahead of it are written', async () => {
+    for (const waitMs of [0, 50]) {
+      const failing = database.inTransaction(() =>
+        database.copyRows(
+          { target: NOTES, rows: rowsOf([6_000_001, 6_000_002], (id) => [id, null, '1']) },
+          { target: TAGS, rows: rowsOf([6_000_001], (id) => [id, 'never kept']) },
+          {
+            target: TAGS,
+            rows: async () => {
+              await new Promise((resolve) => setTimeout(resolve, waitMs));
+              throw new Error('the totals could not be added up');
+            },
+          },
+        ),
+      );
+      await expect(failing).rejects.toThrow('the totals could not be added up');
+      expect(await database.manager.query(`SELECT id FROM copy_notes WHERE id >= 6000001`)).toEqual([]);
+      expect(await database.manager.query(`SELECT tag FROM copy_tags WHERE note_id >= 6000001`)).toEqual([]);
+    }
   });
 
   it('undoes the whole unit of work when a row is refused, and the database goes on working', async () => {

@@ -20,9 +20,10 @@ type RolledUpLedger = Pick<AccountLedger, 'trades' | 'dividends' | 'positions' |
  * 100,000-row import, with the service waiting). The same rows to the character: sums carry as many
  * decimals as the most precise of their terms (PostgreSQL's numeric sum), extremes are their own
  * figure's text, and each value is the one the trade's row was written with. `ledger-rollups.spec`
- * compares them with the statements' rows. Nothing is added up until the writer comes to the first
- * job (having handed the ledger's own rows over by then); the adding up takes turns of the event loop
- * (70,000 trades took 140–360 ms, a million several seconds, with no other request answered).
+ * compares them with the statements' rows. Nothing is added up until the writer asks for the first
+ * job's rows: on a server once it has sent the trades (while the server takes them in), on the
+ * embedded engine once it comes to the job; the adding up takes turns of the event loop (70,000
+ * trades took 140–360 ms, a million several seconds, with no other request answered).
  */
 export function rollupJobs(userId: number, accountId: number, ledger: RolledUpLedger): CopyJob[] {
   let totals: Promise<RollupTotals> | undefined;
