@@ -18,6 +18,7 @@ import { SeveralBrokerageAccounts1763870000000 } from './1763870000000-several-b
 import { IncrementalImports1763880000000 } from './1763880000000-incremental-imports.js';
 import { SymbolsAndTradeIdsInByteOrder1763890000000 } from './1763890000000-symbols-and-trade-ids-in-byte-order.js';
 import { DailySymbolTotalsByDay1763900000000 } from './1763900000000-daily-symbol-totals-by-day.js';
+import { RawRowKeysByDay1763910000000 } from './1763910000000-raw-row-keys-by-day.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   IncrementalImports1763880000000,
   SymbolsAndTradeIdsInByteOrder1763890000000,
   DailySymbolTotalsByDay1763900000000,
+  RawRowKeysByDay1763910000000,
 ];

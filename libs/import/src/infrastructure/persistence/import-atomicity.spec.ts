@@ -322,6 +322,33 @@ describe('import atomicity (real database)', () => {
     expect(rows.map((row) => row.cells[3])).toEqual([description, description]);
   }, 60000);
 
+  it("refuses a raw row whose natural key its account holds, and takes the key in another account", async () => {
+    const [first, second] = await traderWith('keys@example.com', 'K-1', 'K-2');
+    const key = '00112233445566778899aabbccddeeff';
+    const insertTransaction = (account: number) =>
+      database.manager.query(
+        `INSERT INTO broker_transactions (account_id, upload_id, line, fingerprint, trade_date, action, symbol, description, cells)
+         VALUES ($1, 1, 2, $2, '2024-03-01', 'Buy', 'ABC', 'ABC INC', '[]')`,
+        [account, key],
+      );
+    const insertLot = (account: number) =>
+      database.manager.query(
+        `INSERT INTO realized_lots (account_id, upload_id, line, fingerprint, symbol, name, closed_date, opened_date, quantity, proceeds, cost_basis, gain_loss, wash_sale, cells)
+         VALUES ($1, 1, 2, $2, 'ABC', 'ABC INC', '2024-03-01', '2024-02-01', 1, 2, 1, 1, false, '[]')`,
+        [account, key],
+      );
+    for (const insert of [insertTransaction, insertLot]) {
+      await insert(first.account.accountId);
+      await expect(insert(first.account.accountId)).rejects.toThrow(/natural_key/);
+      await insert(second.account.accountId);
+    }
+    const [held] = await database.manager.query(
+      `SELECT (SELECT count(*)::int FROM broker_transactions WHERE fingerprint = $1) AS transactions, (SELECT count(*)::int FROM realized_lots WHERE fingerprint = $1) AS lots`,
+      [key],
+    );
+    expect(held).toEqual({ transactions: 2, lots: 2 });
+  });
+
   it('deleting a user deletes everything imported for them, and nothing of anyone else', async () => {
     const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new SqlImportStore(database), sqlTradeLedgerOn(database), new SqlUploadHistory(database));
     const [leaving] = await traderWith('leaving@example.com', 'L-1');
