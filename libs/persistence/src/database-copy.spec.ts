@@ -147,6 +147,15 @@ describe('Database.copyRows (real database)', () => {
     await expect(thrown).rejects.toThrow('the work failed');
     await database.inTransaction(() => database.copyRows({ target: TAGS, rows: [[2, 'next unit of work']] }));
     expect({ notes: await count('copy_notes'), tags: await count('copy_tags') }).toEqual({ notes: before.notes + ids.length, tags: before.tags + 1 });
+
+    // A statement behind a copy that fails finds the transaction aborted (on a server, where it queues
+    // behind the copy on the connection): the unit of work fails with the copy's error, the cause.
+    const behind = database.inTransaction(async () => {
+      void database.copyRows({ target: NOTES, rows: rowsOf([3_000_002, ids[1]], (id) => [id, 'again', '1']) }).catch(() => undefined);
+      await database.manager.query(`INSERT INTO copy_tags (note_id, tag) VALUES (0, 'behind the copy')`);
+    });
+    await expect(behind).rejects.toThrow(/duplicate key value violates unique constraint/);
+    expect({ notes: await count('copy_notes'), tags: await count('copy_tags') }).toEqual({ notes: before.notes + ids.length, tags: before.tags + 1 });
   }, 60000);
 
   it("refreshes the named columns' statistics once the unit of work has committed, never after a rollback", async () => {

@@ -63,6 +63,12 @@ function analyzeStatement(table: string, columns: readonly string[]): string {
   return `ANALYZE ${table} (${columns.join(', ')})`;
 }
 
+/** True for PostgreSQL's refusal of a statement in a transaction an earlier failure aborted (25P02). */
+function abortedTransaction(error: unknown): boolean {
+  const code = (error as { code?: unknown; driverError?: { code?: unknown } } | null)?.code ?? (error as { driverError?: { code?: unknown } } | null)?.driverError?.code;
+  return code === '25P02';
+}
+
 /** Waits for every copy, including those started while waiting. */
 async function settled(copies: Promise<CopyOutcome>[]): Promise<CopyOutcome[]> {
   let outcomes: CopyOutcome[] = [];
@@ -147,8 +153,10 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
         try {
           value = await work();
         } catch (error) {
-          await settled(copies); // nothing of this transaction may reach the connection after its rollback
-          throw error;
+          // Nothing of this transaction may reach the connection after its rollback. A statement that
+          // found the transaction aborted came after a copy that failed: the copy's error is the cause.
+          const failure = (await settled(copies)).find((outcome) => !outcome.ok);
+          throw failure !== undefined && abortedTransaction(error) ? failure.error : error;
         }
         // A copy the work did not wait for still belongs to it: it lands before the commit, or its
         // failure rolls the transaction back.
@@ -241,7 +249,11 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
    * (so they land with the rest of it, or not at all), one job after the other; resolves with how
    * many rows each job wrote. The unit of work waits for the copy before it commits or rolls back, and
    * its failure rolls it back: the caller may go on with other work (CPU work while the database
-   * writes) and await the promise later, or not at all if that work fails first.
+   * writes) and await the promise later, or not at all if that work fails first. No statement of the
+   * unit of work may run until the copy has ended: a server queues it behind the copy (and refuses it
+   * when the copy failed: the unit of work then fails with the copy's error), but the embedded engine
+   * would run it in the middle of the copy's statements (a measured import failed with the engine's
+   * "bind message supplies 1 parameters, but prepared statement requires 0").
    */
   copyRows(...jobs: CopyJob[]): Promise<number[]> {
     const scope = this.transactions.getStore();
