@@ -258,7 +258,7 @@ describe('SqlTradeReports (real database)', () => {
   // The symbol totals' import figures (broker trades, FIFO sides) and their symbols' byte order come with later
   // migrations, run again after it (so the tables are left as every migration leaves them).
   it.each([
-    ['CreateTradeReportRollups1763760000000', 'IncrementalImports1763880000000', 'SymbolsAndTradeIdsInByteOrder1763890000000', 'DailySymbolTotalsByDay1763900000000'],
+    ['CreateTradeReportRollups1763760000000', 'IncrementalImports1763880000000', 'SymbolsAndTradeIdsInByteOrder1763890000000', 'DailySymbolTotalsByDay1763900000000', 'RawRowKeysByDay1763910000000'],
     ['TradeStatisticGroups1763820000000'],
   ])('the migration that creates the rollups (%s) fills them for data imported before it, as a rebuild does', async (...names) => {
     const snapshot = async () => {
