@@ -148,8 +148,16 @@ describe('Database.copyRows (real database)', () => {
     await database.inTransaction(() => database.copyRows({ target: TAGS, rows: [[2, 'next unit of work']] }));
     expect({ notes: await count('copy_notes'), tags: await count('copy_tags') }).toEqual({ notes: before.notes + ids.length, tags: before.tags + 1 });
 
-    // A statement behind a copy that fails finds the transaction aborted (on a server, where it queues
-    // behind the copy on the connection): the unit of work fails with the copy's error, the cause.
+    // A statement of the work runs once the copies started before it have ended: it sees their rows
+    // (the embedded engine ran it in the middle of them); behind a copy that fails, it fails with the
+    // copy's error, the cause (a server would say the transaction is aborted).
+    const later = Array.from({ length: 30_000 }, (_, index) => 4_000_000 + index);
+    const seen = await database.inTransaction(async () => {
+      void database.copyRows({ target: NOTES, rows: rowsOf(later, (id) => [id, null, '1']) }).catch(() => undefined);
+      const [row] = await database.manager.query(`SELECT count(*)::int AS n FROM copy_notes WHERE id BETWEEN 4000000 AND 4999999`);
+      throw Object.assign(new Error('undo'), { seen: row.n });
+    }).catch((error: { seen: number }) => error.seen);
+    expect(seen).toBe(later.length);
     const behind = database.inTransaction(async () => {
       void database.copyRows({ target: NOTES, rows: rowsOf([3_000_002, ids[1]], (id) => [id, 'again', '1']) }).catch(() => undefined);
       await database.manager.query(`INSERT INTO copy_tags (note_id, tag) VALUES (0, 'behind the copy')`);

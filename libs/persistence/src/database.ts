@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { DataSource, EntityManager, MixedList, type EntitySchema } from 'typeorm';
+import { DataSource, EntityManager, MixedList, type EntitySchema, type QueryRunner } from 'typeorm';
 import { AppConfig, DatabaseUnavailableError } from '@app/shared';
 import type { CopyJob } from './bulk-copy.js';
 import type { SqlRow } from './sql-row.js';
@@ -63,10 +63,27 @@ function analyzeStatement(table: string, columns: readonly string[]): string {
   return `ANALYZE ${table} (${columns.join(', ')})`;
 }
 
-/** True for PostgreSQL's refusal of a statement in a transaction an earlier failure aborted (25P02). */
-function abortedTransaction(error: unknown): boolean {
-  const code = (error as { code?: unknown; driverError?: { code?: unknown } } | null)?.code ?? (error as { driverError?: { code?: unknown } } | null)?.driverError?.code;
-  return code === '25P02';
+/**
+ * Until `restore` is called, the statements of the unit of work's manager run once the copies
+ * started before them have ended (a failed copy fails them with its error): a server would queue them
+ * behind a copy on the connection anyway, but the embedded engine would run them in the middle of the
+ * copy's statements (a measured import failed with its "bind message supplies 1 parameters, but
+ * prepared statement requires 0"). The work may so go on while a copy is written, statements included.
+ */
+function statementsAfterCopies(manager: EntityManager, copies: Promise<CopyOutcome>[]): () => void {
+  const runner = manager.queryRunner;
+  if (runner === undefined) return () => undefined;
+  const query = runner.query;
+  runner.query = async (...args: Parameters<QueryRunner['query']>) => {
+    if (copies.length > 0) {
+      const failure = (await settled(copies)).find((outcome) => !outcome.ok);
+      if (failure !== undefined) throw failure.error;
+    }
+    return query.apply(runner, args);
+  };
+  return () => {
+    runner.query = query;
+  };
 }
 
 /** Waits for every copy, including those started while waiting. */
@@ -150,13 +167,14 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     const result = await this.dataSource.transaction((manager) =>
       this.transactions.run({ manager, committed, copies, statistics }, async () => {
         let value: T;
+        const restore = statementsAfterCopies(manager, copies);
         try {
           value = await work();
         } catch (error) {
-          // Nothing of this transaction may reach the connection after its rollback. A statement that
-          // found the transaction aborted came after a copy that failed: the copy's error is the cause.
-          const failure = (await settled(copies)).find((outcome) => !outcome.ok);
-          throw failure !== undefined && abortedTransaction(error) ? failure.error : error;
+          await settled(copies); // nothing of this transaction may reach the connection after its rollback
+          throw error;
+        } finally {
+          restore(); // the commit or the rollback runs as it is
         }
         // A copy the work did not wait for still belongs to it: it lands before the commit, or its
         // failure rolls the transaction back.
@@ -249,11 +267,8 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
    * (so they land with the rest of it, or not at all), one job after the other; resolves with how
    * many rows each job wrote. The unit of work waits for the copy before it commits or rolls back, and
    * its failure rolls it back: the caller may go on with other work (CPU work while the database
-   * writes) and await the promise later, or not at all if that work fails first. No statement of the
-   * unit of work may run until the copy has ended: a server queues it behind the copy (and refuses it
-   * when the copy failed: the unit of work then fails with the copy's error), but the embedded engine
-   * would run it in the middle of the copy's statements (a measured import failed with the engine's
-   * "bind message supplies 1 parameters, but prepared statement requires 0").
+   * writes, statements too: they wait for the copy, `statementsAfterCopies`) and await the promise
+   * later, or not at all if that work fails first.
    */
   copyRows(...jobs: CopyJob[]): Promise<number[]> {
     const scope = this.transactions.getStore();

@@ -189,7 +189,7 @@ export class ImportBrokerageFiles {
         }
         for (const [index, entry] of parts.entries()) {
           entry.uploadId = await this.history.reserveId();
-          const matched = await this.storeAndMatch(request.userId, entry.uploadId, reads[index], entry.account, entry.counts);
+          const matched = await this.storeAndMatch(request.userId, entry.uploadId, reads[index], entry.account);
           const { result: current } = matched;
           const ledger = {
             trades: current.trades,
@@ -212,6 +212,7 @@ export class ImportBrokerageFiles {
             : matched.after === null
               ? await this.ledger.replaceAccount(request.userId, entry.account.accountId, ledger)
               : await this.ledger.appendToAccount(request.userId, entry.account.accountId, { ...ledger, after: matched.after, symbols: matched.symbols });
+          [entry.counts.transactionsInserted] = await matched.written;
           entry.counts.brokerVerifiedTrades = matched.brokerTradesBefore + current.stats.brokerVerifiedTrades;
           entry.counts.monthsUpdated = monthsChanged.length;
           entry.appended = matched.after !== null;
@@ -319,7 +320,7 @@ export class ImportBrokerageFiles {
    * slices gives the event loop a turn now and then to feed it. A failed write fails the unit of work,
    * which waits for the write before it ends.
    */
-  private async storeAndMatch(userId: number, uploadId: number, read: ReadFiles, account: ImportAccount, counts: { transactionsInserted: number }): Promise<Matched> {
+  private async storeAndMatch(userId: number, uploadId: number, read: ReadFiles, account: ImportAccount): Promise<Matched> {
     const { accountId } = account;
     // The stored rows of the upload's days are looked up while its rows are keyed (the database
     // answers while the keys are computed, between their turns).
@@ -340,9 +341,8 @@ export class ImportBrokerageFiles {
           const laterLots = (await this.store.lotsClosedAfter(accountId, last)).filter((lot) => touched.has(symbolKey(lot.symbol)));
           const written = this.store.addRows(accountId, uploadId, added);
           const result = await matchTrades(added.transactions, [...laterLots, ...added.lots], { ...TURNS, resumeFrom: books });
-          [counts.transactionsInserted] = await written;
           const unchanged = added.transactions.length === 0 && added.lots.length === 0;
-          return { result, after: last, symbols, brokerTradesBefore: books.brokerTrades, unchanged };
+          return { result, written, after: last, symbols, brokerTradesBefore: books.brokerTrades, unchanged };
         }
       }
     }
@@ -350,8 +350,7 @@ export class ImportBrokerageFiles {
     const added: Rows = { transactions: notStoredYet(incoming.transactions, stored.transactions), lots: notStoredYet(incoming.lots, stored.lots) };
     const written = this.store.addRows(accountId, uploadId, added);
     const result = await matchTrades(joined(stored.transactions, added.transactions), joined(stored.lots, added.lots), TURNS);
-    [counts.transactionsInserted] = await written;
-    return { result, after: null, symbols: [], brokerTradesBefore: 0, unchanged: false };
+    return { result, written, after: null, symbols: [], brokerTradesBefore: 0, unchanged: false };
   }
 
   /** What the log says about an import: whose, how large, how long; no file content. */
@@ -394,6 +393,11 @@ function sumCounts(counts: readonly ImportCounts[]): ImportCounts {
 /** What step 2 matched: everything the account holds (`after` null), or what it adds after `after`. */
 interface Matched {
   result: MatchResult;
+  /**
+   * The new rows' write (rows written per table), still going on: the ledger is worked out meanwhile,
+   * its statements waiting for the write (the unit of work's rule).
+   */
+  written: Promise<number[]>;
   /** The account's last stored transaction date when only the rows after it were matched. */
   after: string | null;
   /** The symbols the new rows touch (when `after` is set). */

@@ -25,8 +25,10 @@ export class SqlTradeLedger extends TradeLedger {
 
   async replaceAccount(userId: number, accountId: number, ledger: AccountLedger): Promise<LedgerChange> {
     const manager = this.database.manager;
-    const before = await this.monthSignatures(accountId);
+    // The trades' ids first: CPU work, done while the database may still be taking in what the import
+    // wrote before (the statements wait for that).
     const ids = await tradeIdsInTurns(accountId, ledger.trades);
+    const before = await this.monthSignatures(accountId);
     const journal = await journalBeforeRewrite(manager, accountId, ids);
     // When the account is all the user holds, its ledger in memory gives the user's rollups: written
     // behind the ledger's rows, in the same call (on the embedded database, computed while the engine
