@@ -295,20 +295,24 @@ export class ImportBrokerageFiles {
     counts.realizedGainsLots = parsed.lots?.length ?? 0;
     const days = { transactions: daysOf(parsed.transactions ?? [], (row) => row.date), lots: daysOf(parsed.lots ?? [], (lot) => lot.closedDate) };
     // The file's rows are much of an import's memory: taken once, they are let go as soon as used.
-    const take = async (account: ImportAccount): Promise<Rows> => {
+    const take = (account: ImportAccount): KeyedRows => {
       const { transactions, lots } = parsed;
       if (transactions === undefined || lots === undefined) throw new Error('the uploaded rows have been imported already');
       delete parsed.transactions;
       delete parsed.lots;
       const accountKey = String(account.accountId);
-      return { transactions: await withTransactionFingerprints(accountKey, transactions, TURNS), lots: await withLotFingerprints(accountKey, lots, TURNS) };
+      const keyedTransactions = withTransactionFingerprints(accountKey, transactions, TURNS);
+      const keyedLots = keyedTransactions.then(() => withLotFingerprints(accountKey, lots, TURNS));
+      keyedLots.catch(() => undefined); // met where the lots are awaited, after the transactions
+      return { transactions: keyedTransactions, lots: keyedLots };
     };
     return { take, days, fileWarnings, detected, accountNumber: transactionsFile.accountNumber ?? null };
   }
 
   /**
    * Step 2, under the account lock: keys the rows for the account (`read.take`) while the stored keys
-   * of their days are looked up, stores the rows the account does not hold yet, and matches the
+   * of their days are looked up, stores the rows the account does not hold yet (the transactions'
+   * write starts while the lots are still being keyed), and matches the
    * trades they come to. When every new row is dated after the account's last stored transaction (a
    * later export, or one that overlaps the stored days and adds later ones), the stored trades cannot
    * change: matching goes on from the open lots the ledger holds for the symbols the new rows touch, and
@@ -326,12 +330,13 @@ export class ImportBrokerageFiles {
     // answers while the keys are computed, between their turns).
     const lookups = Promise.all([this.store.lastTransactionDate(accountId), this.store.storedKeysIn(accountId, read.days)]);
     lookups.catch(() => undefined); // a failure is met below, after the keying
-    const incoming = await read.take(account);
+    const keyed = read.take(account);
+    const transactions = await keyed.transactions;
     const [last, known] = await lookups;
     if (last !== null) {
       const added: Rows = {
-        transactions: incoming.transactions.filter((row) => !known.transactions.has(naturalKeyOf(row))),
-        lots: incoming.lots.filter((lot) => !known.lots.has(naturalKeyOf(lot))),
+        transactions: transactions.filter((row) => !known.transactions.has(naturalKeyOf(row))),
+        lots: (await keyed.lots).filter((lot) => !known.lots.has(naturalKeyOf(lot))),
       };
       if (added.transactions.every((row) => row.date > last) && added.lots.every((lot) => lot.closedDate > last)) {
         const symbols = [...new Set([...added.transactions.map((row) => symbolKey(row.symbol)), ...added.lots.map((lot) => symbolKey(lot.symbol))])];
@@ -347,9 +352,12 @@ export class ImportBrokerageFiles {
       }
     }
     const stored = await this.store.loadRows(accountId);
-    const added: Rows = { transactions: notStoredYet(incoming.transactions, stored.transactions), lots: notStoredYet(incoming.lots, stored.lots) };
-    const written = this.store.addRows(accountId, uploadId, added);
-    const result = await matchTrades(joined(stored.transactions, added.transactions), joined(stored.lots, added.lots), TURNS);
+    const addedTransactions = notStoredYet(transactions, stored.transactions);
+    // The new transactions' write starts before the lots are keyed (a first import's lots are keyed
+    // while the database takes its transactions in).
+    const addedLots = keyed.lots.then((lots) => notStoredYet(lots, stored.lots));
+    const written = this.store.addRows(accountId, uploadId, { transactions: addedTransactions, lots: addedLots });
+    const result = await matchTrades(joined(stored.transactions, addedTransactions), joined(stored.lots, await addedLots), TURNS);
     return { result, written, after: null, symbols: [], brokerTradesBefore: 0, unchanged: false };
   }
 
@@ -408,9 +416,16 @@ interface Matched {
   unchanged: boolean;
 }
 
+/** A history's rows as they are keyed: the transactions, then the lots. */
+interface KeyedRows {
+  transactions: Promise<BrokerTransaction[]>;
+  lots: Promise<RealizedLot[]>;
+}
+
 /** One history's files, read: the rows come out once, keyed for the account they go to. */
 interface ReadFiles {
-  take: (account: ImportAccount) => Promise<Rows>;
+  /** The rows keyed for the account: the transactions first, then the lots. */
+  take: (account: ImportAccount) => KeyedRows;
   /** The days the rows are dated (transactions) and closed (lots) within, null for none. */
   days: { transactions: RowDays | null; lots: RowDays | null };
   fileWarnings: string[];

@@ -13,6 +13,12 @@ export interface StoredRows {
   lots: RealizedLot[];
 }
 
+/** Rows for `ImportStore.addRows`: the lots may still be on their way (keyed while the transactions are written). */
+export interface RowsToAdd {
+  transactions: readonly BrokerTransaction[];
+  lots: readonly RealizedLot[] | Promise<readonly RealizedLot[]>;
+}
+
 /**
  * Where an account's imported rows are kept (what they come to goes to the trade ledger). Called
  * inside one unit of work per import: it either all lands or none of it does.
@@ -35,7 +41,9 @@ export abstract class ImportStore {
    * Stores rows the account does not hold yet (the caller leaves out stored fingerprints, under the
    * account lock; a duplicate fails the import); resolves with how many transactions and lots were
    * written. The write goes on while the caller does other work: the unit of work waits for it before
-   * it ends and fails with it, so the promise may be left behind if that other work fails first.
+   * it ends and fails with it, so the promise may be left behind if that other work fails first. The
+   * lots may come as a promise: the transactions are written meanwhile, the lots once it resolves (its
+   * failure fails the write).
    */
-  abstract addRows(accountId: number, uploadId: number, rows: StoredRows): Promise<number[]>;
+  abstract addRows(accountId: number, uploadId: number, rows: RowsToAdd): Promise<number[]>;
 }

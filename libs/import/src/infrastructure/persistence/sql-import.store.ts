@@ -5,7 +5,7 @@ import type { IsoDate } from '@app/shared/domain';
 import { classifyAction, type BrokerTransaction } from '../../domain/broker-transaction.js';
 import { naturalKeyOf } from '../../domain/fingerprint.js';
 import type { RealizedLot } from '../../domain/realized-lot.js';
-import { ImportStore, type RowDays, type StoredRows } from '../../application/import-store.port.js';
+import { ImportStore, type RowDays, type RowsToAdd, type StoredRows } from '../../application/import-store.port.js';
 
 /** Advisory-lock namespace for imports (the second key is the account id). */
 const IMPORT_LOCK_NAMESPACE = 4711;
@@ -87,8 +87,8 @@ export class SqlImportStore extends ImportStore {
     return lots.map(toLot);
   }
 
-  addRows(accountId: number, uploadId: number, { transactions, lots }: StoredRows): Promise<number[]> {
-    this.database.refreshStatisticsAfterCommit(RAW_ROW_STATISTICS, transactions.length + lots.length);
+  addRows(accountId: number, uploadId: number, { transactions, lots }: RowsToAdd): Promise<number[]> {
+    this.database.refreshStatisticsAfterCommit(RAW_ROW_STATISTICS, transactions.length);
     // The caller passes only rows the account does not hold (under the account lock), so a plain
     // COPY is enough; the natural-key constraint still refuses a duplicate, failing the import.
     return this.database.copyRows(
@@ -114,27 +114,31 @@ export class SqlImportStore extends ImportStore {
       },
       {
         target: REALIZED_LOTS,
-        rows: rowsOf(lots, (lot) => [
-          accountId,
-          uploadId,
-          lot.line,
-          naturalKeyOf(lot),
-          lot.symbol,
-          lot.name,
-          lot.closedDate,
-          lot.openedDate,
-          lot.quantity.toString(),
-          textOrNull(lot.proceedsPerShare),
-          textOrNull(lot.costPerShare),
-          lot.proceeds.toString(),
-          lot.costBasis.toString(),
-          lot.gainLoss.toString(),
-          textOrNull(lot.gainLossPercent),
-          lot.term,
-          lot.washSale,
-          textOrNull(lot.disallowedLoss),
-          lot.cellsJson,
-        ]),
+        rows: async () => {
+          const added = await lots;
+          this.database.refreshStatisticsAfterCommit(RAW_ROW_STATISTICS, added.length);
+          return rowsOf(added, (lot) => [
+            accountId,
+            uploadId,
+            lot.line,
+            naturalKeyOf(lot),
+            lot.symbol,
+            lot.name,
+            lot.closedDate,
+            lot.openedDate,
+            lot.quantity.toString(),
+            textOrNull(lot.proceedsPerShare),
+            textOrNull(lot.costPerShare),
+            lot.proceeds.toString(),
+            lot.costBasis.toString(),
+            lot.gainLoss.toString(),
+            textOrNull(lot.gainLossPercent),
+            lot.term,
+            lot.washSale,
+            textOrNull(lot.disallowedLoss),
+            lot.cellsJson,
+          ]);
+        },
       },
     );
   }
