@@ -68,7 +68,8 @@ function analyzeStatement(table: string, columns: readonly string[]): string {
  * started before them have ended (a failed copy fails them with its error): a server would queue them
  * behind a copy on the connection anyway, but the embedded engine would run them in the middle of the
  * copy's statements (a measured import failed with its "bind message supplies 1 parameters, but
- * prepared statement requires 0"). The work may so go on while a copy is written, statements included.
+ * prepared statement requires 0"). The work may so go on while a copy is written, statements included;
+ * a copy's own rows must not wait for a statement of its unit of work (that statement waits for it).
  */
 function statementsAfterCopies(manager: EntityManager, copies: Promise<CopyOutcome>[]): () => void {
   const runner = manager.queryRunner;
@@ -76,7 +77,7 @@ function statementsAfterCopies(manager: EntityManager, copies: Promise<CopyOutco
   const query = runner.query;
   runner.query = async (...args: Parameters<QueryRunner['query']>) => {
     if (copies.length > 0) {
-      const failure = (await settled(copies)).find((outcome) => !outcome.ok);
+      const failure = (await Promise.all(copies.slice())).find((outcome) => !outcome.ok);
       if (failure !== undefined) throw failure.error;
     }
     return query.apply(runner, args);
