@@ -1,11 +1,13 @@
 import 'reflect-metadata';
 import { mkdir } from 'node:fs/promises';
 import { signInHint } from '@app/auth';
-import { ConfigError, loadConfig, loadDotEnv, type AppConfig } from '@app/shared';
+import { ConfigError, limitHeapGrowth, loadConfig, loadDotEnv, type AppConfig } from '@app/shared';
 import { createApp } from './app.factory.js';
 import { createLogger } from './logging.js';
 
 async function main(): Promise<void> {
+  // Before anything large is allocated: a large import's peak memory (libs/shared runtime).
+  limitHeapGrowth();
   loadDotEnv();
   let config: AppConfig;
   try {

@@ -19,7 +19,7 @@ export { decodeUploadedText, readUploadedFileList, readUploadedFiles, UploadBudg
 export { timestampWithMicroseconds } from './time/timestamps.js';
 export { Lane } from './concurrency/lane.js';
 export { SingleFlight } from './concurrency/single-flight.js';
-export { collectGarbageAbove } from './runtime/garbage-collection.js';
+export { collectGarbageAbove, limitHeapGrowth } from './runtime/garbage-collection.js';
 export { TURN_EVERY_MS, turnIfDue } from './runtime/event-loop-turns.js';
 export { UserChanges } from './events/user-changes.js';
 export { SharedModule } from './shared.module.js';
