@@ -33,9 +33,10 @@ export interface BrokerTransaction {
   /**
    * The cells exactly as read, as a JSON array: stored with the row ('[]' for a row read back from the
    * database, which does not read them). One string instead of a string per cell: a large file's rows
-   * are much of an import's memory.
+   * are much of an import's memory. `ImportStore.addRows` lets go of them once it has made their
+   * row's COPY line (they are then '[]', as read back).
    */
-  readonly cellsJson: string;
+  cellsJson: string;
   /**
    * Natural key, once the import has keyed the row for its account (set in place by fingerprint.ts,
    * the one field that changes); copied onto trades.

@@ -30,9 +30,10 @@ export interface RealizedLot {
   /**
    * The cells exactly as read, as a JSON array: stored with the row ('[]' for a row read back from the
    * database, which does not read them). One string instead of a string per cell: a large file's rows
-   * are much of an import's memory.
+   * are much of an import's memory. `ImportStore.addRows` lets go of them once it has made their
+   * row's COPY line (they are then '[]', as read back).
    */
-  readonly cellsJson: string;
+  cellsJson: string;
   /** Natural key, once the import has keyed the lot for its account (set in place by fingerprint.ts). */
   fingerprint?: string;
 }

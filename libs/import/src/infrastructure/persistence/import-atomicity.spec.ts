@@ -8,7 +8,9 @@ import { loadConfig } from '@app/shared';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
 import { ImportBrokerageFiles, type ImportRequest } from '../../application/import-brokerage-files.service.js';
 import { sqlTradeLedgerOn, TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type OpenBooks } from '@app/trades';
+import { withLotFingerprints, withTransactionFingerprints } from '../../domain/fingerprint.js';
 import { readFixtureBytes } from '../../testing/fixtures.js';
+import { brokerLot, TransactionsBuilder } from '../../testing/transaction-builders.js';
 import { SqlImportStore } from './sql-import.store.js';
 import { SqlUploadHistory } from './sql-upload-history.js';
 
@@ -321,6 +323,23 @@ describe('import atomicity (real database)', () => {
     expect(rows.map((row) => row.description)).toEqual([description, description]);
     expect(rows.map((row) => row.cells[3])).toEqual([description, description]);
   }, 60000);
+
+  it("writes each row's cells and lets go of them: the rows the import keeps hold '[]', as read back", async () => {
+    const [holder] = await traderWith('cells@example.com', 'C-1');
+    const transactions = new TransactionsBuilder().add('2024-03-04', 'Sell', 'CEL', '1', '11', '11').add('2024-03-01', 'Buy', 'CEL', '1', '10', '-10').build();
+    const lots = [brokerLot('CEL', '2024-03-01', '2024-03-04', '1', '10', '11', { cellsJson: '["CEL","1","$11.00"]' })];
+    const cells = [...transactions, ...lots].map((row) => row.cellsJson);
+    withTransactionFingerprints('C-1', transactions);
+    withLotFingerprints('C-1', lots);
+    const written = await new TypeOrmUnitOfWork(database).run(() => new SqlImportStore(database).addRows(holder.account.accountId, 1, { transactions, lots: Promise.resolve(lots) }));
+    expect(written).toEqual([2, 1]);
+    expect([...transactions, ...lots].map((row) => row.cellsJson)).toEqual(['[]', '[]', '[]']);
+    const stored: { cells: unknown }[] = await database.manager.query(
+      `SELECT cells FROM (SELECT line, cells, 0 AS kind FROM broker_transactions WHERE account_id = $1 UNION ALL SELECT line, cells, 1 FROM realized_lots WHERE account_id = $1) AS raw ORDER BY kind, line`,
+      [holder.account.accountId],
+    );
+    expect(stored.map((row) => JSON.stringify(row.cells))).toEqual(cells);
+  });
 
   it("refuses a raw row whose natural key its account holds, and takes the key in another account", async () => {
     const [first, second] = await traderWith('keys@example.com', 'K-1', 'K-2');
