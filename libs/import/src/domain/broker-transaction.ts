@@ -38,8 +38,8 @@ export interface BrokerTransaction {
    */
   cellsJson: string;
   /**
-   * Natural key, once the import has keyed the row for its account (set in place by fingerprint.ts,
-   * the one field that changes); copied onto trades.
+   * Natural key, once the import has keyed the row for its account (set in place by fingerprint.ts;
+   * with `cellsJson`, the fields that change); copied onto trades.
    */
   fingerprint?: string;
   /**
