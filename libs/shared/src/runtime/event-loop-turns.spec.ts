@@ -28,4 +28,31 @@ describe('turnIfDue', () => {
     busyFor(TURN_EVERY_MS + 2);
     expect(await hadTurn(turnIfDue)).toBe(true);
   });
+
+  it('lets several pieces of work that stop go on one per turn of the loop, in turn', async () => {
+    // A timer ticks once per turn of the loop (its phase comes before the check phase's immediates).
+    const events: string[] = [];
+    let working = 2;
+    const tick = () => {
+      events.push('turn');
+      if (working > 0) setTimeout(tick, 0);
+    };
+    setTimeout(tick, 0);
+    const work = async (name: string) => {
+      for (let slice = 0; slice < 3; slice += 1) {
+        busyFor(TURN_EVERY_MS + 1);
+        events.push(name);
+        await turnIfDue();
+      }
+      working -= 1;
+    };
+    await Promise.all([work('a'), work('b')]);
+    const slices = events.filter((event) => event !== 'turn');
+    expect(slices).toEqual(['a', 'b', 'a', 'b', 'a', 'b']);
+    // Both start at once (nothing was due yet); from then on, never two slices without a turn of the loop between them.
+    expect(events.slice(0, 2)).toEqual(['a', 'b']);
+    for (const [index, event] of events.entries()) {
+      if (index > 2 && event !== 'turn') expect(events[index - 1]).toBe('turn');
+    }
+  });
 });
