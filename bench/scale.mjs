@@ -1,7 +1,8 @@
 // How cost grows with the account (issue 22): for each size of the active-trader shape
 // (bench/support/trading-history.mjs; 10,000 and 100,000 transaction rows, and 1,000,000 with
 // BENCH_SCALE=1m), a fresh service on a fresh database (embedded, or BENCH_DATABASE_URL's server):
-// - the import of everything before a busy day near the end, its time, the service's and the engine's peak RSS,
+// - the import of everything before a busy day near the end, its time, the CPU the service and the database
+//   used for it (with a server, when it runs on this machine), the service's and the engine's peak RSS,
 //   and /health/live's p99 meanwhile under the paced probes of a monitor (HEALTH_PROBES: 32 connections, a
 //   request every 100 ms on each, 320 a second; a flood of probes, each sent as the last answer came,
 //   took a sixth of the service's main thread from the import it was measuring, and hid its stalls);
@@ -12,10 +13,10 @@
 //   under 64 connections for 5 s, with the CPU the service and this load generator used meanwhile.
 // Exit code 1 when a goal is missed.
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load, timedRequest } from './support/load.mjs';
-import { childPids, cpuMeter, createDatabase, loadSignIn, peakRssMb, startBenchService, waitForReady } from './support/service.mjs';
+import { childPids, cpuMeter, cpuSecondsOf, createDatabase, databaseCpuSeconds, loadSignIn, peakRssMb, startBenchService, waitForReady } from './support/service.mjs';
 import { between, generateActiveTraderHistory, transactionDates } from './support/trading-history.mjs';
 import { schwabPair, setAccount, timedUpload } from './support/uploads.mjs';
 
@@ -62,9 +63,14 @@ async function measure(size) {
     const signIn = await loadSignIn(dataDir);
     const session = await signIn({ url }, TRADER);
     await setAccount(session);
+    const cpuBefore = { service: cpuSecondsOf(service.pid), database: databaseCpuSeconds(service.pid, SERVER_URL !== undefined) };
     const importing = timedUpload(url, session.cookie, schwabPair(base.transactions, base.gains));
     const live = await load({ url: `${url}/health/live`, ...HEALTH_PROBES, until: importing });
     const imported = await importing;
+    const importCpu = {
+      service: cpuSecondsOf(service.pid) - cpuBefore.service,
+      database: databaseCpuSeconds(service.pid, SERVER_URL !== undefined) - cpuBefore.database,
+    };
     const servicePeak = peakRssMb(service.pid);
     const enginePeak = childPids(service.pid).map(peakRssMb).reduce((sum, each) => sum + each, 0);
     // A trader's next upload comes later, not while the service is still doing the import's after-work
@@ -90,7 +96,7 @@ async function measure(size) {
       const result = await load({ url: `${url}${path}`, connections: 64, seconds: 5, headers });
       reports.push({ path, firstMs, ...result, ...cpu((performance.now() - started) / 1000) });
     }
-    return { size, history, base, lastDay, overlap, overlapNew, imported, live, servicePeak, enginePeak, day, ninety, reports, busiest };
+    return { size, history, base, lastDay, overlap, overlapNew, imported, importCpu, live, servicePeak, enginePeak, day, ninety, reports, busiest };
   } finally {
     await service.stop();
     await database?.drop();
@@ -119,13 +125,18 @@ async function main() {
     return mark(met);
   };
   console.log(`\nhow cost grows, active-trader shape, ${server ? 'PostgreSQL server' : 'embedded database'}\n`);
-  console.log('| rows (lots) | symbols | import | rows/s | service peak RSS | engine peak RSS | /health/live p99 during it | one new day | 90-day overlap | /api/months first, p99 | busiest month first, p99 |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  // The import's CPU (the service's threads, the database's processes) over the machine's cores: no
+  // overlap of their work can finish it sooner (README "How cost grows").
+  const cores = availableParallelism();
+  const cpuOf = ({ service, database }) =>
+    Number.isNaN(database) ? `${service.toFixed(1)} s + –` : `${service.toFixed(1)} + ${database.toFixed(1)} s (≥ ${((service + database) / cores).toFixed(1)} s on ${cores} cores)`;
+  console.log('| rows (lots) | symbols | import | rows/s | CPU during it: service + database | service peak RSS | engine peak RSS | /health/live p99 during it | one new day | 90-day overlap | /api/months first, p99 | busiest month first, p99 |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     const seconds = r.imported.totalMs / 1000;
     const [months, month] = r.reports;
     console.log(
-      `| ${r.base.rows.toLocaleString('en-US')} (${r.base.lots.toLocaleString('en-US')}) | ${Math.round(1_026 * Math.max(1, r.size / 100_000)).toLocaleString('en-US')} | ${seconds.toFixed(1)} s${check(goals.import(r.base.rows, seconds))} | ${Math.round(r.base.rows / seconds).toLocaleString('en-US')} | ${r.servicePeak} MB${check(goals.rss(r.base.rows, r.servicePeak))} | ${r.enginePeak ? `${r.enginePeak} MB` : '–'} | ${r.live.p99} ms${check(r.live.p99 <= 50)} | ${r.day.totalMs.toFixed(0)} ms (${r.lastDay.rows} rows)${check(goals.daily(r.day.totalMs))} | ${r.ninety.totalMs.toFixed(0)} ms (${r.overlap.rows} rows, ${r.overlapNew.rows} new)${check(goals.daily(r.ninety.totalMs))} | ${months.firstMs.toFixed(0)} ms${check(goals.first(r.base.rows, months.firstMs))}, ${months.p99} ms${check(months.p99 <= 50)} | ${month.firstMs.toFixed(0)} ms${check(goals.first(r.base.rows, month.firstMs))}, ${month.p99} ms (${r.busiest.total_trades} trades; CPU: service ${percent(month.serviceCpu)}, load ${percent(month.clientCpu)})${check(month.p99 <= 50)} |`,
+      `| ${r.base.rows.toLocaleString('en-US')} (${r.base.lots.toLocaleString('en-US')}) | ${Math.round(1_026 * Math.max(1, r.size / 100_000)).toLocaleString('en-US')} | ${seconds.toFixed(1)} s${check(goals.import(r.base.rows, seconds))} | ${Math.round(r.base.rows / seconds).toLocaleString('en-US')} | ${cpuOf(r.importCpu)} | ${r.servicePeak} MB${check(goals.rss(r.base.rows, r.servicePeak))} | ${r.enginePeak ? `${r.enginePeak} MB` : '–'} | ${r.live.p99} ms${check(r.live.p99 <= 50)} | ${r.day.totalMs.toFixed(0)} ms (${r.lastDay.rows} rows)${check(goals.daily(r.day.totalMs))} | ${r.ninety.totalMs.toFixed(0)} ms (${r.overlap.rows} rows, ${r.overlapNew.rows} new)${check(goals.daily(r.ninety.totalMs))} | ${months.firstMs.toFixed(0)} ms${check(goals.first(r.base.rows, months.firstMs))}, ${months.p99} ms${check(months.p99 <= 50)} | ${month.firstMs.toFixed(0)} ms${check(goals.first(r.base.rows, month.firstMs))}, ${month.p99} ms (${r.busiest.total_trades} trades; CPU: service ${percent(month.serviceCpu)}, load ${percent(month.clientCpu)})${check(month.p99 <= 50)} |`,
     );
   }
   if (failed) process.exitCode = 1;

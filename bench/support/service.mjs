@@ -50,6 +50,31 @@ export function cpuSecondsOf(pid) {
 }
 
 /**
+ * CPU seconds the service's database has used so far: the embedded engine's process (the service's
+ * children), or, with a server, every PostgreSQL process on this machine (its backends, and its own
+ * background work; NaN when the server runs elsewhere). Read before and after an import, the difference is
+ * the database's share of the import's work (a server's connections outlive it: the pool keeps them).
+ */
+export function databaseCpuSeconds(servicePid, server) {
+  if (!server) return childPids(servicePid).reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+  let sum = 0;
+  let found = false;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (!stat.includes(' (postgres) ')) continue;
+      const fields = stat.split(') ')[1].split(' ');
+      sum += (Number(fields[11]) + Number(fields[12])) / 100;
+      found = true;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found ? sum : Number.NaN;
+}
+
+/**
  * Starts measuring the CPU a service (all its threads) and this process use; the function returned
  * gives each one's share of one core since then over `seconds` (100% = one core busy; above ~90% for
  * this process, the load generator, not the service, sets the pace).
