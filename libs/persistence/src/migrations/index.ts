@@ -19,6 +19,7 @@ import { IncrementalImports1763880000000 } from './1763880000000-incremental-imp
 import { SymbolsAndTradeIdsInByteOrder1763890000000 } from './1763890000000-symbols-and-trade-ids-in-byte-order.js';
 import { DailySymbolTotalsByDay1763900000000 } from './1763900000000-daily-symbol-totals-by-day.js';
 import { RawRowKeysByDay1763910000000 } from './1763910000000-raw-row-keys-by-day.js';
+import { PositionHistoryByAccount1763920000000 } from './1763920000000-position-history-by-account.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   SymbolsAndTradeIdsInByteOrder1763890000000,
   DailySymbolTotalsByDay1763900000000,
   RawRowKeysByDay1763910000000,
+  PositionHistoryByAccount1763920000000,
 ];

@@ -124,6 +124,7 @@ const ADD_SYMBOL_TOTALS = `${symbolTotalsInsert('user_id = $1 AND account_id = $
  * three kinds of rows together, not one per kind joined on account and symbol: with `after`, the
  * planner reckoned each kind a handful of rows and joined them in nested loops, 1.4 million
  * comparisons for a busy day's 1,200 symbols (160 ms of a day's upload into a million rows).
+ * Positions are found by account (their primary key; the table has no index by user).
  */
 function symbolTotalsInsert(where: string, after: string | null = null): string {
   const since = (column: string) => (after === null ? '' : ` AND ${column} > ${after}`);
@@ -158,7 +159,8 @@ function symbolTotalsInsert(where: string, after: string | null = null): string 
                      FROM dividends WHERE ${where}${since('transaction_date')} AND symbol <> ''
                    UNION ALL
                    SELECT account_id, symbol, 'position', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, as_of, shares
-                     FROM position_history WHERE ${where}${since('as_of')}) AS activity
+                     FROM position_history
+                    WHERE account_id IN (SELECT id FROM brokerage_accounts WHERE user_id = $1) AND ${where}${since('as_of')}) AS activity
             GROUP BY account_id, symbol) AS r
      LEFT JOIN securities s ON s.account_id = r.account_id AND s.symbol = r.symbol`;
 }
