@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { FIRST_SUPPORTED_YEAR, LAST_SUPPORTED_YEAR, ValidationError, isSupportedDate, parseIsoDate, type Decimal, type IsoDate } from '@app/shared/domain';
+import { FIRST_SUPPORTED_YEAR, LAST_SUPPORTED_YEAR, ValidationError, digestPrefix, isSupportedDate, parseIsoDate, type Decimal, type IsoDate } from '@app/shared/domain';
 import { parseTimeframeQuery, type TimeframeSelection } from './report-dates.js';
 import type { ClosedTrade, TradeResult, TradeSide, TradeSource } from './closed-trade.js';
 import { MAX_TAGS_PER_TRADE, tagNameOf } from './journal.js';
@@ -223,9 +223,8 @@ export function tradeId(accountId: number, trade: ClosedTrade, occurrence: numbe
   return digest(accountId, identityOf(trade), occurrence);
 }
 
-/** The id's 20 digits as a string of their own: a slice would keep the 64-digit digest alive with it (as the import's row keys, `key128`). */
 function digest(accountId: number, identity: string, occurrence: number): string {
-  return JSON.parse(`"${hash('sha256', `${accountId}|${identity}|${occurrence}`, 'hex').slice(0, 20)}"`) as string;
+  return digestPrefix(hash('sha256', `${accountId}|${identity}|${occurrence}`, 'hex'), 20);
 }
 
 /** What makes two trades identical (the id's fields but the account and the occurrence). */
