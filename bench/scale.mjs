@@ -63,14 +63,13 @@ async function measure(size) {
     const signIn = await loadSignIn(dataDir);
     const session = await signIn({ url }, TRADER);
     await setAccount(session);
-    const cpuBefore = { service: cpuSecondsOf(service.pid), database: databaseCpuSeconds(service.pid, SERVER_URL !== undefined) };
+    const cpuNow = () => ({ service: cpuSecondsOf(service.pid), database: databaseCpuSeconds(service.pid, SERVER_URL !== undefined) });
+    const cpuBefore = cpuNow();
     const importing = timedUpload(url, session.cookie, schwabPair(base.transactions, base.gains));
     const live = await load({ url: `${url}/health/live`, ...HEALTH_PROBES, until: importing });
     const imported = await importing;
-    const importCpu = {
-      service: cpuSecondsOf(service.pid) - cpuBefore.service,
-      database: databaseCpuSeconds(service.pid, SERVER_URL !== undefined) - cpuBefore.database,
-    };
+    const cpuAfter = cpuNow();
+    const importCpu = { service: cpuAfter.service - cpuBefore.service, database: cpuAfter.database - cpuBefore.database };
     const servicePeak = peakRssMb(service.pid);
     const enginePeak = childPids(service.pid).map(peakRssMb).reduce((sum, each) => sum + each, 0);
     // A trader's next upload comes later, not while the service is still doing the import's after-work

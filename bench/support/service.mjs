@@ -42,11 +42,16 @@ export async function createDatabase(adminUrl) {
 /** CPU seconds a process has used (Linux /proc; NaN elsewhere), all its threads included. */
 export function cpuSecondsOf(pid) {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return cpuSecondsIn(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return Number.NaN;
   }
+}
+
+/** The user and system CPU seconds of a process's /proc/<pid>/stat text. */
+function cpuSecondsIn(stat) {
+  const fields = stat.split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /**
@@ -64,8 +69,7 @@ export function databaseCpuSeconds(servicePid, server) {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (!stat.includes(' (postgres) ')) continue;
-      const fields = stat.split(') ')[1].split(' ');
-      sum += (Number(fields[11]) + Number(fields[12])) / 100;
+      sum += cpuSecondsIn(stat);
       found = true;
     } catch {
       // gone meanwhile
