@@ -15,7 +15,7 @@ export {
 export { isConnectionError } from './errors/connection-errors.js';
 export { DATABASE_CONNECTION_FAILED, describeFailure, INTERNAL_ERROR, STATUS_BY_CODE, type Failure } from './http/failures.js';
 export { DATA_SOURCE, dataResponse } from './http/data-source.js';
-export { decodeUploadedText, readUploadedFileList, readUploadedFiles, UploadBudget, type UploadedFile, type UploadRules } from './http/multipart-upload.js';
+export { decodeUploadedText, readUploadedFileList, readUploadedFiles, UploadBudget, type FileReceiver, type UploadedFile, type UploadRules } from './http/multipart-upload.js';
 export { timestampWithMicroseconds } from './time/timestamps.js';
 export { Lane } from './concurrency/lane.js';
 export { SingleFlight } from './concurrency/single-flight.js';

@@ -21,6 +21,7 @@ import {
   UploadBudget,
   ValidationError,
   type AuthenticatedUser,
+  type FileReceiver,
   type UploadedFile,
 } from '@app/shared';
 import {
@@ -33,6 +34,7 @@ import {
 } from '../application/import-brokerage-files.service.js';
 import { UploadHistory } from '../application/upload-history.port.js';
 import { ImportFileError } from '../domain/import.errors.js';
+import { CsvTextReceiver } from '../domain/parsers/csv-text.js';
 import { brokerageFormats } from '../domain/parsers/format-registry.js';
 
 const UPLOAD_FIELDS = ['transaction_history_file', 'realized_gains_file'];
@@ -45,6 +47,15 @@ const IMPORT_FILES_REQUIRED = "Send the broker's transaction history in the file
 const IMPORT_FILES_MUST_BE_CSV = 'Every file must be a CSV file';
 const IMPORT_INTERNAL_ERROR = 'The import failed because of an internal error; nothing was imported';
 const ACCOUNT_NOT_SET = 'Brokerage account number not set. Please update your profile.';
+
+/**
+ * A CSV file's text is decoded while its bytes arrive, so the first progress line follows the upload's
+ * last byte without the whole files' decoding in between (docs/operations.md "Imports"); a file of
+ * another name is refused unread, so it is not decoded.
+ */
+function decodedOnArrival(name: string): FileReceiver | undefined {
+  return /\.csv$/i.test(name) ? new CsvTextReceiver(name) : undefined;
+}
 
 /** An import to run and stream; `detect` adds what was detected to the success line (`/api/import`). */
 type StreamRequest = ImportRequest & { detect?: boolean };
@@ -96,7 +107,7 @@ export class UploadController {
   @ApiResponse({ status: 503, description: 'The service has no room for another upload now.', content: { 'application/json': { schema: ref('UploadErrorLine') } } })
   async upload(@CurrentUser() user: AuthenticatedUser, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.receive(user, request, reply, UPLOAD_FIELDS.length, async (account) => {
-      const files = await readUploadedFiles(request, { fields: UPLOAD_FIELDS, maxBytes: this.config.uploadMaxBytes, notMultipart: FILES_REQUIRED });
+      const files = await readUploadedFiles(request, { fields: UPLOAD_FIELDS, maxBytes: this.config.uploadMaxBytes, notMultipart: FILES_REQUIRED, receiver: decodedOnArrival });
       const transactions = files.get('transaction_history_file');
       const gains = files.get('realized_gains_file');
       if (transactions === undefined || gains === undefined) return FILES_REQUIRED;
@@ -194,6 +205,7 @@ export class UploadController {
         maxFiles: IMPORT_MAX_FILES,
         maxBytes: this.config.uploadMaxBytes,
         notMultipart: IMPORT_FILES_REQUIRED,
+        receiver: decodedOnArrival,
       });
       if (files.length === 0) return IMPORT_FILES_REQUIRED;
       await this.importFiles.precheck(files, IMPORT_FILES_MUST_BE_CSV);
@@ -224,7 +236,13 @@ export class UploadController {
   async preview(@CurrentUser() user: AuthenticatedUser, @Req() request: FastifyRequest) {
     const release = this.budget.reserve(user.id, request, IMPORT_MAX_FILES);
     try {
-      const { files } = await readUploadedFileList(request, { fields: [IMPORT_FIELD], maxFiles: IMPORT_MAX_FILES, maxBytes: this.config.uploadMaxBytes, notMultipart: IMPORT_FILES_REQUIRED });
+      const { files } = await readUploadedFileList(request, {
+        fields: [IMPORT_FIELD],
+        maxFiles: IMPORT_MAX_FILES,
+        maxBytes: this.config.uploadMaxBytes,
+        notMultipart: IMPORT_FILES_REQUIRED,
+        receiver: decodedOnArrival,
+      });
       if (files.length === 0) throw new ValidationError(IMPORT_FILES_REQUIRED);
       const previews = await this.importFiles.preview(files);
       let problem: string | null = null;

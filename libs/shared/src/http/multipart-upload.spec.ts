@@ -62,4 +62,33 @@ describe('readUploadedFiles', () => {
       new ValidationError('The upload is not a complete multipart/form-data body (Unexpected end of form)'),
     );
   });
+
+  it("hands each file's chunks to its receiver as they arrive, then the whole file, by the file's own name", async () => {
+    const filePart = (fieldname: string, filename: string, chunks: string[]) => ({
+      type: 'file',
+      fieldname,
+      filename,
+      file: Object.assign(
+        (async function* () {
+          for (const chunk of chunks) yield Buffer.from(chunk);
+        })(),
+        { truncated: false },
+      ),
+    });
+    const request = {
+      isMultipart: () => true,
+      parts: async function* () {
+        yield filePart('report', 'C:\\fakepath\\a.csv', ['ab', 'cd', 'e']);
+        yield filePart('other', 'b.txt', ['xyz']);
+      },
+    } as unknown as FastifyRequest;
+    const seen: string[] = [];
+    const receiver = (name: string) =>
+      name.endsWith('.csv')
+        ? { add: (chunk: Uint8Array) => seen.push(`${name} +${Buffer.from(chunk).toString()}`), end: (content: Uint8Array) => seen.push(`${name} =${Buffer.from(content).toString()}`) }
+        : undefined;
+    const files = await readUploadedFiles(request, { ...RULES, fields: ['report', 'other'], receiver });
+    expect(seen).toEqual(['a.csv +ab', 'a.csv +cd', 'a.csv +e', 'a.csv =abcde']);
+    expect([...files.values()].map((file) => `${file.name}: ${file.content.toString()}`)).toEqual(['a.csv: abcde', 'b.txt: xyz']);
+  });
 });

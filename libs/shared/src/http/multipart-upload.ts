@@ -66,6 +66,14 @@ export interface UploadRules {
   maxBytes: number;
   /** What to say when the request is not multipart at all. */
   notMultipart: string;
+  /** Work on each file while its bytes arrive (given the file's name; none for undefined), so less is left once the last has come. */
+  receiver?: (name: string) => FileReceiver | undefined;
+}
+
+/** Takes a file's bytes as they arrive (`add`, chunk by chunk), then the whole file (`end`); never throws. */
+export interface FileReceiver {
+  add(chunk: Uint8Array): void;
+  end(content: Uint8Array): unknown;
 }
 
 /**
@@ -118,7 +126,8 @@ async function readParts(request: FastifyRequest, rules: PartRules, allowed: num
       if (part.type !== 'file' || !rules.fields.includes(part.fieldname)) {
         throw new ValidationError(`Unexpected part '${printable(part.fieldname)}': this upload takes ${describeFields(rules)}`);
       }
-      files.push({ field: part.fieldname, name: displayName(part.filename), content: await readWhole(part, rules.maxBytes) });
+      const name = displayName(part.filename);
+      files.push({ field: part.fieldname, name, content: await readWhole(part, rules.maxBytes, rules.receiver?.(name)) });
     }
   } catch (error) {
     throw refusal(error, rules);
@@ -127,15 +136,20 @@ async function readParts(request: FastifyRequest, rules: PartRules, allowed: num
 }
 
 /**
- * A file part's bytes. Not the plugin's `toBuffer`, which keeps the buffer on the part, and the plugin
+ * A file part's bytes, handed to `receiver` as they arrive. Not the plugin's `toBuffer`, which keeps the buffer on the part, and the plugin
  * keeps its parts until the request closes: the files then outlived the import that let go of them
  * (22 MB of a 100,000-row one).
  */
-async function readWhole(part: MultipartFile, maxBytes: number): Promise<Buffer> {
+async function readWhole(part: MultipartFile, maxBytes: number, receiver: FileReceiver | undefined): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of part.file) chunks.push(chunk as Buffer);
+  for await (const chunk of part.file) {
+    chunks.push(chunk as Buffer);
+    receiver?.add(chunk as Buffer);
+  }
   if (part.file.truncated) throw fileTooLarge(displayName(part.filename), maxBytes);
-  return Buffer.concat(chunks);
+  const content = Buffer.concat(chunks);
+  receiver?.end(content);
+  return content;
 }
 
 function fileTooLarge(name: string, maxBytes: number): PayloadTooLargeError {

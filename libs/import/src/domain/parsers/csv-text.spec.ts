@@ -1,5 +1,5 @@
 import { ImportFileError } from '../import.errors.js';
-import { decodeCsvText, decodeCsvTextInTurns, readCsvRows, rowCellsJson, splitPlainRecords, streamCsvRows, type CsvRow } from './csv-text.js';
+import { CsvTextReceiver, decodeCsvText, decodeCsvTextInTurns, readCsvRows, rowCellsJson, splitPlainRecords, streamCsvRows, type CsvRow } from './csv-text.js';
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -222,5 +222,64 @@ describe('decodeCsvTextInTurns', () => {
     const whole = { count: 0 };
     await inTurns(bytes, 50, whole);
     expect(whole.count).toBe(0);
+  });
+});
+
+describe('CsvTextReceiver', () => {
+  const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
+  const refusalOr = (read: () => string): string => {
+    try {
+      return read();
+    } catch (error) {
+      return `refused: ${(error as Error).message} ${JSON.stringify((error as ImportFileError).detail ?? null)}`;
+    }
+  };
+  /** The bytes received in chunks of `chunk` bytes with slices of `slice`; whether it decoded them, and what decoding then reads. */
+  const received = (bytes: Uint8Array, slice: number, chunk: number): { decoded: boolean; text: string } => {
+    const content = new Uint8Array(bytes);
+    const receiver = new CsvTextReceiver('f.csv', slice);
+    for (let at = 0; at < content.length; at += chunk) receiver.add(content.subarray(at, at + chunk));
+    const decoded = receiver.end(content);
+    return { decoded, text: refusalOr(() => decodeCsvText('f.csv', content)) };
+  };
+  const lines = ['"Date","Action","Symbol"', '"01/02/2024","Buy","AAPL"', 'café,€ 5,"naïve 😀"', '', 'a,b'];
+
+  it('decodes a file as it arrives to the text decoding it at once gives, wherever the chunks and slices cut', () => {
+    const contents = [
+      utf8(lines.join('\r\n') + '\r\n'),
+      utf8(lines.join('\n')),
+      utf8(lines.join('\r') + '\r'),
+      utf8(`\uFEFF${lines.join('\r\n')}`),
+      utf8(`\uFEFF\uFEFF${lines.join('\r\n')}`),
+      utf8(`a,b\r\n\uFEFFc,\uFEFFd\r\n`),
+      utf8(`${lines.join('\r\n')}\r\n\u001a`),
+    ];
+    for (const bytes of contents) {
+      const atOnce = decodeCsvText('f.csv', new Uint8Array(bytes));
+      for (const slice of [1, 2, 3, 5, 8, 16]) {
+        for (const chunk of [1, 2, 7, 64, bytes.length]) {
+          // Decoded as it came whenever the file is more than a slice and a character's bytes.
+          expect(received(bytes, slice, chunk)).toEqual({ decoded: bytes.length > slice + 4, text: atOnce });
+        }
+      }
+    }
+  });
+
+  it('leaves what decoding refuses or reads otherwise to that decoding, which gives its refusal or its text', () => {
+    const contents = [
+      utf8(`${lines.join('\r\n')}\r\nbad\u0000cell,x\r\n`),
+      utf8(`${lines.join('\n')}\n\u0007`),
+      utf8(' \r\n \t\r\n'.repeat(4)),
+      new Uint8Array([...utf8('a,b\r\nca'), 0xe9, ...utf8(',x\r\n'), 0x80, ...utf8('\r\n')]), // windows-1252, not UTF-8
+      new Uint8Array([0xff, 0xfe, ...new Uint8Array(Buffer.from('a,b\r\nc,d\r\n', 'utf16le'))]),
+    ];
+    for (const bytes of contents) {
+      const atOnce = refusalOr(() => decodeCsvText('f.csv', new Uint8Array(bytes)));
+      for (const slice of [1, 3, 8]) {
+        for (const chunk of [1, 5, bytes.length]) {
+          expect(received(bytes, slice, chunk)).toEqual({ decoded: false, text: atOnce });
+        }
+      }
+    }
   });
 });
