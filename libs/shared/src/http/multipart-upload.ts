@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { PayloadTooLargeError, ServiceBusyError, TooManyRequestsError, ValidationError } from '../errors/domain.errors.js';
+import { turnIfDue } from '../runtime/event-loop-turns.js';
 
 export interface UploadedFile {
   field: string;
@@ -136,21 +137,43 @@ async function readParts(request: FastifyRequest, rules: PartRules, allowed: num
 }
 
 /**
- * A file part's bytes, handed to `receiver` as they arrive. Not the plugin's `toBuffer`, which keeps the buffer on the part, and the plugin
- * keeps its parts until the request closes: the files then outlived the import that let go of them
- * (22 MB of a 100,000-row one).
+ * A file part's bytes, handed to `receiver` as they arrive. Not the plugin's `toBuffer`, which keeps the
+ * buffer on the part, and the plugin keeps its parts until the request closes: the files then outlived
+ * the import that let go of them (22 MB of a 100,000-row one). The receiver's work and the joining of
+ * the chunks give the event loop a turn when due: the chunks of a large upload are there faster than
+ * they are decoded, and a million-row upload's 142 MB file took the loop 0.2 s to join at once.
  */
 async function readWhole(part: MultipartFile, maxBytes: number, receiver: FileReceiver | undefined): Promise<Buffer> {
   const chunks: Buffer[] = [];
+  let length = 0;
   for await (const chunk of part.file) {
     chunks.push(chunk as Buffer);
-    receiver?.add(chunk as Buffer);
+    length += (chunk as Buffer).length;
+    if (receiver !== undefined) {
+      receiver.add(chunk as Buffer);
+      await turnIfDue();
+    }
   }
   if (part.file.truncated) throw fileTooLarge(displayName(part.filename), maxBytes);
-  const content = Buffer.concat(chunks);
+  const content = await joinedInTurns(chunks, length);
   receiver?.end(content);
   return content;
 }
+
+/** `Buffer.concat`, a turn of the event loop given when due between the chunks. */
+async function joinedInTurns(chunks: Buffer[], length: number): Promise<Buffer> {
+  if (chunks.length === 1) return chunks[0];
+  const joined = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (let index = 0; index < chunks.length; index += 1) {
+    at += chunks[index].copy(joined, at);
+    chunks[index] = EMPTY; // copied: let go at once
+    await turnIfDue();
+  }
+  return joined;
+}
+
+const EMPTY = Buffer.alloc(0);
 
 function fileTooLarge(name: string, maxBytes: number): PayloadTooLargeError {
   return new PayloadTooLargeError(`${name} is larger than the limit of ${formatLimit(maxBytes)} per file`);
