@@ -217,7 +217,7 @@ export class ImportBrokerageFiles {
           entry.counts.monthsUpdated = monthsChanged.length;
           entry.appended = matched.after !== null;
           trades += current.trades.length;
-          warnings.push(...current.warnings.map((warning) => warning.message));
+          for (const warning of current.warnings) warnings.push(warning.message);
         }
         await progress(IMPORT_STEPS[3]);
         for (const entry of parts) {
@@ -234,7 +234,7 @@ export class ImportBrokerageFiles {
         broker_verified_trades: total.brokerVerifiedTrades,
       };
       const detected = parts.flatMap((entry, index) => reads[index].detected.map((file) => ({ ...file, account: entry.account.accountNumber })));
-      return { stats, warnings, detected };
+      return { stats, warnings: listedWarnings(warnings), detected };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       // A file the import refuses is the trader's to fix (info); anything else is the operator's (error).
@@ -432,6 +432,20 @@ interface ReadFiles {
   detected: Omit<DetectedFile, 'account'>[];
   /** The account number the history carries, if its layout has one. */
   accountNumber: string | null;
+}
+
+/** Warnings an import's answer lists at most; a last one counts the rest. */
+export const LISTED_WARNINGS = 100;
+
+/**
+ * The first LISTED_WARNINGS warnings, and how many more there are: a file of sales whose purchases
+ * came before its period gives one per sale, and 100,000s of them made a success line of megabytes
+ * (and, spread into one `push`, a failed import: too many arguments for the call stack).
+ */
+export function listedWarnings(warnings: readonly string[]): string[] {
+  if (warnings.length <= LISTED_WARNINGS) return [...warnings];
+  const more = warnings.length - LISTED_WARNINGS;
+  return [...warnings.slice(0, LISTED_WARNINGS), `… and ${more.toLocaleString('en-US')} more warning${more === 1 ? '' : 's'} not listed (${warnings.length.toLocaleString('en-US')} in all)`];
 }
 
 /** The heap (live and garbage) an import may leave to V8 to collect in its own time. */

@@ -279,6 +279,23 @@ describe('import atomicity (real database)', () => {
     expect(latest).toMatchObject({ status: 'failed', brokerageAccount: 'RH-NEW', transactionFile: { name: 'activity.csv', size } });
   }, 60000);
 
+  it('lists the first 100 warnings of an import and counts the rest in a last one', async () => {
+    const [seller] = await traderWith('seller@example.com', 'S-1');
+    // 150 sales of shares bought before the file's period: one warning each.
+    const sales = Array.from({ length: 150 }, (_, index) => {
+      const day = new Date(Date.UTC(2024, 0, 2) + index * 86_400_000).toISOString().slice(0, 10);
+      const [year, month, date] = day.split('-');
+      return `"${month}/${date}/${year}","Sell","ZZZ","ZZZ CORP","1","$10.00","","$10.00"`;
+    });
+    const file = ['"Date","Action","Symbol","Description","Quantity","Price","Fees & Comm","Amount"', ...sales.reverse()].join('\r\n');
+    const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new SqlImportStore(database), sqlTradeLedgerOn(database), new SqlUploadHistory(database));
+    const { stats, warnings } = await importer.run({ ...request(file), ...seller }, noProgress);
+    expect(stats.transactions_inserted).toBe(150);
+    expect(warnings).toHaveLength(101);
+    expect(warnings[0]).toMatch(/^line \d+: Sell of 1 ZZZ on 2024-\d\d-\d\d: only 0 shares held/);
+    expect(warnings[100]).toBe('… and 50 more warnings not listed (150 in all)');
+  }, 60000);
+
   it('writes an export larger than one statement batch completely, rows and trades alike', async () => {
     const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new SqlImportStore(database), sqlTradeLedgerOn(database), new SqlUploadHistory(database));
     const [batches] = await traderWith('batches@example.com', 'B-1');
