@@ -174,42 +174,46 @@ describe('splitPlainRecords', () => {
   });
 });
 
+const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
+const LINES = ['"Date","Action","Symbol"', '"01/02/2024","Buy","AAPL"', 'café,€ 5,"naïve 😀"', '', 'a,b'];
+/** Files every decoding must read as decoding at once does: UTF-8 ones that it reads … */
+const READ_FILES = [
+  utf8(LINES.join('\r\n') + '\r\n'),
+  utf8(LINES.join('\n')),
+  utf8(LINES.join('\r') + '\r'),
+  utf8(`\uFEFF${LINES.join('\r\n')}`),
+  utf8(`\uFEFF\uFEFF${LINES.join('\r\n')}`),
+  utf8(`a,b\r\n\uFEFFc,\uFEFFd\r\n`),
+  utf8(`${LINES.join('\r\n')}\r\n\u001a`),
+];
+/** … and ones it refuses (a control character, a blank file) or reads as single-byte text. */
+const REFUSED_OR_NOT_UTF8 = [
+  utf8(`${LINES.join('\r\n')}\r\nbad\u0000cell,x\r\n`),
+  utf8(`${LINES.join('\n')}\n\u0007`),
+  utf8(' \r\n \t\r\n'),
+  new Uint8Array([...utf8('a,b\r\nca'), 0xe9, ...utf8(',x\r\n'), 0x80, ...utf8('\r\n')]), // windows-1252, not UTF-8
+];
+
+/** The text a reading gives, or the message it refuses the bytes with. */
+async function textOrRefusal(read: () => string | Promise<string>): Promise<string> {
+  try {
+    return await read();
+  } catch (error) {
+    return `refused: ${(error as Error).message} ${JSON.stringify((error as ImportFileError).detail ?? null)}`;
+  }
+}
+
+/** What `decodeCsvText` makes of the bytes. */
+const atOnce = (bytes: Uint8Array): Promise<string> => textOrRefusal(() => decodeCsvText('f.csv', new Uint8Array(bytes)));
+
 describe('decodeCsvTextInTurns', () => {
-  const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
-  /** What `decodeCsvText` makes of the bytes: the text, or the message it refuses them with. */
-  const atOnce = (bytes: Uint8Array): string => {
-    try {
-      return decodeCsvText('f.csv', new Uint8Array(bytes));
-    } catch (error) {
-      return `refused: ${(error as Error).message} ${JSON.stringify((error as ImportFileError).detail ?? null)}`;
-    }
-  };
-  const inTurns = async (bytes: Uint8Array, slice: number, pauses: { count: number }): Promise<string> => {
-    try {
-      return await decodeCsvTextInTurns('f.csv', new Uint8Array(bytes), async () => void (pauses.count += 1), slice);
-    } catch (error) {
-      return `refused: ${(error as Error).message} ${JSON.stringify((error as ImportFileError).detail ?? null)}`;
-    }
-  };
+  const inTurns = (bytes: Uint8Array, slice: number, pauses: { count: number }): Promise<string> =>
+    textOrRefusal(() => decodeCsvTextInTurns('f.csv', new Uint8Array(bytes), async () => void (pauses.count += 1), slice));
 
   it('gives the text, or the refusal, that decoding at once gives, wherever the slices cut', async () => {
-    const lines = ['"Date","Action","Symbol"', '"01/02/2024","Buy","AAPL"', 'café,€ 5,"naïve 😀"', '', 'a,b'];
-    const contents = [
-      utf8(lines.join('\r\n') + '\r\n'),
-      utf8(lines.join('\n')),
-      utf8(lines.join('\r') + '\r'),
-      utf8(`\uFEFF${lines.join('\r\n')}`),
-      utf8(`\uFEFF\uFEFF${lines.join('\r\n')}`),
-      utf8(`a,b\r\n\uFEFFc,\uFEFFd\r\n`),
-      utf8(`${lines.join('\r\n')}\r\n\u001a`),
-      utf8(`${lines.join('\r\n')}\r\nbad\u0000cell,x\r\n`),
-      utf8(`${lines.join('\n')}\n\u0007`),
-      utf8(' \r\n \t\r\n'),
-      new Uint8Array([...utf8('a,b\r\nca'), 0xe9, ...utf8(',x\r\n'), 0x80, ...utf8('\r\n')]), // windows-1252, not UTF-8
-    ];
-    for (const bytes of contents) {
+    for (const bytes of [...READ_FILES, ...REFUSED_OR_NOT_UTF8]) {
       for (const slice of [1, 2, 3, 5, 8, 64]) {
-        expect(await inTurns(bytes, slice, { count: 0 })).toEqual(atOnce(bytes));
+        expect(await inTurns(bytes, slice, { count: 0 })).toEqual(await atOnce(bytes));
       }
     }
   });
@@ -226,58 +230,35 @@ describe('decodeCsvTextInTurns', () => {
 });
 
 describe('CsvTextReceiver', () => {
-  const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
-  const refusalOr = (read: () => string): string => {
-    try {
-      return read();
-    } catch (error) {
-      return `refused: ${(error as Error).message} ${JSON.stringify((error as ImportFileError).detail ?? null)}`;
-    }
-  };
   /** The bytes received in chunks of `chunk` bytes with slices of `slice`; whether it decoded them, and what decoding then reads. */
-  const received = (bytes: Uint8Array, slice: number, chunk: number): { decoded: boolean; text: string } => {
+  const received = async (bytes: Uint8Array, slice: number, chunk: number): Promise<{ decoded: boolean; text: string }> => {
     const content = new Uint8Array(bytes);
     const receiver = new CsvTextReceiver('f.csv', slice);
     for (let at = 0; at < content.length; at += chunk) receiver.add(content.subarray(at, at + chunk));
     const decoded = receiver.end(content);
-    return { decoded, text: refusalOr(() => decodeCsvText('f.csv', content)) };
+    return { decoded, text: await textOrRefusal(() => decodeCsvText('f.csv', content)) };
   };
-  const lines = ['"Date","Action","Symbol"', '"01/02/2024","Buy","AAPL"', 'café,€ 5,"naïve 😀"', '', 'a,b'];
 
-  it('decodes a file as it arrives to the text decoding it at once gives, wherever the chunks and slices cut', () => {
-    const contents = [
-      utf8(lines.join('\r\n') + '\r\n'),
-      utf8(lines.join('\n')),
-      utf8(lines.join('\r') + '\r'),
-      utf8(`\uFEFF${lines.join('\r\n')}`),
-      utf8(`\uFEFF\uFEFF${lines.join('\r\n')}`),
-      utf8(`a,b\r\n\uFEFFc,\uFEFFd\r\n`),
-      utf8(`${lines.join('\r\n')}\r\n\u001a`),
-    ];
-    for (const bytes of contents) {
-      const atOnce = decodeCsvText('f.csv', new Uint8Array(bytes));
+  it('decodes a file as it arrives to the text decoding it at once gives, wherever the chunks and slices cut', async () => {
+    for (const bytes of READ_FILES) {
+      const text = await atOnce(bytes);
       for (const slice of [1, 2, 3, 5, 8, 16]) {
         for (const chunk of [1, 2, 7, 64, bytes.length]) {
           // Decoded as it came whenever the file is more than a slice and a character's bytes.
-          expect(received(bytes, slice, chunk)).toEqual({ decoded: bytes.length > slice + 4, text: atOnce });
+          expect(await received(bytes, slice, chunk)).toEqual({ decoded: bytes.length > slice + 4, text });
         }
       }
     }
   });
 
-  it('leaves what decoding refuses or reads otherwise to that decoding, which gives its refusal or its text', () => {
-    const contents = [
-      utf8(`${lines.join('\r\n')}\r\nbad\u0000cell,x\r\n`),
-      utf8(`${lines.join('\n')}\n\u0007`),
-      utf8(' \r\n \t\r\n'.repeat(4)),
-      new Uint8Array([...utf8('a,b\r\nca'), 0xe9, ...utf8(',x\r\n'), 0x80, ...utf8('\r\n')]), // windows-1252, not UTF-8
-      new Uint8Array([0xff, 0xfe, ...new Uint8Array(Buffer.from('a,b\r\nc,d\r\n', 'utf16le'))]),
-    ];
-    for (const bytes of contents) {
-      const atOnce = refusalOr(() => decodeCsvText('f.csv', new Uint8Array(bytes)));
+  it('leaves what decoding refuses or reads otherwise to that decoding, which gives its refusal or its text', async () => {
+    const utf16 = new Uint8Array([0xff, 0xfe, ...new Uint8Array(Buffer.from('a,b\r\nc,d\r\n', 'utf16le'))]);
+    const blank = utf8(' \r\n \t\r\n'.repeat(4));
+    for (const bytes of [...REFUSED_OR_NOT_UTF8, blank, utf16]) {
+      const text = await atOnce(bytes);
       for (const slice of [1, 3, 8]) {
         for (const chunk of [1, 5, bytes.length]) {
-          expect(received(bytes, slice, chunk)).toEqual({ decoded: false, text: atOnce });
+          expect(await received(bytes, slice, chunk)).toEqual({ decoded: false, text });
         }
       }
     }
