@@ -43,6 +43,14 @@ export interface LotPiece {
 export class OpenLotQueue {
   private readonly lots: MutableLot[] = [];
   private head = 0;
+  /** Lots cut from the front of `lots` so far (`compact`): a lot's place is its index plus this. */
+  private dropped = 0;
+  /**
+   * The places of each open date's lots, oldest first, and the first of them not used up (both ways of
+   * taking use a date's lots oldest first): `takeOpenedOn` goes to them instead of through every open
+   * lot, which made a sale by tax lot (newest first, say) cost as much as the lots open before it.
+   */
+  private readonly byOpenDate = new Map<IsoDate, { places: number[]; next: number }>();
   private totalQuantity = Decimal.ZERO;
   private takenFifo = false;
 
@@ -59,7 +67,11 @@ export class OpenLotQueue {
   }
 
   open(lot: OpenLot): void {
+    const place = this.dropped + this.lots.length;
     this.lots.push({ ...lot });
+    const sameDay = this.byOpenDate.get(lot.openDate);
+    if (sameDay === undefined) this.byOpenDate.set(lot.openDate, { places: [place], next: 0 });
+    else sameDay.places.push(place);
     this.totalQuantity = this.totalQuantity.add(lot.quantity);
   }
 
@@ -95,12 +107,13 @@ export class OpenLotQueue {
    */
   takeOpenedOn(openDate: IsoDate, quantity: Decimal): LotPiece[] {
     const pieces: LotPiece[] = [];
+    const sameDay = this.byOpenDate.get(openDate);
+    if (sameDay === undefined) return pieces;
     let remaining = quantity;
-    for (let index = this.head; index < this.lots.length && remaining.isPositive(); index += 1) {
+    for (let at = sameDay.next; at < sameDay.places.length && remaining.isPositive(); at += 1) {
+      const index = sameDay.places[at] - this.dropped;
+      if (index < this.head || !this.lots[index].quantity.isPositive()) continue; // used up (a split may round a lot to nothing)
       const lot = this.lots[index];
-      if (lot.openDate !== openDate || !lot.quantity.isPositive()) {
-        continue;
-      }
       const leftOver = lot.quantity.sub(remaining);
       const wanted = leftOver.lte(LOT_QUANTITY_TOLERANCE) ? lot.quantity : remaining;
       const piece = this.take(lot, wanted);
@@ -109,6 +122,18 @@ export class OpenLotQueue {
     }
     this.compact();
     return pieces;
+  }
+
+  /** The date's first lot not used up (the ones before it are, or have been cut from `lots`), or its entry gone when none is left. */
+  private forgetUsedUp(openDate: IsoDate): void {
+    const sameDay = this.byOpenDate.get(openDate);
+    if (sameDay === undefined) return;
+    while (sameDay.next < sameDay.places.length) {
+      const index = sameDay.places[sameDay.next] - this.dropped;
+      if (index >= this.head && this.lots[index].quantity.isPositive()) return;
+      sameDay.next += 1;
+    }
+    this.byOpenDate.delete(openDate);
   }
 
   /** A split: the open lots hold `newTotal` shares in all, same total cost, per-share prices scaled. */
@@ -133,6 +158,7 @@ export class OpenLotQueue {
     lot.quantity = lot.quantity.sub(taken);
     lot.amount = lot.amount.sub(amount);
     this.totalQuantity = this.totalQuantity.sub(taken);
+    if (!lot.quantity.isPositive()) this.forgetUsedUp(lot.openDate);
     return piece;
   }
 
@@ -142,6 +168,7 @@ export class OpenLotQueue {
     }
     if (this.head > 1024 && this.head * 2 > this.lots.length) {
       this.lots.splice(0, this.head);
+      this.dropped += this.head;
       this.head = 0;
     }
   }
