@@ -283,10 +283,10 @@ class MatchRun {
         }
       });
       const leftOver = dayLots.filter((lot) => !this.usedLots.has(lot));
+      const sum = Decimal.sum(leftOver.map((lot) => lot.quantity));
       closings
         .filter((tx) => !this.brokerLotsOf.has(tx))
         .forEach((tx) => {
-          const sum = Decimal.sum(leftOver.map((lot) => lot.quantity));
           this.warn(
             'LOTS_DO_NOT_ADD_UP',
             tx,

@@ -1,5 +1,5 @@
 import { Decimal } from '@app/shared/domain';
-import { allocateLots } from './lot-allocation.js';
+import { allocateLots, LOT_QUANTITY_TOLERANCE, searchedAllocation } from './lot-allocation.js';
 
 const d = (values: string[]): Decimal[] => values.map((value) => Decimal.parse(value));
 
@@ -42,5 +42,36 @@ describe('allocateLots', () => {
     expect(allocateLots(d(['1']), lots)).toEqual([null]);
     expect(allocateLots(d(['100000.5']), lots)).toEqual([null]);
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('gives what the search gives, when the lots follow the sales in file order and when they do not', () => {
+    let seed = 7;
+    const next = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    for (let day = 0; day < 500; day += 1) {
+      const sells = Array.from({ length: 1 + Math.floor(next() * 6) }, () => 1 + Math.floor(next() * 5));
+      // Each sale's shares in one to three lots, listed after the previous sale's …
+      const lots = sells.flatMap((shares) => (shares > 1 && next() < 0.5 ? [1, shares - 1] : [shares]));
+      // … or not: shuffled, or with a lot more.
+      if (next() < 0.4) lots.sort(() => next() - 0.5);
+      if (next() < 0.3) lots.push(1 + Math.floor(next() * 5));
+      const units = (shares: number[]) => d(shares.map(String));
+      expect(allocateLots(units(sells), units(lots))).toEqual(
+        searchedAllocation(
+          units(sells).map((shares) => shares.rawUnits),
+          units(lots).map((shares) => shares.rawUnits),
+          LOT_QUANTITY_TOLERANCE.rawUnits,
+        ),
+      );
+    }
+  });
+
+  it('shares out a day of thousands of sales (the search recursed a call per sale, past the call stack)', () => {
+    const sells = Array.from({ length: 10_000 }, (_, index) => String(1 + (index % 7)));
+    const inOrder = allocateLots(d(sells), d(sells));
+    expect(inOrder.every((lotIndexes, index) => lotIndexes !== null && lotIndexes.length === 1 && lotIndexes[0] === index)).toBe(true);
+    // Lots in another order: each sale met where its lot comes next, the rest left to FIFO.
+    const reversed = allocateLots(d(sells), d([...sells].reverse()));
+    expect(reversed).toHaveLength(10_000);
+    expect(reversed.filter((lotIndexes) => lotIndexes !== null).length).toBeGreaterThan(0);
   });
 });

@@ -7,6 +7,13 @@ export const LOT_QUANTITY_TOLERANCE = Decimal.parse('0.0001');
 const SEARCH_BUDGET = 200_000;
 
 /**
+ * Sales and lots of one day the search takes on at most: it recurses a call or more per sale, and a
+ * day of 2,500 sales with a lot each overflowed the call stack (the import failed). A larger day whose
+ * lots do not simply follow its sales in file order gets `inFileOrder`'s sharing.
+ */
+const SEARCHED_AT_MOST = 2_000;
+
+/**
  * Shares a day's broker lots of one symbol out among that day's closing transactions so that each
  * transaction's quantity is met exactly (within the tolerance), meeting as many transactions as
  * possible, earlier ones first. Returns, per transaction, the indexes of its lots (in file order),
@@ -22,6 +29,17 @@ export function allocateLots(closingQuantities: readonly Decimal[], lotQuantitie
       return [lots.map((_, index) => index)];
     }
   }
+  // The common case (each sale's lots listed after the previous sale's), in one pass: what the search
+  // would find first, as it tries the unused lots in file order.
+  const inOrder = inFileOrder(sells, lots, tolerance);
+  if (inOrder.every((lotIndexes) => lotIndexes !== null) || sells.length + lots.length > SEARCHED_AT_MOST) {
+    return inOrder;
+  }
+  return searchedAllocation(sells, lots, tolerance);
+}
+
+/** `allocateLots` by searching, without its one-pass cases (exported for its spec, which compares them). */
+export function searchedAllocation(sells: readonly bigint[], lots: readonly bigint[], tolerance: bigint): (number[] | null)[] {
   const used = new Array<boolean>(lots.length).fill(false);
   const current: (number[] | null)[] = sells.map(() => null);
   let best: (number[] | null)[] = sells.map(() => null);
@@ -76,4 +94,27 @@ export function allocateLots(closingQuantities: readonly Decimal[], lotQuantitie
 
   assignFrom(0, 0);
   return best;
+}
+
+/**
+ * Each sale, in order, given the unused lots that follow the ones already given, in file order, up to
+ * the first run that adds up to it (within the tolerance); null when the next lots overshoot or run out
+ * (those lots stay for the next sale).
+ */
+function inFileOrder(sells: readonly bigint[], lots: readonly bigint[], tolerance: bigint): (number[] | null)[] {
+  let next = 0;
+  return sells.map((target) => {
+    let total = 0n;
+    for (let end = next; end < lots.length; end += 1) {
+      total += lots[end];
+      const gap = target - total;
+      if (gap < -tolerance) return null;
+      if (gap <= tolerance) {
+        const chosen = Array.from({ length: end + 1 - next }, (_, offset) => next + offset);
+        next = end + 1;
+        return chosen;
+      }
+    }
+    return null;
+  });
 }
