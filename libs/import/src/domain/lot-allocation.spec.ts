@@ -69,9 +69,14 @@ describe('allocateLots', () => {
     const sells = Array.from({ length: 10_000 }, (_, index) => String(1 + (index % 7)));
     const inOrder = allocateLots(d(sells), d(sells));
     expect(inOrder.every((lotIndexes, index) => lotIndexes !== null && lotIndexes.length === 1 && lotIndexes[0] === index)).toBe(true);
-    // Lots in another order: each sale met where its lot comes next, the rest left to FIFO.
+    // Lots listed the other way round: each sale gets a lot of its quantity, the first unused one.
     const reversed = allocateLots(d(sells), d([...sells].reverse()));
-    expect(reversed).toHaveLength(10_000);
-    expect(reversed.filter((lotIndexes) => lotIndexes !== null).length).toBeGreaterThan(0);
+    const lots = [...sells].reverse();
+    expect(reversed.every((lotIndexes, index) => lotIndexes !== null && lotIndexes.length === 1 && lots[lotIndexes[0]] === sells[index])).toBe(true);
+    expect(new Set(reversed.map((lotIndexes) => lotIndexes?.[0])).size).toBe(10_000);
+    // A sale whose quantity no lot has is left to FIFO; the others are met.
+    const odd = allocateLots(d([...sells, '8']), d(lots));
+    expect(odd.slice(0, -1).every((lotIndexes) => lotIndexes !== null)).toBe(true);
+    expect(odd.at(-1)).toBeNull();
   });
 });

@@ -9,7 +9,8 @@ const SEARCH_BUDGET = 200_000;
 /**
  * Sales and lots of one day the search takes on at most: it recurses a call or more per sale, and a
  * day of 2,500 sales with a lot each overflowed the call stack (the import failed). A larger day whose
- * lots do not simply follow its sales in file order gets `inFileOrder`'s sharing.
+ * lots do not simply follow its sales in file order gets a sharing of one pass (`inFileOrder`, or one
+ * lot of the same quantity per sale), the sales it leaves unmet going FIFO.
  */
 const SEARCHED_AT_MOST = 2_000;
 
@@ -32,10 +33,30 @@ export function allocateLots(closingQuantities: readonly Decimal[], lotQuantitie
   // The common case (each sale's lots listed after the previous sale's), in one pass: what the search
   // would find first, as it tries the unused lots in file order.
   const inOrder = inFileOrder(sells, lots, tolerance);
-  if (inOrder.every((lotIndexes) => lotIndexes !== null) || sells.length + lots.length > SEARCHED_AT_MOST) {
-    return inOrder;
-  }
-  return searchedAllocation(sells, lots, tolerance);
+  if (inOrder.every((lotIndexes) => lotIndexes !== null)) return inOrder;
+  if (sells.length + lots.length <= SEARCHED_AT_MOST) return searchedAllocation(sells, lots, tolerance);
+  // Too large to search: of the two one-pass sharings, the one that meets more sales.
+  const byQuantity = oneLotOfTheSameQuantity(sells, lots);
+  return met(byQuantity) > met(inOrder) ? byQuantity : inOrder;
+}
+
+function met(allocation: readonly (number[] | null)[]): number {
+  return allocation.filter((lotIndexes) => lotIndexes !== null).length;
+}
+
+/** Each sale, in order, given the first unused lot of exactly its quantity, or null (a broker that lists a sale's one lot elsewhere than after the previous sale's). */
+function oneLotOfTheSameQuantity(sells: readonly bigint[], lots: readonly bigint[]): (number[] | null)[] {
+  const unused = new Map<bigint, { indexes: number[]; next: number }>();
+  lots.forEach((quantity, index) => {
+    const same = unused.get(quantity);
+    if (same === undefined) unused.set(quantity, { indexes: [index], next: 0 });
+    else same.indexes.push(index);
+  });
+  return sells.map((quantity) => {
+    const same = unused.get(quantity);
+    if (same === undefined || same.next === same.indexes.length) return null;
+    return [same.indexes[same.next++]];
+  });
 }
 
 /** `allocateLots` by searching, without its one-pass cases (exported for its spec, which compares them). */
