@@ -1,4 +1,5 @@
 import { Decimal } from '@app/shared/domain';
+import { random } from '../testing/random.js';
 import { allocateLots, LOT_QUANTITY_TOLERANCE, searchedAllocation } from './lot-allocation.js';
 
 const d = (values: string[]): Decimal[] => values.map((value) => Decimal.parse(value));
@@ -45,8 +46,7 @@ describe('allocateLots', () => {
   });
 
   it('gives what the search gives, when the lots follow the sales in file order and when they do not', () => {
-    let seed = 7;
-    const next = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const next = random(7);
     for (let day = 0; day < 500; day += 1) {
       const sells = Array.from({ length: 1 + Math.floor(next() * 6) }, () => 1 + Math.floor(next() * 5));
       // Each sale's shares in one to three lots, listed after the previous sale's …

@@ -1,18 +1,7 @@
 import { Decimal } from '@app/shared/domain';
+import { random } from '../testing/random.js';
 import { LOT_QUANTITY_TOLERANCE } from './lot-allocation.js';
 import { OpenLotQueue, type LotPiece } from './open-lot-book.js';
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The queue's rules in their plainest form: every lot in one list, each taking a walk through all of them. */
 class PlainQueue {

@@ -1,16 +1,6 @@
+import { random } from '../../testing/random.js';
 import { ImportFileError } from '../import.errors.js';
 import { CsvTextReceiver, decodeCsvText, decodeCsvTextInTurns, readCsvRows, rowCellsJson, splitPlainRecords, streamCsvRows, type CsvRow } from './csv-text.js';
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Cells of every kind the slicing must see through: quoted separators and line breaks, doubled quotes,
