@@ -6,7 +6,7 @@ import { TradeLedger } from '@app/trades';
 import { naturalKeyOf, withLotFingerprints, withTransactionFingerprints } from '../domain/fingerprint.js';
 import { matchTrades, symbolKey, type MatchResult } from '../domain/hybrid-matcher.js';
 import { ImportFileError } from '../domain/import.errors.js';
-import { decodeCsvTextInTurns } from '../domain/parsers/csv-text.js';
+import { decodeCsvTextInTurns, hasCsvName } from '../domain/parsers/csv-text.js';
 import { brokerageFormats, parseRealizedLotsFile, parseTransactionsFile } from '../domain/parsers/format-registry.js';
 import type { BrokerTransaction } from '../domain/broker-transaction.js';
 import type { RealizedLot } from '../domain/realized-lot.js';
@@ -124,7 +124,7 @@ export class ImportBrokerageFiles {
    */
   async precheck(files: readonly UploadedFile[], heading: string = FILES_MUST_BE_CSV): Promise<void> {
     for (const file of files) {
-      if (!/\.csv$/i.test(file.name)) {
+      if (!hasCsvName(file.name)) {
         throw ImportFileError.notCsvName(file.name).underHeading(heading);
       }
       try {
@@ -144,7 +144,7 @@ export class ImportBrokerageFiles {
     const previews: FilePreview[] = [];
     for (const file of files) {
       try {
-        if (!/\.csv$/i.test(file.name)) throw ImportFileError.notCsvName(file.name);
+        if (!hasCsvName(file.name)) throw ImportFileError.notCsvName(file.name);
         const parsed = await runStepsWithTurns(brokerageFormats.parsing(file.name, file.content), TURNS);
         previews.push({
           file: file.name,

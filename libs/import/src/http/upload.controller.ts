@@ -34,7 +34,7 @@ import {
 } from '../application/import-brokerage-files.service.js';
 import { UploadHistory } from '../application/upload-history.port.js';
 import { ImportFileError } from '../domain/import.errors.js';
-import { CsvTextReceiver } from '../domain/parsers/csv-text.js';
+import { CsvTextReceiver, hasCsvName } from '../domain/parsers/csv-text.js';
 import { brokerageFormats } from '../domain/parsers/format-registry.js';
 
 const UPLOAD_FIELDS = ['transaction_history_file', 'realized_gains_file'];
@@ -54,7 +54,7 @@ const ACCOUNT_NOT_SET = 'Brokerage account number not set. Please update your pr
  * another name is refused unread, so it is not decoded.
  */
 function decodedOnArrival(name: string): FileReceiver | undefined {
-  return /\.csv$/i.test(name) ? new CsvTextReceiver(name) : undefined;
+  return hasCsvName(name) ? new CsvTextReceiver(name) : undefined;
 }
 
 /** An import to run and stream; `detect` adds what was detected to the success line (`/api/import`). */

@@ -68,6 +68,11 @@ export function decodeCsvTextInTurns(fileName: string, content: Uint8Array, paus
   return runStepsWithTurns(decoding(fileName, content, slice), { pause });
 }
 
+/** Whether a file's name is one an import reads (`.csv`, any case); any other is refused unread. */
+export function hasCsvName(name: string): boolean {
+  return /\.csv$/i.test(name);
+}
+
 /**
  * Decodes an uploaded file while its bytes arrive: `add` each chunk as it comes, then `end` with the
  * whole content; the later decoding of that content (`decodeCsvText…`) finds its text. What is left
@@ -113,7 +118,7 @@ export class CsvTextReceiver {
     let decoded = false;
     if (!this.stopped && normalised !== undefined) {
       this.attempt(() => {
-        this.pieces.push(this.decode(this.taken(this.pendingBytes)));
+        this.pieces.push(this.decode(this.takenAll()));
         this.ended = true;
         DECODED.set(content, { fileName: this.fileName, text: runSteps(normalised) });
         decoded = true;
@@ -124,7 +129,7 @@ export class CsvTextReceiver {
   }
 
   private decodeSlice(): void {
-    const bytes = this.taken(this.pendingBytes);
+    const bytes = this.takenAll();
     let end = this.slice;
     while (end < bytes.length && (bytes[end] & 0xc0) === 0x80) end += 1;
     if (this.normalised === undefined && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
@@ -155,12 +160,12 @@ export class CsvTextReceiver {
     return (this.normalised === undefined ? this.first : this.rest).decode(bytes);
   }
 
-  /** The first `count` pending bytes as one array (the rest stays pending). */
-  private taken(count: number): Uint8Array {
+  /** The pending bytes as one array (none are pending after). */
+  private takenAll(): Uint8Array {
     const bytes = this.pending.length === 1 ? this.pending[0] : joinBytes(this.pending, this.pendingBytes);
-    this.pending = [bytes.subarray(count)];
-    this.pendingBytes -= count;
-    return bytes.subarray(0, count);
+    this.pending = [];
+    this.pendingBytes = 0;
+    return bytes;
   }
 
   /** Whatever went wrong is the later decoding's to find and say. */
