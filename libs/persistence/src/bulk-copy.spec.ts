@@ -1,11 +1,12 @@
 import { Decimal } from '@app/shared/domain';
-import { COPY_PIECE_CHARS, copyField, copyPieces, copyStatement, rowsOf, textOrNull, type CopyPiece } from './bulk-copy.js';
+import { COPY_PIECE_BYTES, copyField, copyPieces, copyStatement, rowsOf, textOrNull, type CopyPiece } from './bulk-copy.js';
 
 const noPause = async (): Promise<void> => undefined;
 
-async function all(pieces: AsyncIterable<CopyPiece>): Promise<CopyPiece[]> {
-  const collected: CopyPiece[] = [];
-  for await (const piece of pieces) collected.push(piece);
+/** The pieces with their bytes read as UTF-8 text. */
+async function all(pieces: AsyncIterable<CopyPiece>): Promise<{ text: string; rows: number }[]> {
+  const collected: { text: string; rows: number }[] = [];
+  for await (const piece of pieces) collected.push({ text: piece.bytes.toString('utf8'), rows: piece.rows });
   return collected;
 }
 
@@ -28,16 +29,27 @@ describe('COPY text format', () => {
     expect(await all(copyPieces([], noPause))).toEqual([]);
   });
 
-  it('keeps each piece a young string: at most its size in characters, and the line that passes it', async () => {
+  it('cuts pieces of at most their size in bytes and the line that passes it', async () => {
     const line = 'x'.repeat(199);
     const pieces = await all(copyPieces(rowsOf(Array.from({ length: 1_000 }, () => line), (item) => [item]), noPause));
     expect(pieces.map((piece) => piece.rows).reduce((sum, rows) => sum + rows, 0)).toBe(1_000);
-    expect(pieces.length).toBe(Math.ceil((1_000 * 200) / COPY_PIECE_CHARS));
+    expect(pieces.length).toBe(Math.ceil((1_000 * 200) / COPY_PIECE_BYTES));
     for (const piece of pieces) {
-      expect(piece.text.length).toBeLessThan(COPY_PIECE_CHARS + 200);
+      expect(piece.text.length).toBeLessThan(COPY_PIECE_BYTES + 200);
       expect(piece.text.split('\n').length - 1).toBe(piece.rows);
     }
     expect(pieces.map((piece) => piece.text).join('')).toBe(`${line}\n`.repeat(1_000));
+  });
+
+  it('writes any text as UTF-8, lines longer than a piece included', async () => {
+    // Two-byte and four-byte characters (a pair of UTF-16 units), a line of 3 bytes a character beyond
+    // a new piece's room (6,000 bytes after two lines: the piece grows, keeping them), and lines around
+    // the piece's size, in pieces of 64 bytes.
+    const items = ['ünïcode €', '𝄞 clef', '€'.repeat(2_000), 'a'.repeat(63), 'b'.repeat(64), 'c', '漢字\tand \\ too'];
+    const pieces = await all(copyPieces(rowsOf(items, (item) => [item]), noPause, 64));
+    expect(pieces.map((piece) => piece.text).join('')).toBe(items.map((item) => `${copyField(item)}\n`).join(''));
+    expect(pieces.map((piece) => piece.rows)).toEqual([3, 1, 1, 2]);
+    for (const piece of pieces) expect(piece.text.split('\n').length - 1).toBe(piece.rows);
   });
 
   it('stops for a pause every hundred rows while it builds, and after each piece', async () => {
@@ -48,7 +60,7 @@ describe('COPY text format', () => {
       rowsSeen = index + 1;
       return [item];
     });
-    // Each line is 14 characters with its newline: a piece of 2,800 characters holds 200 rows.
+    // Each line is 14 bytes with its newline: a piece of 2,800 bytes holds 200 rows.
     const pieces = await all(copyPieces(rows, async () => void built.push(rowsSeen), 2_800));
     expect(pieces.map((piece) => piece.rows)).toEqual([200, 200, 50]);
     expect(built).toEqual([100, 200, 300, 400]);

@@ -57,41 +57,56 @@ export function* rowsOf<T>(items: Iterable<T>, toRow: (item: T, index: number) =
 const ROWS_PER_PAUSE = 100;
 
 /**
- * Characters of COPY text per piece at most (a row's line more): a piece stays a young-generation
- * string. V8 puts a string over 128 KB in its large-object space, which only a full collection empties:
- * 2,000-row chunks (300–400 KB) left about 45 MB of such garbage behind a 100,000-row import, a twentieth
- * of its peak memory. Two-byte text (any character beyond Latin-1) takes twice the characters' bytes.
+ * Bytes of COPY text per piece, about (a piece ends with the line that reaches it). A piece is UTF-8
+ * bytes outside V8's heap, written a line at a time: the rows' text is made once, as each line's
+ * string, where joining lines into a piece's string, and that string into bytes for the socket or the
+ * engine's spool file, made it three times (a tenth of all a 100,000-row import allocated, and of the
+ * young-generation collections that cost it 1.2-1.4 s; docs/operations.md "Imports").
  */
-export const COPY_PIECE_CHARS = 32_000;
+export const COPY_PIECE_BYTES = 32_000;
+
+/** Room a new piece has beyond COPY_PIECE_BYTES for the line that reaches it (a longer line grows it). */
+const PIECE_SLACK_BYTES = 4_096;
 
 /** Some rows' COPY text: whole lines, each ending in a newline. */
 export interface CopyPiece {
-  text: string;
+  /** The lines as UTF-8. */
+  bytes: Buffer;
   rows: number;
 }
 
 /**
- * The rows as COPY text in pieces of about `COPY_PIECE_CHARS` characters, built only as they are asked
+ * The rows as COPY text in pieces of about `COPY_PIECE_BYTES` bytes, built only as they are asked
  * for: a server takes in one piece while the next is being built, and no more than a piece is held as
  * text at once. It awaits `pause` every hundred rows while it builds (where the caller may give the
  * event loop a turn: thousands of rows took 20–60 ms to build on cold code, with no other request
  * answered meanwhile).
  */
-export async function* copyPieces(rows: Iterable<readonly CopyValue[]>, pause: () => Promise<void>, pieceChars: number = COPY_PIECE_CHARS): AsyncGenerator<CopyPiece> {
-  let lines: string[] = [];
-  let chars = 0;
+export async function* copyPieces(rows: Iterable<readonly CopyValue[]>, pause: () => Promise<void>, pieceBytes: number = COPY_PIECE_BYTES): AsyncGenerator<CopyPiece> {
+  let piece: Buffer | undefined;
+  let length = 0;
+  let count = 0;
   for (const row of rows) {
     const line = copyLine(row);
-    lines.push(line);
-    chars += line.length + 1;
-    if (chars >= pieceChars) {
-      yield { text: `${lines.join('\n')}\n`, rows: lines.length };
-      lines = [];
-      chars = 0;
+    // A UTF-16 code unit takes at most 3 bytes of UTF-8 (a pair of them 4), the line end one.
+    const room = line.length * 3 + 1;
+    if (piece === undefined || piece.length - length < room) {
+      const grown = Buffer.allocUnsafe(Math.max(pieceBytes + PIECE_SLACK_BYTES, length + room));
+      piece?.copy(grown, 0, 0, length);
+      piece = grown;
     }
-    if (lines.length % ROWS_PER_PAUSE === 0) await pause();
+    length += piece.write(line, length, 'utf8');
+    piece[length++] = 0x0a;
+    count += 1;
+    if (length >= pieceBytes) {
+      yield { bytes: piece.subarray(0, length), rows: count };
+      piece = undefined;
+      length = 0;
+      count = 0;
+    }
+    if (count % ROWS_PER_PAUSE === 0) await pause();
   }
-  if (lines.length > 0) yield { text: `${lines.join('\n')}\n`, rows: lines.length };
+  if (piece !== undefined && count > 0) yield { bytes: piece.subarray(0, length), rows: count };
 }
 
 /** One row as a line of COPY text (without its line end). */

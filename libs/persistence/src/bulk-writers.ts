@@ -48,7 +48,7 @@ export class StreamingBulkWriter implements BulkWriter {
     for (const [index, job] of jobs.entries()) {
       const rows = await rowsOfAt(index);
       const stream = client.query(copyFromStdin(copyStatement(job.target, 'STDIN')));
-      await pipeline(Readable.from(textOf(copyPieces(rows, turnIfDue), startTheRest), { highWaterMark: 1 }), stream);
+      await pipeline(Readable.from(bytesOf(copyPieces(rows, turnIfDue), startTheRest), { highWaterMark: 1 }), stream);
       counts.push(stream.rowCount);
     }
     return counts;
@@ -81,7 +81,7 @@ export class EngineBulkWriter implements BulkWriter {
         let spooled = 0;
         for await (const piece of copyPieces(await rowsOfJob(job), turnIfDue)) {
           open ??= this.engine.spooledCopy(target);
-          open.write(piece.text);
+          open.write(piece.bytes);
           spooled += piece.rows;
           if (spooled >= EMBEDDED_COPY_ROWS) {
             handOver(chunks, open);
@@ -102,8 +102,8 @@ export class EngineBulkWriter implements BulkWriter {
   }
 }
 
-/** The pieces' text alone (what a server's COPY stream takes); `afterLast` once the last one has been taken. */
-async function* textOf(pieces: AsyncIterable<CopyPiece>, afterLast: () => void = () => undefined): AsyncGenerator<string> {
-  for await (const piece of pieces) yield piece.text;
+/** The pieces' bytes alone (what a server's COPY stream takes); `afterLast` once the last one has been taken. */
+async function* bytesOf(pieces: AsyncIterable<CopyPiece>, afterLast: () => void = () => undefined): AsyncGenerator<Buffer> {
+  for await (const piece of pieces) yield piece.bytes;
   afterLast();
 }

@@ -11,8 +11,8 @@ import { ENGINE_ARGUMENT, type EngineReply, type EngineRequest } from './embedde
 
 /** A COPY statement being spooled for the engine (`EmbeddedPostgres.spooledCopy`). */
 export interface SpooledCopy {
-  /** Appends whole lines of COPY text. */
-  write(text: string): void;
+  /** Appends whole lines of COPY text (bytes as UTF-8). */
+  write(text: string | Uint8Array): void;
   /** Hands the statement to the engine: resolves with the rows it copied. */
   end(): Promise<number>;
   /** Drops the statement unsent. */
@@ -114,7 +114,7 @@ export class EmbeddedPostgres {
       write: (text) => {
         if (descriptor === undefined) throw new Error('the COPY statement has been handed over');
         try {
-          const bytes = Buffer.from(text, 'utf8');
+          const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
           for (let written = 0; written < bytes.length; ) written += writeSync(descriptor, bytes, written);
         } catch (error) {
           close();

@@ -10,9 +10,10 @@ const ITEMS_PER_CHECK = 100;
  * the items in order, one at a time.
  */
 export async function eachInTurns<T>(items: readonly T[], visit: (item: T) => void): Promise<void> {
-  for (const [index, item] of items.entries()) {
+  // Indexed, not `items.entries()`: across an await, each step's [index, item] pair is made and dropped.
+  for (let index = 0; index < items.length; index += 1) {
     if (index > 0 && index % ITEMS_PER_CHECK === 0) await turnIfDue();
-    visit(item);
+    visit(items[index]);
   }
 }
 

@@ -76,9 +76,10 @@ function* fingerprintAll<T>(kind: string, account: string, rows: readonly T[], c
   const occurrencesByDay = new Map<string, Map<string, number>>();
   const accountKey = canonicalText(account).toUpperCase();
   const keys: string[] = [];
-  for (const [index, row] of rows.entries()) {
+  // Indexed, not `rows.entries()`: a generator's loop cannot drop the [index, row] pair each step makes.
+  for (let index = 0; index < rows.length; index += 1) {
     if (index > 0 && index % ROWS_PER_TURN === 0) yield;
-    const content = contentOf(row);
+    const content = contentOf(rows[index]);
     // Unit and record separators cannot occur in CSV text cells, so the join is unambiguous.
     const contentKey = hash('sha256', `${kind}\u001e${accountKey}\u001e${content.join('\u001f')}`, 'hex');
     let occurrences = occurrencesByDay.get(content[0]);
@@ -94,7 +95,7 @@ function* fingerprintAll<T>(kind: string, account: string, rows: readonly T[], c
 /** Sets each row's key (rows fresh from a file, keyed for one account: not copied, as 100,000s of rows are much of an import's memory). */
 function* withKeys<T extends { fingerprint?: string }>(rows: readonly T[], keying: Steps<string[]>): Steps<T[]> {
   const keys = yield* keying;
-  for (const [index, row] of rows.entries()) row.fingerprint = keys[index];
+  for (let index = 0; index < rows.length; index += 1) rows[index].fingerprint = keys[index];
   return [...rows];
 }
 

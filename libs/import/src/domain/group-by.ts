@@ -11,8 +11,9 @@ export function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map
  */
 export function* groupingSteps<T>(items: readonly T[], keyOf: (item: T) => string): Steps<Map<string, T[]>> {
   const groups = new Map<string, T[]>();
-  for (const [index, item] of items.entries()) {
+  for (let index = 0; index < items.length; index += 1) {
     if (index > 0 && index % ROWS_PER_TURN === 0) yield;
+    const item = items[index];
     const key = keyOf(item);
     const group = groups.get(key);
     if (group) {
