@@ -175,6 +175,37 @@ describe('SqlTradeJournal (real database)', () => {
     ]);
   });
 
+  it("refreshes the journal tables' statistics after a tag file adds thousands of rows (the embedded engine never does)", async () => {
+    const trades = Array.from({ length: 2_500 }, (_, index) =>
+      aTrade({ symbol: `S${index % 50}`, closeDate: '2025-04-01', openDate: '2025-03-03', totalProfitLoss: d(String(index - 1_000)), volume: d(String(index + 1)) }),
+    );
+    const ids = await store(trades);
+    const measured = async () => {
+      await database.statisticsRefreshed();
+      const counted = (await database.manager.query(
+        `SELECT relname, reltuples::int AS rows FROM pg_class WHERE relname IN ('journal_trades', 'trade_tags') AND relkind = 'r' AND pg_table_is_visible(oid) ORDER BY relname`,
+      )) as { relname: string; rows: number }[];
+      const columns = (await database.manager.query(
+        `SELECT tablename, attname FROM pg_stats WHERE tablename IN ('journal_trades', 'trade_tags') AND attname IN ('trade_id', 'tag_key') ORDER BY 1, 2`,
+      )) as { tablename: string; attname: string }[];
+      return { counted: counted.map((row) => [row.relname, row.rows]), columns: columns.map((row) => `${row.tablename}.${row.attname}`) };
+    };
+    await journal.addTags(userId, [{ tradeIds: ids, tags: tags('bulk') }]);
+    expect(await measured()).toEqual({
+      counted: [
+        ['journal_trades', expect.any(Number)],
+        ['trade_tags', expect.any(Number)],
+      ],
+      columns: ['journal_trades.trade_id', 'trade_tags.tag_key', 'trade_tags.trade_id'],
+    });
+    const [[, journalRows], [, tagRows]] = (await measured()).counted as [string, number][];
+    expect(journalRows).toBeGreaterThanOrEqual(2_500);
+    expect(tagRows).toBeGreaterThanOrEqual(2_500);
+    await database.inTransaction(() => ledger.replaceAccount(userId, accountId, ledgerOf([])));
+    await database.manager.query(`DELETE FROM journal_trades WHERE user_id = $1`, [userId]);
+    await database.manager.query(`DELETE FROM journal_tags WHERE user_id = $1`, [userId]);
+  });
+
   it("raises only the user's report version when their journal changes (their cached reports, no one else's, are recomputed)", async () => {
     const changes = new ReportDataChanges();
     const versions = new InProcessReportVersions(changes);

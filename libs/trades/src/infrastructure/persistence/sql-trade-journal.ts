@@ -14,6 +14,9 @@ type Row = Record<string, unknown>;
 const TAG_NAMES = `ARRAY(SELECT g.name FROM trade_tags t JOIN journal_tags g ON g.user_id = t.user_id AND g.tag_key = t.tag_key
                          WHERE t.user_id = j.user_id AND t.trade_id = j.trade_id ORDER BY t.tag_key)`;
 
+/** The columns the journal's queries filter and join its tables on (`Database.refreshStatisticsAfterCommit`). */
+const JOURNAL_STATISTICS = { journal_trades: ['user_id', 'trade_id', 'account_id'], trade_tags: ['user_id', 'trade_id', 'tag_key'] };
+
 /** The columns of `journal_trades` taken from a trade in `closed_trades`. */
 const JOURNAL_TRADE_COLUMNS = 'trade_id, account_id, close_fill, symbol, side, open_date, close_date, volume, profit_loss';
 
@@ -85,6 +88,9 @@ export class SqlTradeJournal extends TradeJournal {
       // Two statements for the whole file: every (trade, tag) pair at once.
       const pairs = wanted.flatMap((assignment) => assignment.tradeIds.flatMap((tradeId) => assignment.tags.map((tag) => ({ tradeId, tag }))));
       await insertTagPairs(manager, userId, pairs);
+      // A tag file can add tens of thousands of rows: their tables' statistics are refreshed once it has
+      // committed, as an import's are (the embedded engine never refreshes them by itself).
+      this.database.refreshStatisticsAfterCommit(JOURNAL_STATISTICS, pairs.length);
     });
   }
 
