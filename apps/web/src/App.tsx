@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { AccountPicker, AccountScopeProvider } from './accounts';
 import { PageHeader } from './components/common';
 import { Link, matchPath, useLocation } from './lib/router';
 import { ProfileProvider, useProfile } from './profile';
@@ -66,33 +67,36 @@ export function App() {
 
   return (
     <ProfileProvider>
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <header className="topbar">
-        <Link to="/" className="brand">
-          <svg viewBox="0 0 32 32" width="24" height="24" aria-hidden="true">
-            <rect width="32" height="32" rx="6" fill="#1f5fbf" />
-            <path d="M6 22l6-7 5 4 9-11" stroke="#fff" strokeWidth="3" fill="none" strokeLinecap="round" strokeLinejoin="round" />
-          </svg>
-          Trading journal
-        </Link>
-        <nav aria-label="Main">
-          <ul>
-            {NAVIGATION.map((entry) => (
-              <li key={entry.to}>
-                <Link to={entry.to} aria-current={section === entry.section ? 'page' : undefined}>
-                  {entry.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <UserMenu />
-      </header>
-      <main id="main" ref={main} tabIndex={-1}>
-        <CurrentPage />
-      </main>
+      <AccountScopeProvider>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <header className="topbar">
+          <Link to="/" className="brand">
+            <svg viewBox="0 0 32 32" width="24" height="24" aria-hidden="true">
+              <rect width="32" height="32" rx="6" fill="#1f5fbf" />
+              <path d="M6 22l6-7 5 4 9-11" stroke="#fff" strokeWidth="3" fill="none" strokeLinecap="round" strokeLinejoin="round" />
+            </svg>
+            Trading journal
+          </Link>
+          <nav aria-label="Main">
+            <ul>
+              {NAVIGATION.map((entry) => (
+                <li key={entry.to}>
+                  <Link to={entry.to} aria-current={section === entry.section ? 'page' : undefined}>
+                    {entry.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <AccountPicker />
+          <UserMenu />
+        </header>
+        <main id="main" ref={main} tabIndex={-1}>
+          <CurrentPage />
+        </main>
+      </AccountScopeProvider>
     </ProfileProvider>
   );
 }

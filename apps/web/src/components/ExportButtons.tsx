@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useAccountScope } from '../accounts';
 import { downloadFile, failure } from '../api/client';
 
 const FORMATS = [
@@ -14,9 +15,10 @@ const FORMATS = [
 export function ExportButtons({ kind, value, label }: { kind: 'day' | 'month'; value: string; label: string }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [status, setStatus] = useState<{ error: boolean; text: string } | null>(null);
+  const { scoped } = useAccountScope();
 
   const download = async (format: string, extension: string) => {
-    const path = kind === 'day' ? `/api/calendar/export/${format}?date=${value}` : `/api/monthly/export/${format}?month=${value}`;
+    const path = scoped(kind === 'day' ? `/api/calendar/export/${format}?date=${value}` : `/api/monthly/export/${format}?month=${value}`);
     setBusy(format);
     setStatus(null);
     try {

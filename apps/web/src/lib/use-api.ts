@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useAccountScope } from '../accounts';
 import { ApiError, getJson } from '../api/client';
 
 export type Loadable<T> =
@@ -9,8 +10,12 @@ export type Loadable<T> =
 /**
  * GETs `path` (null: nothing to load yet) and re-fetches when it changes or on `reload()`. While a new
  * path loads, the previous data stays visible (`stale`), so pages don't flash blank between months.
+ * A report's path is narrowed to the account the top bar shows (`useAccountScope`), and fetched again
+ * when another is chosen.
  */
-export function useApi<T>(path: string | null): Loadable<T> & { reload: () => void; stale: boolean } {
+export function useApi<T>(requested: string | null): Loadable<T> & { reload: () => void; stale: boolean } {
+  const { scoped } = useAccountScope();
+  const path = requested === null ? null : scoped(requested);
   const [state, setState] = useState<Loadable<T>>({ status: 'loading' });
   const [stale, setStale] = useState(false);
   const [generation, setGeneration] = useState(0);

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState, type DragEvent, type FormEvent } from 'react';
+import { useAccountScope } from '../accounts';
 import { ApiError, failure, sendForm } from '../api/client';
 import { uploadBrokerFiles, uploadTradeFiles } from '../api/ndjson';
 import type { ImportPreview, ImportStats, UploadHistoryEntry, UploadMessage } from '../api/types';
@@ -474,7 +475,12 @@ function UploadHistory({ version }: { version: number }) {
 export function ImportPage() {
   useTitle('Import');
   const [version, setVersion] = useState(0);
-  const finished = useCallback(() => setVersion((v) => v + 1), []);
+  const { refresh: refreshAccounts } = useAccountScope();
+  // An upload may have added an account (one its files name): the top bar's choice lists it.
+  const finished = useCallback(() => {
+    setVersion((v) => v + 1);
+    refreshAccounts();
+  }, [refreshAccounts]);
   return (
     <>
       <PageHeader title="Import" subtitle="Bring your broker's exports into the journal." />

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useAccountScope } from '../accounts';
 import { downloadFile, failure } from '../api/client';
 import type { ListedTrade, TradeListResponse } from '../api/types';
 import { ErrorMessage, Loading, PageHeader, Pnl, Section, SourceBadge, Stat, Stats } from '../components/common';
@@ -123,6 +124,7 @@ export function TradesPage() {
   const [previous, setPrevious] = useState<{ filters: string; cursors: (string | null)[] }>({ filters: queries.filters, cursors: [] });
   const earlier = previous.filters === queries.filters ? previous.cursors : [];
   const [download, setDownload] = useState<{ error: boolean; text: string } | null>(null);
+  const { scoped } = useAccountScope();
   const data = list.data;
   const tags = useTagNames();
   const columns: Column<ListedTrade>[] = [
@@ -142,7 +144,7 @@ export function TradesPage() {
   const exportCsv = async () => {
     setDownload(null);
     try {
-      setDownload({ error: false, text: `Downloaded ${await downloadFile(`/api/trades/export.csv?${queries.filters}`, 'trades.csv')}` });
+      setDownload({ error: false, text: `Downloaded ${await downloadFile(scoped(`/api/trades/export.csv?${queries.filters}`), 'trades.csv')}` });
     } catch (error) {
       setDownload({ error: true, text: failure(error) });
     }

@@ -1,0 +1,116 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import {
+  describeInChromium,
+  describeViolations,
+  launchChromium,
+  screenshotBothSizes,
+  seriousAxeViolations,
+  settle,
+  signInThroughBrowser,
+  type ChromiumSession,
+} from './support/chromium.js';
+import { startService, type RunningService } from './support/service.js';
+import { FIXTURES } from './support/uploads.js';
+
+// Several brokerage accounts in a real browser: the top bar offers a choice of account once the user
+// has more than one, every report then shows that account's figures alone (as `?account=` gives
+// them), the choice is remembered on the next visit, and "All accounts" brings the sum back.
+
+const EMAIL = 'web-accounts@example.com';
+
+describeInChromium('web app: the reports of one account or of all (Chromium)', () => {
+  let service: RunningService;
+  let browser: ChromiumSession;
+  let page: Page;
+  let base: string;
+
+  beforeAll(async () => {
+    service = await startService({ env: { AUTHORIZED_USERS: EMAIL } });
+    base = service.url.replace('127.0.0.1', 'localhost');
+    browser = await launchChromium();
+    page = browser.page;
+    await signInThroughBrowser(page, base, EMAIL);
+    await page.goto(`${base}/import`);
+    await page.getByText('Set your account number first.').waitFor();
+    await page.getByLabel('Account number').fill('XXXX-1234');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved: your uploads go to account XXXX-1234.').waitFor();
+    await page.getByLabel('Transactions CSV').setInputFiles(path.join(FIXTURES, 'schwab-example', 'transactions.csv'));
+    await page.getByLabel('Realized gain/loss (lot details) CSV').setInputFiles(path.join(FIXTURES, 'schwab-example', 'realized_gains.csv'));
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByText('Successfully processed files.').waitFor({ timeout: 60_000 });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await service?.stop();
+  });
+
+  const picker = () => page.getByLabel('Account', { exact: true });
+  const symbolRows = () => page.getByRole('region', { name: 'Results by symbol' }).locator('tbody tr');
+  /** The symbols `/api/symbols/summary` lists, for all accounts or the one `query` names. */
+  const symbolsOf = async (query: string): Promise<string[]> =>
+    ((await (await page.request.get(`${base}/api/symbols/summary${query}`)).json()) as { symbols: { symbol: string }[] }).symbols.map((row) => row.symbol);
+  /** The symbols the page's table shows, once it shows `count` of them (the new answer may take a moment). */
+  async function shownSymbols(count: number): Promise<string[]> {
+    const deadline = Date.now() + 15_000;
+    while ((await symbolRows().count()) !== count && Date.now() < deadline) await page.waitForTimeout(100);
+    return (await symbolRows().locator('td:first-child a').allInnerTexts()).map((text) => text.trim());
+  }
+
+  it('offers no choice of account to a user with one', async () => {
+    await page.goto(`${base}/symbols`);
+    await symbolRows().first().waitFor();
+    await settle(page);
+    expect(await picker().count()).toBe(0);
+  });
+
+  it('after an import into a second account, shows one account or all, and remembers the choice', async () => {
+    await page.goto(`${base}/import`);
+    await page.getByLabel('Choose files').setInputFiles(path.resolve(process.cwd(), 'test/fixtures/robinhood/activity.csv'));
+    await page.getByLabel('Account (optional)').fill('RH-1');
+    await page.getByRole('button', { name: 'Import 1 file' }).click();
+    await page.getByText('Successfully processed files.').waitFor({ timeout: 60_000 });
+    // The new account is offered at once, without reloading the page.
+    await picker().waitFor();
+    expect(await picker().locator('option').allInnerTexts()).toEqual(['All accounts', 'XXXX-1234 (default)', 'RH-1']);
+    expect(await picker().inputValue()).toBe('');
+
+    const all = await symbolsOf('');
+    const robinhood = await symbolsOf('?account=RH-1');
+    const schwab = await symbolsOf('?account=XXXX-1234');
+    expect(robinhood.length).toBeGreaterThan(0);
+    expect(robinhood.length).toBeLessThan(all.length);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Symbols' }).click();
+    expect((await shownSymbols(all.length)).sort()).toEqual([...all].sort());
+
+    await picker().selectOption('RH-1');
+    expect((await shownSymbols(robinhood.length)).sort()).toEqual([...robinhood].sort());
+    // Another page shows the same account: April 2024 holds Robinhood's AAPL sale alone.
+    await page.goto(`${base}/month/2024-04`);
+    await page.getByRole('heading', { name: 'Summary' }).waitFor();
+    await settle(page);
+    expect(await picker().inputValue()).toBe('RH-1');
+    const april = (await (await page.request.get(`${base}/api/month/2024-04?account=RH-1`)).json()) as { trades: { symbol: string }[] };
+    const tradeRows = page.getByRole('region', { name: 'Trades closed in April 2024' }).locator('tbody tr');
+    expect(await tradeRows.count()).toBe(april.trades.length);
+    const violations = await seriousAxeViolations(page);
+    if (violations.length > 0) throw new Error(`axe-core on the month of one account:\n${describeViolations(violations)}`);
+
+    // Remembered on the next visit.
+    await page.goto(`${base}/symbols`);
+    expect(await picker().inputValue()).toBe('RH-1');
+    expect((await shownSymbols(robinhood.length)).sort()).toEqual([...robinhood].sort());
+    await screenshotBothSizes(page, 'symbols-one-account');
+
+    await picker().selectOption('XXXX-1234');
+    expect((await shownSymbols(schwab.length)).sort()).toEqual([...schwab].sort());
+    await picker().selectOption('');
+    expect((await shownSymbols(all.length)).sort()).toEqual([...all].sort());
+  });
+
+  it('logged no errors in the browser console', () => {
+    expect(browser.failedResponses).toEqual([]);
+    expect(browser.consoleErrors).toEqual([]);
+  });
+});
