@@ -7,11 +7,11 @@ import {
   screenshotBothSizes,
   seriousAxeViolations,
   settle,
+  importExampleThroughBrowser,
   signInThroughBrowser,
   type ChromiumSession,
 } from './support/chromium.js';
 import { startService, type RunningService } from './support/service.js';
-import { FIXTURES } from './support/uploads.js';
 
 // Several brokerage accounts in a real browser: the top bar offers a choice of account once the user
 // has more than one, every report then shows that account's figures alone (as `?account=` gives
@@ -31,15 +31,7 @@ describeInChromium('web app: the reports of one account or of all (Chromium)', (
     browser = await launchChromium();
     page = browser.page;
     await signInThroughBrowser(page, base, EMAIL);
-    await page.goto(`${base}/import`);
-    await page.getByText('Set your account number first.').waitFor();
-    await page.getByLabel('Account number').fill('XXXX-1234');
-    await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('Saved: your uploads go to account XXXX-1234.').waitFor();
-    await page.getByLabel('Transactions CSV').setInputFiles(path.join(FIXTURES, 'schwab-example', 'transactions.csv'));
-    await page.getByLabel('Realized gain/loss (lot details) CSV').setInputFiles(path.join(FIXTURES, 'schwab-example', 'realized_gains.csv'));
-    await page.getByRole('button', { name: 'Import', exact: true }).click();
-    await page.getByText('Successfully processed files.').waitFor({ timeout: 60_000 });
+    await importExampleThroughBrowser(page, base);
   });
   afterAll(async () => {
     await browser?.close();

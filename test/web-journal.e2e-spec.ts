@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import {
   describeInChromium,
@@ -8,11 +7,12 @@ import {
   DESKTOP,
   screenshotBothSizes,
   seriousAxeViolations,
+  importExampleThroughBrowser,
   signInThroughBrowser,
   type ChromiumSession,
 } from './support/chromium.js';
 import { startService, type RunningService } from './support/service.js';
-import { expected, FIXTURES } from './support/uploads.js';
+import { expected } from './support/uploads.js';
 
 // The journal in a real browser: tag a trade with a chip (suggested from the user's tags), remove it with
 // one click, write a note holding markup that must stay text, filter by tag, see the tag's figures on
@@ -33,16 +33,7 @@ describeInChromium('web app: the journal (Chromium)', () => {
     browser = await launchChromium();
     page = browser.page;
     await signInThroughBrowser(page, base, EMAIL);
-    await page.goto(`${base}/import`);
-    // The form is filled once the profile has loaded (until then it is disabled).
-    await page.getByText('Set your account number first.').waitFor();
-    await page.getByLabel('Account number').fill('XXXX-1234');
-    await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('Saved: your uploads go to account XXXX-1234.').waitFor();
-    await page.getByLabel('Transactions CSV').setInputFiles(path.join(FIXTURES, 'schwab-example', 'transactions.csv'));
-    await page.getByLabel('Realized gain/loss (lot details) CSV').setInputFiles(path.join(FIXTURES, 'schwab-example', 'realized_gains.csv'));
-    await page.getByRole('button', { name: 'Import', exact: true }).click();
-    await page.getByText('Successfully processed files.').waitFor({ timeout: 60_000 });
+    await importExampleThroughBrowser(page, base);
   });
   afterAll(async () => {
     await browser?.close();

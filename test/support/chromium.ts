@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { FIXTURES } from './uploads.js';
 
 /**
  * Debian's Chromium driven by playwright-core (never a downloaded browser: the machines have no
@@ -95,6 +96,23 @@ export async function signInThroughBrowser(page: Page, baseUrl: string, email: s
   await page.locator('input[name="email"]').fill(email);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(`${baseUrl}/`);
+}
+
+/**
+ * On the Import page of a signed-in user without an account number: saves `account` as the profile's
+ * and imports the Schwab example's pair with the form, as a person does, to its success line.
+ */
+export async function importExampleThroughBrowser(page: Page, baseUrl: string, account = 'XXXX-1234'): Promise<void> {
+  await page.goto(`${baseUrl}/import`);
+  // The form is filled once the profile has loaded (until then it is disabled).
+  await page.getByText('Set your account number first.').waitFor();
+  await page.getByLabel('Account number').fill(account);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText(`Saved: your uploads go to account ${account}.`).waitFor();
+  await page.getByLabel('Transactions CSV').setInputFiles(path.join(FIXTURES, 'schwab-example', 'transactions.csv'));
+  await page.getByLabel('Realized gain/loss (lot details) CSV').setInputFiles(path.join(FIXTURES, 'schwab-example', 'realized_gains.csv'));
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  await page.getByText('Successfully processed files.').waitFor({ timeout: 60_000 });
 }
 
 export interface AxeViolation {
