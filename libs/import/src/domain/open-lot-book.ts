@@ -111,9 +111,8 @@ export class OpenLotQueue {
     if (sameDay === undefined) return pieces;
     let remaining = quantity;
     for (let at = sameDay.next; at < sameDay.places.length && remaining.isPositive(); at += 1) {
-      const index = sameDay.places[at] - this.dropped;
-      if (index < this.head || !this.lots[index].quantity.isPositive()) continue; // used up (a split may round a lot to nothing)
-      const lot = this.lots[index];
+      const lot = this.openLotAt(sameDay.places[at]);
+      if (lot === undefined) continue;
       const leftOver = lot.quantity.sub(remaining);
       const wanted = leftOver.lte(LOT_QUANTITY_TOLERANCE) ? lot.quantity : remaining;
       const piece = this.take(lot, wanted);
@@ -129,11 +128,18 @@ export class OpenLotQueue {
     const sameDay = this.byOpenDate.get(openDate);
     if (sameDay === undefined) return;
     while (sameDay.next < sameDay.places.length) {
-      const index = sameDay.places[sameDay.next] - this.dropped;
-      if (index >= this.head && this.lots[index].quantity.isPositive()) return;
+      if (this.openLotAt(sameDay.places[sameDay.next]) !== undefined) return;
       sameDay.next += 1;
     }
     this.byOpenDate.delete(openDate);
+  }
+
+  /** The lot at `place` while shares of it are open; undefined once used up (a split may round a lot to nothing). */
+  private openLotAt(place: number): MutableLot | undefined {
+    const index = place - this.dropped;
+    if (index < this.head) return undefined;
+    const lot = this.lots[index];
+    return lot.quantity.isPositive() ? lot : undefined;
   }
 
   /** A split: the open lots hold `newTotal` shares in all, same total cost, per-share prices scaled. */
