@@ -1,11 +1,10 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import {
+  assertNoSeriousViolations,
   describeInChromium,
-  describeViolations,
   launchChromium,
   screenshotBothSizes,
-  seriousAxeViolations,
   settle,
   importExampleThroughBrowser,
   signInThroughBrowser,
@@ -86,8 +85,7 @@ describeInChromium('web app: the reports of one account or of all (Chromium)', (
     const april = (await (await page.request.get(`${base}/api/month/2024-04?account=RH-1`)).json()) as { trades: { symbol: string }[] };
     const tradeRows = page.getByRole('region', { name: 'Trades closed in April 2024' }).locator('tbody tr');
     expect(await tradeRows.count()).toBe(april.trades.length);
-    const violations = await seriousAxeViolations(page);
-    if (violations.length > 0) throw new Error(`axe-core on the month of one account:\n${describeViolations(violations)}`);
+    await assertNoSeriousViolations(page, 'the month of one account');
 
     // Remembered on the next visit.
     await page.goto(`${base}/symbols`);

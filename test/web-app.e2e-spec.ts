@@ -2,14 +2,13 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import {
+  assertNoSeriousViolations,
   DESKTOP,
   describeInChromium,
-  describeViolations,
   firstRowFields,
   launchChromium,
   NARROW_PHONE,
   screenshotBothSizes,
-  seriousAxeViolations,
   settle,
   signInThroughBrowser,
   type ChromiumSession,
@@ -70,10 +69,6 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     await service?.stop();
   });
 
-  async function checkAccessibility(name: string): Promise<void> {
-    const violations = await seriousAxeViolations(page);
-    if (violations.length > 0) throw new Error(`axe-core on ${name}:\n${describeViolations(violations)}`);
-  }
 
   async function visit(pathname: string, ready: () => Promise<unknown>): Promise<void> {
     await page.goto(url(pathname));
@@ -87,7 +82,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     // A new user sees how to import, not an empty page.
     await page.getByRole('heading', { name: 'No trades yet' }).waitFor();
     expect(await page.getByRole('link', { name: 'Import your trades' }).count()).toBe(1);
-    await checkAccessibility('the empty dashboard');
+    await assertNoSeriousViolations(page, 'the empty dashboard');
     await screenshotBothSizes(page, 'dashboard-empty');
   });
 
@@ -97,14 +92,14 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     await visit('/symbols', () => page.getByRole('heading', { name: 'No symbols yet' }).waitFor());
     await visit('/timeframe', () => page.getByRole('heading', { name: 'No trades or dividends in this range' }).waitFor());
     await visit('/portfolio', () => page.getByText(/No holdings yet/).waitFor());
-    await checkAccessibility('the empty portfolio');
+    await assertNoSeriousViolations(page, 'the empty portfolio');
   });
 
   it('explains that the account number is missing, saves it, then imports with a progress bar that reaches 100%', async () => {
     await visit('/import', () => page.getByRole('heading', { name: 'Upload trades' }).waitFor());
     await page.getByText('Set your account number first.').waitFor();
     expect(await page.getByRole('button', { name: 'Import', exact: true }).isDisabled()).toBe(true);
-    await checkAccessibility('the import page without an account');
+    await assertNoSeriousViolations(page, 'the import page without an account');
     await screenshotBothSizes(page, 'import-no-account');
 
     await page.getByLabel('Account number').fill('XXXX-1234');
@@ -145,7 +140,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     const history = page.getByRole('region', { name: 'Earlier uploads, newest first' });
     await history.getByText('transactions.csv').waitFor();
     expect(await history.locator('tbody tr').count()).toBe(1);
-    await checkAccessibility('the import page after an upload');
+    await assertNoSeriousViolations(page, 'the import page after an upload');
     await screenshotBothSizes(page, 'import-done');
   });
 
@@ -222,7 +217,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     await curve.waitFor();
     expect(await curve.getAttribute('aria-label')).toContain(`ending at ${signedMoney((gains + losses) / 100)}`);
     expect(await page.locator('canvas[role="img"]').count()).toBe(2);
-    await checkAccessibility('the dashboard');
+    await assertNoSeriousViolations(page, 'the dashboard');
     await screenshotBothSizes(page, 'dashboard');
   });
 
@@ -251,7 +246,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     for (const day of days) shownWeeks.set(day.week_start, (shownWeeks.get(day.week_start) ?? 0) + Math.round(day.total_pnl * 100));
     expect(weekTotals).toEqual([...shownWeeks.values()].map((cents) => signedMoney(cents / 100)));
     expect([...shownWeeks.values()].reduce((a, b) => a + b, 0)).toBe(Math.round(E.month_summaries[month].total_return_with_dividends * 100));
-    await checkAccessibility('the calendar');
+    await assertNoSeriousViolations(page, 'the calendar');
     await screenshotBothSizes(page, 'calendar');
 
     // The day with the largest move: its trades, its numbers, its export.
@@ -262,7 +257,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     expect(await stat(page, 'Total', details)).toBe(signedMoney(busiest.total_pnl));
     expect(await details.getByRole('region', { name: /^Trades closed on/ }).locator('tbody tr').count()).toBe(busiest.trade_count);
     expect(page.url()).toContain(`date=${busiest.date}`);
-    await checkAccessibility('the calendar with a day open');
+    await assertNoSeriousViolations(page, 'the calendar with a day open');
     await screenshotBothSizes(page, 'calendar-day');
 
     const download = page.waitForEvent('download');
@@ -326,7 +321,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     }
     expect(await trades.getByText('$44.2730').count()).toBe(1);
 
-    await checkAccessibility('the month page');
+    await assertNoSeriousViolations(page, 'the month page');
     await screenshotBothSizes(page, 'month');
 
     const download = page.waitForEvent('download');
@@ -344,7 +339,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     }
     await page.getByLabel('Search').fill('nvidia');
     await page.waitForFunction(() => document.querySelectorAll('[aria-label="Results by symbol"] tbody tr').length === 1);
-    await checkAccessibility('the symbols page');
+    await assertNoSeriousViolations(page, 'the symbols page');
     await page.getByLabel('Search').fill('');
     await screenshotBothSizes(page, 'symbols');
 
@@ -359,7 +354,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     expect(await page.getByRole('region', { name: 'Trades of NVDA' }).locator('tbody tr').count()).toBe(nvda.total_trades);
     await page.locator('canvas[role="img"]').waitFor();
     expect(await page.locator('canvas[role="img"]').getAttribute('aria-label')).toContain(`ending at ${signedMoney(nvda.total_return)}`);
-    await checkAccessibility('a symbol page');
+    await assertNoSeriousViolations(page, 'a symbol page');
     await screenshotBothSizes(page, 'symbol');
   });
 
@@ -387,7 +382,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
       expect(await row.locator('td[data-label="Cost basis"]').innerText()).toBe(money(position.cost_basis));
       expect(await row.locator('td[data-label="Last price"]').innerText()).toBe('no price yet');
     }
-    await checkAccessibility('the timeframe page');
+    await assertNoSeriousViolations(page, 'the timeframe page');
     await screenshotBothSizes(page, 'timeframe');
 
     // Each other named range of expected.json, through the custom range or the symbol filter.
@@ -437,7 +432,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     expect(await page.getByRole('region', { name: 'Equity curve' }).locator('canvas[role="img"]').getAttribute('aria-label')).toContain(`ending at ${signedMoney(sum(trades))}`);
     const weekdays = page.getByRole('region', { name: 'Net P&L by weekday' });
     expect(await weekdays.locator('tbody tr').count()).toBeGreaterThanOrEqual(5);
-    await checkAccessibility('the statistics page');
+    await assertNoSeriousViolations(page, 'the statistics page');
     await screenshotBothSizes(page, 'statistics');
 
     // Shorts only, chosen on the page: the address keeps the filter and the figures follow.
@@ -458,7 +453,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     const first = list.locator('tbody tr').first();
     const newest = [...trades].sort((a, b) => (a.close_date < b.close_date ? 1 : -1))[0];
     expect(await first.getByRole('link').first().getAttribute('href')).toBe(`/calendar?month=${newest.close_date.slice(0, 7)}&date=${newest.close_date}`);
-    await checkAccessibility('the trades page');
+    await assertNoSeriousViolations(page, 'the trades page');
     await screenshotBothSizes(page, 'trades');
     // On a phone each trade is a card with its key fields; the wide layout has every column.
     const keyFields = ['Closed', 'Symbol', 'Side', 'Opened', 'Shares', 'Profit/loss', 'Return', 'Tags & note'];
@@ -514,7 +509,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     const message = page.locator('.notice-error');
     await message.waitFor();
     expect(await message.innerText()).toContain('FINNHUB_API_KEY');
-    await checkAccessibility('the portfolio without prices');
+    await assertNoSeriousViolations(page, 'the portfolio without prices');
     await screenshotBothSizes(page, 'portfolio-no-prices');
   });
 
@@ -539,7 +534,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(url('/auth/login'));
     await page.getByText('You are signed out.').waitFor();
-    await checkAccessibility('the signed-out page');
+    await assertNoSeriousViolations(page, 'the signed-out page');
     await screenshotBothSizes(page, 'signed-out');
     await page.goto(url('/calendar'));
     expect(new URL(page.url()).pathname).toBe('/auth/login');
@@ -554,7 +549,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'The address stranger@example.com is not allowed to use this service.' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/auth/callback');
-    await checkAccessibility('the refused-address page');
+    await assertNoSeriousViolations(page, 'the refused-address page');
     await screenshotBothSizes(page, 'address-not-allowed');
     await page.getByRole('link', { name: 'Sign in with another address' }).click();
     await page.locator('input[name="email"]').waitFor();

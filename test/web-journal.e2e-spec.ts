@@ -1,12 +1,11 @@
 import type { Page } from 'playwright-core';
 import {
+  assertNoSeriousViolations,
   describeInChromium,
-  describeViolations,
   launchChromium,
   PHONE,
   DESKTOP,
   screenshotBothSizes,
-  seriousAxeViolations,
   importExampleThroughBrowser,
   signInThroughBrowser,
   type ChromiumSession,
@@ -40,10 +39,6 @@ describeInChromium('web app: the journal (Chromium)', () => {
     await service?.stop();
   });
 
-  async function noSeriousViolations(name: string): Promise<void> {
-    const violations = await seriousAxeViolations(page);
-    if (violations.length > 0) throw new Error(`axe-core on ${name}:\n${describeViolations(violations)}`);
-  }
   const nvdaTrade = 'NVDA closed 2024-05-08';
 
   it('tags a trade with chips, suggests the user\'s tags, and removes a tag with one click', async () => {
@@ -69,7 +64,7 @@ describeInChromium('web app: the journal (Chromium)', () => {
     // The field takes at most 40 characters (the service refuses longer tags too).
     await add.fill('x'.repeat(40) + 'y');
     expect(await add.inputValue()).toHaveLength(40);
-    await noSeriousViolations('the trades page with tags');
+    await assertNoSeriousViolations(page, 'the trades page with tags');
     await screenshotBothSizes(page, 'trades-with-tags');
   });
 
@@ -95,7 +90,7 @@ describeInChromium('web app: the journal (Chromium)', () => {
     await table.getByRole('link', { name: 'Breakout' }).waitFor();
     const row = await table.locator('tbody tr').filter({ hasText: 'Breakout' }).locator('td').allInnerTexts();
     expect(row.slice(0, 6)).toEqual(['Breakout', '1', '100%', '+$525.88', '—', '+$525.88']);
-    await noSeriousViolations('the tags page');
+    await assertNoSeriousViolations(page, 'the tags page');
     await screenshotBothSizes(page, 'tags');
 
     await page.getByRole('button', { name: 'Rename Breakout' }).click();

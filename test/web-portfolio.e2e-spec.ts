@@ -2,14 +2,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import {
+  assertNoSeriousViolations,
   DESKTOP,
   describeInChromium,
-  describeViolations,
   firstRowFields,
   launchChromium,
   PHONE,
   screenshotBothSizes,
-  seriousAxeViolations,
   settle,
   signInThroughBrowser,
   type ChromiumSession,
@@ -46,10 +45,6 @@ describeInChromium('web app: the portfolio page (Chromium)', () => {
   const holdingsTable = () => page.getByRole('region', { name: 'Your holdings', exact: true });
   const row = (symbol: string) => holdingsTable().locator('tbody tr').filter({ hasText: symbol });
 
-  async function noSeriousViolations(name: string): Promise<void> {
-    const violations = await seriousAxeViolations(page);
-    if (violations.length > 0) throw new Error(`axe-core on ${name}:\n${describeViolations(violations)}`);
-  }
 
   it('adds a holding, priced with its gain', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Portfolio' }).click();
@@ -122,7 +117,7 @@ describeInChromium('web app: the portfolio page (Chromium)', () => {
     await page.getByText(/No snapshots in this period/).waitFor();
     await page.getByLabel('Snapshots', { exact: true }).selectOption('');
     await snapshots.locator('tbody tr').first().waitFor();
-    await noSeriousViolations('the portfolio');
+    await assertNoSeriousViolations(page, 'the portfolio');
     await settle(page);
     await screenshotBothSizes(page, 'portfolio');
     // On a phone a holding is a card that keeps its shares and cost, not only its symbol and value.
@@ -166,7 +161,7 @@ describeInChromium('web app: the portfolio page (Chromium)', () => {
     await before.locator('tbody tr').nth(1).waitFor();
     expect(await before.locator('tbody tr').first().innerText()).toMatch(/U1234567\.csv\s+Interactive Brokers Activity Statement\s+Transactions\s+15\s+U1234567 \(from the file\)/);
     expect(await before.locator('tbody tr').nth(1).innerText()).toMatch(/activity\.csv\s+Robinhood Account Activity\s+Transactions\s+11\s+RH-1/);
-    await noSeriousViolations('import (any broker, before importing)');
+    await assertNoSeriousViolations(page, 'import (any broker, before importing)');
     await page.getByRole('button', { name: 'Import 2 files' }).click();
     await page.getByText('Successfully processed files.').waitFor({ timeout: 60000 });
     const detected = page.getByRole('region', { name: 'What each file was' });
@@ -175,7 +170,7 @@ describeInChromium('web app: the portfolio page (Chromium)', () => {
     // The chosen files are cleared, and the history has one row per account.
     expect(await page.getByRole('list', { name: 'Files to import' }).count()).toBe(0);
     await page.getByRole('region', { name: 'Earlier uploads, newest first' }).locator('tbody tr').nth(1).waitFor();
-    await noSeriousViolations('import (any broker)');
+    await assertNoSeriousViolations(page, 'import (any broker)');
     await screenshotBothSizes(page, 'import-any-broker');
   });
 

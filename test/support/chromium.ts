@@ -144,6 +144,12 @@ export function describeViolations(violations: AxeViolation[]): string {
   return violations.map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join('\n  ')}`).join('\n');
 }
 
+/** Fails, naming `what` (the page or state checked), when axe-core finds a serious or critical violation on the page as it is. */
+export async function assertNoSeriousViolations(page: Page, what: string): Promise<void> {
+  const violations = await seriousAxeViolations(page);
+  if (violations.length > 0) throw new Error(`axe-core on ${what}:\n${describeViolations(violations)}`);
+}
+
 /** The narrowest phone the app is laid out for: no page scrolls sideways at this width. */
 export const NARROW_PHONE = { width: 360, height: 780 };
 
