@@ -2,7 +2,7 @@ import type { ExportDocument } from '../../domain/export-document.js';
 import { csvBlock, csvRows, pdfText, sheetCells, workbook } from '../../testing/read-back.js';
 import { CsvExportGenerator } from './csv-export.generator.js';
 import { ExcelExportGenerator } from './excel-export.generator.js';
-import { renderPdf } from './pdf-document.js';
+import { fontFor, renderPdf } from './pdf-document.js';
 
 const document: ExportDocument = {
   period: { kind: 'month', value: '2024-05' },
@@ -92,6 +92,21 @@ describe('export generators', () => {
       expect(text).toContain('-1,224.07');
       expect(text).toContain('Page 1 of 1');
     }
+  });
+
+  it('PDF: set in Helvetica (nothing embedded) while every text is Latin-1, in Roboto (embedded) otherwise', async () => {
+    const latin = { ...document, account: 'Compte épargne', dividends: [{ ...document.dividends![0], action: 'Dividende à payer' }] };
+    const beyond = { ...document, dividends: [{ ...document.dividends![0], action: 'Дивиденды – Cash Dividend' }] };
+    expect(fontFor(document)).toBe('Helvetica');
+    expect(fontFor(latin)).toBe('Helvetica');
+    expect(fontFor(beyond)).toBe('Roboto');
+    const embedsAFont = (pdf: Buffer) => pdf.includes('/FontFile2');
+    const latinPdf = await renderPdf(latin, 'A4');
+    const beyondPdf = await renderPdf(beyond, 'A4');
+    expect([embedsAFont(latinPdf), embedsAFont(beyondPdf)]).toEqual([false, true]);
+    expect((await pdfText(latinPdf)).text).toContain('Dividende à payer');
+    expect((await pdfText(latinPdf)).text).toContain('Account Compte épargne');
+    expect((await pdfText(beyondPdf)).text).toContain('Дивиденды – Cash Dividend');
   });
 
   it('PDF: a long month runs over several pages, each numbered', async () => {
