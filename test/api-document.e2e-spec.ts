@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { describeInChromium, launchChromium, signInThroughBrowser, type ChromiumSession } from './support/chromium.js';
+import {
+  describeInChromium,
+  signInThroughBrowser,
+  startChromiumOnService,
+  type ChromiumOnService,
+  type ChromiumSession,
+} from './support/chromium.js';
 import { startService, type RunningService } from './support/service.js';
 
 // The OpenAPI document and its explorer as the service serves them: public, the committed document,
@@ -40,20 +46,17 @@ describe('GET /api/openapi.json and /api/docs', () => {
 });
 
 describeInChromium('Swagger UI at /api/docs (Chromium)', () => {
-  let service: RunningService;
+  let web: ChromiumOnService;
   let browser: ChromiumSession;
   let page: Page;
   let base: string;
 
   beforeAll(async () => {
-    service = await startService({ env: { AUTHORIZED_USERS: EMAIL } });
-    base = service.url.replace('127.0.0.1', 'localhost');
-    browser = await launchChromium();
-    page = browser.page;
+    web = await startChromiumOnService({ AUTHORIZED_USERS: EMAIL });
+    ({ browser, page, base } = web);
   });
   afterAll(async () => {
-    await browser?.close();
-    await service?.stop();
+    await web?.close();
   });
 
   it('lists every operation under the Content Security Policy, and "Try it out" answers with the session', async () => {

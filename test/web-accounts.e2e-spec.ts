@@ -3,14 +3,14 @@ import type { Page } from 'playwright-core';
 import {
   assertNoSeriousViolations,
   describeInChromium,
-  launchChromium,
+  importExampleThroughBrowser,
   screenshotBothSizes,
   settle,
-  importExampleThroughBrowser,
   signInThroughBrowser,
+  startChromiumOnService,
+  type ChromiumOnService,
   type ChromiumSession,
 } from './support/chromium.js';
-import { startService, type RunningService } from './support/service.js';
 
 // Several brokerage accounts in a real browser: the top bar offers a choice of account once the user
 // has more than one, every report then shows that account's figures alone (as `?account=` gives
@@ -19,22 +19,19 @@ import { startService, type RunningService } from './support/service.js';
 const EMAIL = 'web-accounts@example.com';
 
 describeInChromium('web app: the reports of one account or of all (Chromium)', () => {
-  let service: RunningService;
+  let web: ChromiumOnService;
   let browser: ChromiumSession;
   let page: Page;
   let base: string;
 
   beforeAll(async () => {
-    service = await startService({ env: { AUTHORIZED_USERS: EMAIL } });
-    base = service.url.replace('127.0.0.1', 'localhost');
-    browser = await launchChromium();
-    page = browser.page;
+    web = await startChromiumOnService({ AUTHORIZED_USERS: EMAIL });
+    ({ browser, page, base } = web);
     await signInThroughBrowser(page, base, EMAIL);
     await importExampleThroughBrowser(page, base);
   });
   afterAll(async () => {
-    await browser?.close();
-    await service?.stop();
+    await web?.close();
   });
 
   const picker = () => page.getByLabel('Account', { exact: true });

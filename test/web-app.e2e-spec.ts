@@ -3,17 +3,17 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import {
   assertNoSeriousViolations,
-  DESKTOP,
   describeInChromium,
+  DESKTOP,
   firstRowFields,
-  launchChromium,
   NARROW_PHONE,
   screenshotBothSizes,
   settle,
   signInThroughBrowser,
+  startChromiumOnService,
+  type ChromiumOnService,
   type ChromiumSession,
 } from './support/chromium.js';
-import { startService, type RunningService } from './support/service.js';
 import { expected, FIXTURES } from './support/uploads.js';
 
 // The web app in a real browser, on the example files: sign in, import with the progress bar, then the
@@ -51,22 +51,18 @@ async function onceItReads(read: () => Promise<string>, wanted: string): Promise
 }
 
 describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
-  let service: RunningService;
+  let web: ChromiumOnService;
   let browser: ChromiumSession;
   let page: Page;
-  // The address the service calls itself by (PUBLIC_URL's default, http://localhost:<port>): the sign-in returns there.
   let base: string;
   const url = (p: string) => `${base}${p}`;
 
   beforeAll(async () => {
-    service = await startService({ env: { AUTHORIZED_USERS: EMAIL, FINNHUB_API_KEY: undefined } });
-    base = service.url.replace('127.0.0.1', 'localhost');
-    browser = await launchChromium();
-    page = browser.page;
+    web = await startChromiumOnService({ AUTHORIZED_USERS: EMAIL, FINNHUB_API_KEY: undefined });
+    ({ browser, page, base } = web);
   });
   afterAll(async () => {
-    await browser?.close();
-    await service?.stop();
+    await web?.close();
   });
 
 

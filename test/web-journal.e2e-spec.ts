@@ -2,15 +2,14 @@ import type { Page } from 'playwright-core';
 import {
   assertNoSeriousViolations,
   describeInChromium,
-  launchChromium,
-  PHONE,
   DESKTOP,
-  screenshotBothSizes,
   importExampleThroughBrowser,
+  PHONE,
+  screenshotBothSizes,
   signInThroughBrowser,
-  type ChromiumSession,
+  startChromiumOnService,
+  type ChromiumOnService,
 } from './support/chromium.js';
-import { startService, type RunningService } from './support/service.js';
 import { expected } from './support/uploads.js';
 
 // The journal in a real browser: tag a trade with a chip (suggested from the user's tags), remove it with
@@ -21,22 +20,18 @@ const EMAIL = 'web-journal@example.com';
 const HOSTILE = '<script>window.__journalPwned = 1</script><img src=x onerror="window.__journalPwned = 2"> **bold**';
 
 describeInChromium('web app: the journal (Chromium)', () => {
-  let service: RunningService;
-  let browser: ChromiumSession;
+  let web: ChromiumOnService;
   let page: Page;
   let base: string;
 
   beforeAll(async () => {
-    service = await startService({ env: { AUTHORIZED_USERS: EMAIL } });
-    base = service.url.replace('127.0.0.1', 'localhost');
-    browser = await launchChromium();
-    page = browser.page;
+    web = await startChromiumOnService({ AUTHORIZED_USERS: EMAIL });
+    ({ page, base } = web);
     await signInThroughBrowser(page, base, EMAIL);
     await importExampleThroughBrowser(page, base);
   });
   afterAll(async () => {
-    await browser?.close();
-    await service?.stop();
+    await web?.close();
   });
 
   const nvdaTrade = 'NVDA closed 2024-05-08';

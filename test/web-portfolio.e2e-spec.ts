@@ -3,18 +3,18 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import {
   assertNoSeriousViolations,
-  DESKTOP,
   describeInChromium,
+  DESKTOP,
   firstRowFields,
-  launchChromium,
   PHONE,
   screenshotBothSizes,
   settle,
   signInThroughBrowser,
+  startChromiumOnService,
+  type ChromiumOnService,
   type ChromiumSession,
 } from './support/chromium.js';
 import { startFakeFinnhub, type FakeFinnhub } from './support/fake-finnhub.js';
-import { startService, type RunningService } from './support/service.js';
 
 // The portfolio page in a real browser, priced by a local stand-in for Finnhub: add, edit and delete a
 // holding, import a holdings CSV with a bad row, refresh prices, take a snapshot and see the history.
@@ -23,22 +23,19 @@ const EMAIL = 'web-investor@example.com';
 
 describeInChromium('web app: the portfolio page (Chromium)', () => {
   let finnhub: FakeFinnhub;
-  let service: RunningService;
+  let web: ChromiumOnService;
   let browser: ChromiumSession;
   let page: Page;
   let base: string;
 
   beforeAll(async () => {
     finnhub = await startFakeFinnhub({ quotes: { VTI: { c: 250, pc: 248 }, AAPL: { c: 190.5, pc: 188 }, SCHD: { c: 27.1, pc: 27 } } });
-    service = await startService({ env: { AUTHORIZED_USERS: EMAIL, FINNHUB_API_KEY: finnhub.token, FINNHUB_BASE_URL: finnhub.url } });
-    base = service.url.replace('127.0.0.1', 'localhost');
-    browser = await launchChromium();
-    page = browser.page;
+    web = await startChromiumOnService({ AUTHORIZED_USERS: EMAIL, FINNHUB_API_KEY: finnhub.token, FINNHUB_BASE_URL: finnhub.url });
+    ({ browser, page, base } = web);
     await signInThroughBrowser(page, base, EMAIL);
   });
   afterAll(async () => {
-    await browser?.close();
-    await service?.stop();
+    await web?.close();
     await finnhub?.close();
   });
 

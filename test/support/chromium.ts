@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { startService, type RunningService, type ServiceOptions } from './service.js';
 import { FIXTURES } from './uploads.js';
 
 /**
@@ -81,6 +82,39 @@ export async function launchChromium(): Promise<ChromiumSession> {
     close: async () => {
       await context.close();
       await rm(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The service and a fresh Chromium for it, as the browser suites start them before their tests. */
+export interface ChromiumOnService {
+  service: RunningService;
+  browser: ChromiumSession;
+  page: Page;
+  /** The address the service calls itself by (PUBLIC_URL's default, http://localhost:<port>): the sign-in returns there. */
+  base: string;
+  /** Closes the browser, then stops the service. */
+  close(): Promise<void>;
+}
+
+/** Starts the service with `env`, then a fresh browser profile for it (the service is stopped again if the browser fails to start). */
+export async function startChromiumOnService(env: ServiceOptions['env'] = {}): Promise<ChromiumOnService> {
+  const service = await startService({ env });
+  let browser: ChromiumSession;
+  try {
+    browser = await launchChromium();
+  } catch (error) {
+    await service.stop();
+    throw error;
+  }
+  return {
+    service,
+    browser,
+    page: browser.page,
+    base: service.url.replace('127.0.0.1', 'localhost'),
+    close: async () => {
+      await browser.close();
+      await service.stop();
     },
   };
 }
