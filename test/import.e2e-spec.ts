@@ -17,7 +17,7 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
   let service: RunningService;
 
   beforeAll(async () => {
-    service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,other@example.com,fresh@example.com,noaccount@example.com,robinhood@example.com,fidelity@example.com,anybroker@example.com,schwabany@example.com,ibkr@example.com,ibkrflex@example.com,fidelitypair@example.com,accounts@example.com,preview@example.com,vanguard@example.com' } });
+    service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,other@example.com,fresh@example.com,noaccount@example.com,robinhood@example.com,fidelity@example.com,anybroker@example.com,schwabany@example.com,ibkr@example.com,ibkrflex@example.com,fidelitypair@example.com,accounts@example.com,preview@example.com,vanguard@example.com,schwabtwice@example.com' } });
   });
   afterAll(async () => {
     await service?.stop();
@@ -355,6 +355,21 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
         expect([month.month, month.trading_profit_loss, month.total_dividends]).toEqual([month.month, wanted.trading_profit_loss, wanted.total_dividends]);
       }
       expect(months).toHaveLength(Object.keys(expected().month_summaries).length);
+    });
+
+    it('the same Schwab pair into a second account is read there in full: the days one account holds are its own', async () => {
+      const session = await traderWithAccount('schwabtwice@example.com');
+      const files = () => [
+        { name: 'transactions.csv', content: exampleFiles().transaction_history_file.content },
+        { name: 'realized_gains.csv', content: exampleFiles().realized_gains_file.content },
+      ];
+      const first = ndjson(await (await importFiles(session, files())).text()).at(-1);
+      expect(first).toMatchObject({ type: 'success', stats: expected().stats });
+      // Every day of the second upload is one the user's imports read before, in the other account.
+      const second = ndjson(await (await importFiles(session, files(), { account: 'OTHER-1' })).text()).at(-1);
+      expect(second).toMatchObject({ type: 'success', stats: expected().stats, detected: [{ account: 'OTHER-1' }, { account: 'OTHER-1' }] });
+      const again = ndjson(await (await importFiles(session, files(), { account: 'OTHER-1' })).text()).at(-1);
+      expect(again).toMatchObject({ type: 'success', stats: { ...expected().stats, transactions_inserted: 0 } });
     });
 
     it('a Robinhood report alone: every trade FIFO, the history records no lots file', async () => {

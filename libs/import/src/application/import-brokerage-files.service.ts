@@ -7,6 +7,7 @@ import { naturalKeyOf, withLotFingerprints, withTransactionFingerprints } from '
 import { matchTrades, symbolKey, type MatchResult } from '../domain/hybrid-matcher.js';
 import { ImportFileError } from '../domain/import.errors.js';
 import { decodeCsvTextInTurns, hasCsvName } from '../domain/parsers/csv-text.js';
+import { withUnknownDays, type FileDays, type SeenDays } from '../domain/parsers/file-days.js';
 import { brokerageFormats, parseRealizedLotsFile, parseTransactionsFile } from '../domain/parsers/format-registry.js';
 import type { BrokerTransaction } from '../domain/broker-transaction.js';
 import type { RealizedLot } from '../domain/realized-lot.js';
@@ -170,17 +171,19 @@ export class ImportBrokerageFiles {
       account: request.account,
       uploadId: undefined as number | undefined,
       appended: false,
+      knownRows: 0,
       counts: { transactionsProcessed: 0, transactionsInserted: 0, realizedGainsLots: 0, brokerVerifiedTrades: 0, monthsUpdated: 0 },
     }));
     const started = Date.now();
     let trades = 0;
     try {
       await progress(IMPORT_STEPS[0]);
+      const seen = await this.store.seenDays(request.userId);
       const reads: ReadFiles[] = [];
-      for (const entry of parts) reads.push(await this.readFiles(entry.part, entry.counts));
+      for (const entry of parts) reads.push(await this.readFiles(entry.part, entry.counts, seen));
       await progress(IMPORT_STEPS[1]);
       await progress(IMPORT_STEPS[2]);
-      const warnings: string[] = reads.flatMap((read) => read.fileWarnings);
+      const warnings: string[] = [];
       await this.unitOfWork.run(async () => {
         for (const [index, entry] of parts.entries()) entry.account = await this.accountOf(request, reads[index].accountNumber);
         // Accounts are locked in one order, so two uploads into the same accounts cannot deadlock.
@@ -191,6 +194,9 @@ export class ImportBrokerageFiles {
           entry.uploadId = await this.history.reserveId();
           const matched = await this.storeAndMatch(request.userId, entry.uploadId, reads[index], entry.account);
           const { result: current } = matched;
+          for (const days of Object.values(reads[index].fileDays)) {
+            if (days !== undefined) await this.store.recordDays(entry.account.accountId, days.layout, days.digests);
+          }
           const ledger = {
             trades: current.trades,
             dividends: current.dividends,
@@ -216,7 +222,9 @@ export class ImportBrokerageFiles {
           entry.counts.brokerVerifiedTrades = matched.brokerTradesBefore + current.stats.brokerVerifiedTrades;
           entry.counts.monthsUpdated = monthsChanged.length;
           entry.appended = matched.after !== null;
+          entry.knownRows = matched.knownRows;
           trades += current.trades.length;
+          for (const warning of matched.fileWarnings) warnings.push(warning);
           for (const warning of current.warnings) warnings.push(warning.message);
         }
         await progress(IMPORT_STEPS[3]);
@@ -227,7 +235,9 @@ export class ImportBrokerageFiles {
       const total = sumCounts(parts.map((entry) => entry.counts));
       // `appended`: the accounts whose import went on from their stored books instead of matching everything again.
       const appended = parts.filter((entry) => entry.appended).length;
-      this.logger.log({ msg: 'import succeeded', ...this.outcome(request.userId, parts.map((entry) => entry.account), total, started), trades, appended });
+      // `knownRows`: the rows of days the account held byte for byte, not read again (file-days.ts).
+      const knownRows = parts.reduce((sum, entry) => sum + entry.knownRows, 0);
+      this.logger.log({ msg: 'import succeeded', ...this.outcome(request.userId, parts.map((entry) => entry.account), total, started), trades, appended, knownRows });
       const stats = {
         transactions_inserted: total.transactionsInserted,
         realized_gains_lots: total.realizedGainsLots,
@@ -269,44 +279,51 @@ export class ImportBrokerageFiles {
   }
 
   /**
-   * Step 1: the files as rows, and the warnings about the files themselves; their natural keys once
-   * the account is known (`take`). This is CPU work on the event loop: it gives the loop a turn every
-   * 10 ms of it, so other users' requests (and the health probes) are answered while a large
+   * Step 1: the files as rows; their natural keys once the account is known (`take`). The rows of days
+   * the user's imports read before (`seen`) are put aside unread: `take` reads those of them the account
+   * does not hold byte for byte (file-days.ts). This is CPU work on the event loop: it gives the loop a
+   * turn every 10 ms of it, so other users' requests (and the health probes) are answered while a large
    * file is read.
    */
-  private async readFiles(part: ImportPart, counts: { transactionsProcessed: number; realizedGainsLots: number }): Promise<ReadFiles> {
-    const transactionsFile = await parseTransactionsFile(part.transactions.name, part.transactions.content, undefined, TURNS);
+  private async readFiles(part: ImportPart, counts: { transactionsProcessed: number; realizedGainsLots: number }, seen: SeenDays): Promise<ReadFiles> {
+    const transactionsFile = await parseTransactionsFile(part.transactions.name, part.transactions.content, undefined, TURNS, seen);
     letGo(part.transactions);
-    const fileWarnings = unknownActionWarnings(part.transactions.name, transactionsFile.transactions);
-    const lotsFile = part.gains === null ? null : await parseRealizedLotsFile(part.gains.name, part.gains.content, undefined, TURNS);
+    const lotsFile = part.gains === null ? null : await parseRealizedLotsFile(part.gains.name, part.gains.content, undefined, TURNS, seen);
     if (part.gains !== null) letGo(part.gains);
     // A layout may carry its own closed lots beside the trades (Interactive Brokers).
-    const parsed: { transactions?: BrokerTransaction[]; lots?: RealizedLot[] } = {
-      transactions: transactionsFile.transactions,
-      lots: [...(transactionsFile.lots ?? []), ...(lotsFile?.lots ?? [])],
-    };
+    const parsed: { transactions?: BrokerTransaction[]; lots?: RealizedLot[] } = { transactions: transactionsFile.transactions, lots: lotsFile?.lots ?? [] };
     const detected = [transactionsFile, ...(lotsFile === null ? [] : [lotsFile])].map((file) => ({
       file: file.fileName,
       broker: brokerOf(file.format.id),
       kind: file.kind,
       rows: file.dataRows,
     }));
-    counts.transactionsProcessed = parsed.transactions?.length ?? 0;
-    counts.realizedGainsLots = parsed.lots?.length ?? 0;
-    const days = { transactions: daysOf(parsed.transactions ?? [], (row) => row.date), lots: daysOf(parsed.lots ?? [], (lot) => lot.closedDate) };
+    const carriedLots = transactionsFile.lots ?? [];
+    counts.transactionsProcessed = transactionsFile.transactions.length + (transactionsFile.days?.waitingRows ?? 0);
+    counts.realizedGainsLots = carriedLots.length + (lotsFile?.lots.length ?? 0) + (lotsFile?.days?.waitingRows ?? 0);
+    const fileDays = { transactions: transactionsFile.days, lots: lotsFile?.days };
     // The file's rows are much of an import's memory: taken once, they are let go as soon as used.
-    const take = (account: ImportAccount): KeyedRows => {
-      const { transactions, lots } = parsed;
-      if (transactions === undefined || lots === undefined) throw new Error('the uploaded rows have been imported already');
+    const take = async (account: ImportAccount, known: KnownDays): Promise<KeyedRows> => {
+      const { transactions: read, lots: readLots } = parsed;
+      if (read === undefined || readLots === undefined) throw new Error('the uploaded rows have been imported already');
       delete parsed.transactions;
       delete parsed.lots;
+      const transactions = await runStepsWithTurns(withUnknownDays(read, fileDays.transactions, known.transactions), TURNS);
+      const fileLots = await runStepsWithTurns(withUnknownDays(readLots, fileDays.lots, known.lots), TURNS);
+      const lots = carriedLots.length === 0 ? fileLots.rows : [...carriedLots, ...fileLots.rows];
       const accountKey = String(account.accountId);
-      const keyedTransactions = withTransactionFingerprints(accountKey, transactions, TURNS);
+      const keyedTransactions = withTransactionFingerprints(accountKey, transactions.rows, TURNS);
       const keyedLots = keyedTransactions.then(() => withLotFingerprints(accountKey, lots, TURNS));
       keyedLots.catch(() => undefined); // met where the lots are awaited, after the transactions
-      return { transactions: keyedTransactions, lots: keyedLots };
+      return {
+        transactions: keyedTransactions,
+        lots: keyedLots,
+        days: { transactions: daysOf(transactions.rows, (row) => row.date), lots: daysOf(lots, (lot) => lot.closedDate) },
+        fileWarnings: unknownActionWarnings(part.transactions.name, transactions.rows),
+        knownRows: transactions.knownRows + fileLots.knownRows,
+      };
     };
-    return { take, days, fileWarnings, detected, accountNumber: transactionsFile.accountNumber ?? null };
+    return { take, fileDays, detected, accountNumber: transactionsFile.accountNumber ?? null };
   }
 
   /**
@@ -326,13 +343,19 @@ export class ImportBrokerageFiles {
    */
   private async storeAndMatch(userId: number, uploadId: number, read: ReadFiles, account: ImportAccount): Promise<Matched> {
     const { accountId } = account;
+    const lastDate = this.store.lastTransactionDate(accountId);
+    lastDate.catch(() => undefined); // a failure is met below, after the keying
+    const keyed = await read.take(account, {
+      transactions: await this.knownDays(accountId, read.fileDays.transactions),
+      lots: await this.knownDays(accountId, read.fileDays.lots),
+    });
+    const { fileWarnings, knownRows } = keyed;
     // The stored rows of the upload's days are looked up while its rows are keyed (the database
     // answers while the keys are computed, between their turns).
-    const lookups = Promise.all([this.store.lastTransactionDate(accountId), this.store.storedKeysIn(accountId, read.days)]);
-    lookups.catch(() => undefined); // a failure is met below, after the keying
-    const keyed = read.take(account);
+    const storedKeys = this.store.storedKeysIn(accountId, keyed.days);
+    storedKeys.catch(() => undefined); // a failure is met below, after the keying
     const transactions = await keyed.transactions;
-    const [last, known] = await lookups;
+    const [last, known] = await Promise.all([lastDate, storedKeys]);
     if (last !== null) {
       const added: Rows = {
         transactions: transactions.filter((row) => !known.transactions.has(naturalKeyOf(row))),
@@ -347,7 +370,7 @@ export class ImportBrokerageFiles {
           const written = this.store.addRows(accountId, uploadId, added);
           const result = await matchTrades(added.transactions, [...laterLots, ...added.lots], { ...TURNS, resumeFrom: books });
           const unchanged = added.transactions.length === 0 && added.lots.length === 0;
-          return { result, written, after: last, symbols, brokerTradesBefore: books.brokerTrades, unchanged };
+          return { result, written, after: last, symbols, brokerTradesBefore: books.brokerTrades, unchanged, fileWarnings, knownRows };
         }
       }
     }
@@ -358,7 +381,14 @@ export class ImportBrokerageFiles {
     const addedLots = keyed.lots.then((lots) => notStoredYet(lots, stored.lots));
     const written = this.store.addRows(accountId, uploadId, { transactions: addedTransactions, lots: addedLots });
     const result = await matchTrades(joined(stored.transactions, addedTransactions), joined(stored.lots, await addedLots), TURNS);
-    return { result, written, after: null, symbols: [], brokerTradesBefore: 0, unchanged: false };
+    return { result, written, after: null, symbols: [], brokerTradesBefore: 0, unchanged: false, fileWarnings, knownRows };
+  }
+
+  /** The days of a file put aside unread whose digest the account holds (none for a layout without days). */
+  private async knownDays(accountId: number, days: FileDays<unknown> | undefined): Promise<Set<IsoDate>> {
+    if (days === undefined || days.waiting.size === 0) return new Set();
+    const waiting = new Map([...days.waiting.keys()].map((day) => [day, days.digests.get(day) as string]));
+    return this.store.knownDays(accountId, days.layout, waiting);
   }
 
   /** What the log says about an import: whose, how large, how long; no file content. */
@@ -414,21 +444,34 @@ interface Matched {
   brokerTradesBefore: number;
   /** True when the upload adds no row: the ledger is left as it is. */
   unchanged: boolean;
+  /** The warnings about the files' rows themselves (unknown actions), before the matching's. */
+  fileWarnings: string[];
+  /** The rows of days the account held byte for byte, not read again. */
+  knownRows: number;
 }
 
-/** A history's rows as they are keyed: the transactions, then the lots. */
+/** A history's rows as they are keyed: the transactions, then the lots; with what is known of them before. */
 interface KeyedRows {
   transactions: Promise<BrokerTransaction[]>;
   lots: Promise<RealizedLot[]>;
+  /** The days the rows are dated (transactions) and closed (lots) within, null for none. */
+  days: { transactions: RowDays | null; lots: RowDays | null };
+  fileWarnings: string[];
+  knownRows: number;
+}
+
+/** Per file, the days put aside whose rows the account holds byte for byte: not read. */
+interface KnownDays {
+  transactions: ReadonlySet<IsoDate>;
+  lots: ReadonlySet<IsoDate>;
 }
 
 /** One history's files, read: the rows come out once, keyed for the account they go to. */
 interface ReadFiles {
-  /** The rows keyed for the account: the transactions first, then the lots. */
-  take: (account: ImportAccount) => KeyedRows;
-  /** The days the rows are dated (transactions) and closed (lots) within, null for none. */
-  days: { transactions: RowDays | null; lots: RowDays | null };
-  fileWarnings: string[];
+  /** The rows keyed for the account (the transactions first, then the lots), those of the days `known` left out. */
+  take: (account: ImportAccount, known: KnownDays) => Promise<KeyedRows>;
+  /** The files' days, where their layouts date each row. */
+  fileDays: { transactions?: FileDays<BrokerTransaction>; lots?: FileDays<RealizedLot> };
   detected: Omit<DetectedFile, 'account'>[];
   /** The account number the history carries, if its layout has one. */
   accountNumber: string | null;

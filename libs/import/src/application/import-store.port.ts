@@ -1,5 +1,6 @@
 import type { IsoDate } from '@app/shared/domain';
 import type { BrokerTransaction } from '../domain/broker-transaction.js';
+import type { SeenDays } from '../domain/parsers/file-days.js';
 import type { RealizedLot } from '../domain/realized-lot.js';
 
 /** The first and last day of some rows (inclusive). */
@@ -35,6 +36,12 @@ export abstract class ImportStore {
    * may hold again.
    */
   abstract storedKeysIn(accountId: number, days: { transactions: RowDays | null; lots: RowDays | null }): Promise<{ transactions: Set<string>; lots: Set<string> }>;
+  /** The days the user's imports read, by layout, in any of the user's accounts (file-days.ts). */
+  abstract seenDays(userId: number): Promise<SeenDays>;
+  /** Of the days and digests given (one layout's), the days whose digest the account holds: days an import into it read byte for byte. */
+  abstract knownDays(accountId: number, layout: string, digests: ReadonlyMap<IsoDate, string>): Promise<Set<IsoDate>>;
+  /** Records the digests of the days an import into the account read (one layout's). */
+  abstract recordDays(accountId: number, layout: string, digests: ReadonlyMap<IsoDate, string>): Promise<void>;
   /** The account's stored lots closed after `date`, in the order `loadRows` gives them. */
   abstract lotsClosedAfter(accountId: number, date: IsoDate): Promise<RealizedLot[]>;
   /**

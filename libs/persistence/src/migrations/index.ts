@@ -20,6 +20,7 @@ import { SymbolsAndTradeIdsInByteOrder1763890000000 } from './1763890000000-symb
 import { DailySymbolTotalsByDay1763900000000 } from './1763900000000-daily-symbol-totals-by-day.js';
 import { RawRowKeysByDay1763910000000 } from './1763910000000-raw-row-keys-by-day.js';
 import { PositionHistoryByAccount1763920000000 } from './1763920000000-position-history-by-account.js';
+import { ImportedDays1763930000000 } from './1763930000000-imported-days.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   DailySymbolTotalsByDay1763900000000,
   RawRowKeysByDay1763910000000,
   PositionHistoryByAccount1763920000000,
+  ImportedDays1763930000000,
 ];

@@ -1,6 +1,7 @@
 import type { BrokerTransaction } from '../broker-transaction.js';
 import type { RealizedLot } from '../realized-lot.js';
 import type { CsvRecords, CsvRow } from './csv-text.js';
+import type { FileDays, SeenDays } from './file-days.js';
 import type { Steps } from '../turns.js';
 
 export interface FormatInfo {
@@ -13,7 +14,7 @@ interface ParsedFileBase {
   readonly fileName: string;
   /** Physical line of the header row. */
   readonly headerLine: number;
-  /** Data rows read (footer and blank lines excluded). */
+  /** Data rows (footer and blank lines excluded), those put aside unread (`days`) included. */
   readonly dataRows: number;
 }
 
@@ -25,12 +26,16 @@ export interface ParsedTransactionsFile extends ParsedFileBase {
   readonly lots?: RealizedLot[];
   /** The brokerage account the file says it belongs to, where its layout carries one. */
   readonly accountNumber?: string;
+  /** The file's days, where its layout dates each row: `transactions` leaves out the rows put aside. */
+  readonly days?: FileDays<BrokerTransaction>;
 }
 
 export interface ParsedRealizedLotsFile extends ParsedFileBase {
   readonly kind: 'realized-lots';
   /** In file order. */
   readonly lots: RealizedLot[];
+  /** The file's days (by closing date), where its layout dates each row: `lots` leaves out the rows put aside. */
+  readonly days?: FileDays<RealizedLot>;
 }
 
 export type ParsedBrokerageFile = ParsedTransactionsFile | ParsedRealizedLotsFile;
@@ -42,6 +47,8 @@ export interface FormatInput {
   readonly header: CsvRow;
   /** The records after the header, blank lines dropped: taken once, in order (read as they are taken). */
   readonly rows: CsvRecords;
+  /** Days an earlier import read in each layout: a layout that dates its rows puts theirs aside (file-days.ts). */
+  readonly seen?: SeenDays;
 }
 
 /** What a layout expects, for the list of supported layouts (`GET /api/import/formats`). */

@@ -9,6 +9,7 @@ import type {
   ParsedTransactionsFile,
 } from './brokerage-format.js';
 import { decodeCsvText, forgetDecodedCsvText, readCsvRows, streamCsvRows, type CsvRow } from './csv-text.js';
+import type { SeenDays } from './file-days.js';
 import { etradeTransactionsFormat } from './etrade-transactions.format.js';
 import { fidelityHistoryFormat } from './fidelity-history.format.js';
 import { fidelityRealizedLotsFormat } from './fidelity-realized-lots.format.js';
@@ -62,8 +63,11 @@ export class FormatRegistry {
     return runSteps(this.parsing(fileName, content));
   }
 
-  /** `parse` as steps (turns.ts): decoding, splitting, then every few thousand rows read. */
-  *parsing(fileName: string, content: Uint8Array | string): Steps<ParsedBrokerageFile> {
+  /**
+   * `parse` as steps (turns.ts): decoding, splitting, then every few thousand rows read. With `seen`, a
+   * layout that dates its rows puts aside those of the days seen in it (file-days.ts).
+   */
+  *parsing(fileName: string, content: Uint8Array | string, seen?: SeenDays): Steps<ParsedBrokerageFile> {
     const text = decodeCsvText(fileName, content);
     // The parse is the file's last reading: its text goes with the rows.
     if (typeof content !== 'string') forgetDecodedCsvText(content);
@@ -74,7 +78,7 @@ export class FormatRegistry {
     for (const row of rows) {
       const format = this.detect(row.cells);
       if (format) {
-        return yield* format.parse({ fileName, titles, header: row, rows });
+        return yield* format.parse({ fileName, titles, header: row, rows, seen });
       }
       if (NOT_A_TITLE(row) || titles.length + 1 > MAX_TITLE_LINES) {
         throw this.notRecognised(fileName, row.line);
@@ -151,28 +155,30 @@ export function parseBrokerageFile(
   return registry.parse(fileName, content);
 }
 
-/** The upload's `transaction_history_file`: must be a transactions layout. Given turns, a promise (see `parsing`). */
+/** The upload's `transaction_history_file`: must be a transactions layout. Given turns, a promise (see `parsing`, also for `seen`). */
 export function parseTransactionsFile(fileName: string, content: Uint8Array | string, registry?: FormatRegistry): ParsedTransactionsFile;
-export function parseTransactionsFile(fileName: string, content: Uint8Array | string, registry: FormatRegistry | undefined, turns: Turns): Promise<ParsedTransactionsFile>;
+export function parseTransactionsFile(fileName: string, content: Uint8Array | string, registry: FormatRegistry | undefined, turns: Turns, seen?: SeenDays): Promise<ParsedTransactionsFile>;
 export function parseTransactionsFile(
   fileName: string,
   content: Uint8Array | string,
   registry: FormatRegistry = brokerageFormats,
   turns?: Turns,
+  seen?: SeenDays,
 ): ParsedTransactionsFile | Promise<ParsedTransactionsFile> {
-  return runStepsMaybeWithTurns(ofKind(registry.parsing(fileName, content), 'transactions', 'a transaction history'), turns);
+  return runStepsMaybeWithTurns(ofKind(registry.parsing(fileName, content, seen), 'transactions', 'a transaction history'), turns);
 }
 
-/** The upload's `realized_gains_file`: must be a realized-lots layout. Given turns, a promise (see `parsing`). */
+/** The upload's `realized_gains_file`: must be a realized-lots layout. Given turns, a promise (see `parsing`, also for `seen`). */
 export function parseRealizedLotsFile(fileName: string, content: Uint8Array | string, registry?: FormatRegistry): ParsedRealizedLotsFile;
-export function parseRealizedLotsFile(fileName: string, content: Uint8Array | string, registry: FormatRegistry | undefined, turns: Turns): Promise<ParsedRealizedLotsFile>;
+export function parseRealizedLotsFile(fileName: string, content: Uint8Array | string, registry: FormatRegistry | undefined, turns: Turns, seen?: SeenDays): Promise<ParsedRealizedLotsFile>;
 export function parseRealizedLotsFile(
   fileName: string,
   content: Uint8Array | string,
   registry: FormatRegistry = brokerageFormats,
   turns?: Turns,
+  seen?: SeenDays,
 ): ParsedRealizedLotsFile | Promise<ParsedRealizedLotsFile> {
-  return runStepsMaybeWithTurns(ofKind(registry.parsing(fileName, content), 'realized-lots', 'a Realized Gain/Loss - Lot Details export'), turns);
+  return runStepsMaybeWithTurns(ofKind(registry.parsing(fileName, content, seen), 'realized-lots', 'a Realized Gain/Loss - Lot Details export'), turns);
 }
 
 function* ofKind<K extends ParsedBrokerageFile['kind']>(

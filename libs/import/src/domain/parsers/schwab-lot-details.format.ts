@@ -3,6 +3,8 @@ import { ROWS_PER_TURN, type Steps } from '../turns.js';
 import type { RealizedLot } from '../realized-lot.js';
 import type { BrokerageFormat, FormatInput, ParsedRealizedLotsFile } from './brokerage-format.js';
 import { column, ColumnLayout, columnList, FIGURE_LIMITS, RowReader } from './csv-columns.js';
+import type { CsvRow } from './csv-text.js';
+import { DayDigests } from './file-days.js';
 
 const COLUMNS = {
   symbol: column('Symbol'),
@@ -40,12 +42,13 @@ export const schwabLotDetailsFormat: BrokerageFormat = {
     return ColumnLayout.of(COLUMNS, headerCells) !== undefined;
   },
 
-  *parse({ fileName, header, rows }: FormatInput): Steps<ParsedRealizedLotsFile> {
+  *parse({ fileName, header, rows, seen }: FormatInput): Steps<ParsedRealizedLotsFile> {
     const layout = ColumnLayout.of(COLUMNS, header.cells);
     if (!layout) {
       throw new ImportFileError('IMPORT_HEADER_NOT_RECOGNISED', fileName, header.line, 'not a Schwab Lot Details header');
     }
     const lots: RealizedLot[] = [];
+    const days = new DayDigests(INFO.id, header, seen?.get(INFO.id));
     for (const [index, row] of rows.entries()) {
       if (index > 0 && index % ROWS_PER_TURN === 0) yield;
       if (layout.isHeaderAgain(row.cells)) {
@@ -60,9 +63,11 @@ export const schwabLotDetailsFormat: BrokerageFormat = {
       if (TOTAL_ROW.test(reader.text('symbol')) && reader.text('closedDate') === '') {
         continue;
       }
+      if (days.putAside(reader.date('closedDate').date, row)) continue;
       lots.push(readLot(reader));
     }
-    return { kind: 'realized-lots', format: INFO, fileName, headerLine: header.line, dataRows: lots.length, lots };
+    const fileDays = days.finish((waiting: readonly CsvRow[]) => waiting.map((row) => readLot(new RowReader(fileName, row, layout, COLUMNS))));
+    return { kind: 'realized-lots', format: INFO, fileName, headerLine: header.line, dataRows: lots.length + fileDays.waitingRows, lots, days: fileDays };
   },
 };
 

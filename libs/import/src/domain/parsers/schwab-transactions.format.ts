@@ -7,6 +7,8 @@ import { ImportFileError } from '../import.errors.js';
 import { ROWS_PER_TURN, type Steps } from '../turns.js';
 import type { BrokerageFormat, FormatInput, ParsedTransactionsFile } from './brokerage-format.js';
 import { column, ColumnLayout, columnList, FIGURE_LIMITS, RowReader } from './csv-columns.js';
+import type { CsvRow } from './csv-text.js';
+import { DayDigests } from './file-days.js';
 
 const COLUMNS = {
   date: column('Date'),
@@ -37,12 +39,13 @@ export const schwabTransactionsFormat: BrokerageFormat = {
     return ColumnLayout.of(COLUMNS, headerCells) !== undefined;
   },
 
-  *parse({ fileName, header, rows }: FormatInput): Steps<ParsedTransactionsFile> {
+  *parse({ fileName, header, rows, seen }: FormatInput): Steps<ParsedTransactionsFile> {
     const layout = ColumnLayout.of(COLUMNS, header.cells);
     if (!layout) {
       throw new ImportFileError('IMPORT_HEADER_NOT_RECOGNISED', fileName, header.line, 'not a Schwab Transactions header');
     }
     const transactions: BrokerTransaction[] = [];
+    const days = new DayDigests(INFO.id, header, seen?.get(INFO.id));
     for (const [index, row] of rows.entries()) {
       if (index > 0 && index % ROWS_PER_TURN === 0) yield;
       if (FOOTER.test(row.cells[0]?.trim() ?? '')) {
@@ -56,9 +59,12 @@ export const schwabTransactionsFormat: BrokerageFormat = {
           'the header row appears again (several exports in one file?); upload one export per file',
         );
       }
-      transactions.push(readTransaction(new RowReader(fileName, row, layout, COLUMNS)));
+      const reader = new RowReader(fileName, row, layout, COLUMNS);
+      if (days.putAside(reader.date('date').date, row)) continue;
+      transactions.push(readTransaction(reader));
     }
-    if (transactions.length === 0) {
+    const fileDays = days.finish((waiting: readonly CsvRow[]) => waiting.map((row) => readTransaction(new RowReader(fileName, row, layout, COLUMNS))));
+    if (transactions.length + fileDays.waitingRows === 0) {
       throw new ImportFileError('IMPORT_NO_DATA_ROWS', fileName, header.line, 'no transactions after the header');
     }
     return {
@@ -66,8 +72,9 @@ export const schwabTransactionsFormat: BrokerageFormat = {
       format: INFO,
       fileName,
       headerLine: header.line,
-      dataRows: transactions.length,
+      dataRows: transactions.length + fileDays.waitingRows,
       transactions,
+      days: fileDays,
     };
   },
 };

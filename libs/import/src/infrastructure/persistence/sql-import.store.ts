@@ -4,6 +4,7 @@ import { ConflictError } from '@app/shared';
 import type { IsoDate } from '@app/shared/domain';
 import { classifyAction, type BrokerTransaction } from '../../domain/broker-transaction.js';
 import { naturalKeyOf } from '../../domain/fingerprint.js';
+import type { SeenDays } from '../../domain/parsers/file-days.js';
 import type { RealizedLot } from '../../domain/realized-lot.js';
 import { ImportStore, type RowDays, type RowsToAdd, type StoredRows } from '../../application/import-store.port.js';
 
@@ -77,6 +78,43 @@ export class SqlImportStore extends ImportStore {
       transactions: await stored('broker_transactions', 'trade_date', days.transactions),
       lots: await stored('realized_lots', 'closed_date', days.lots),
     };
+  }
+
+  async seenDays(userId: number): Promise<SeenDays> {
+    const rows: SqlRow[] = await this.database.manager.query(
+      `SELECT DISTINCT d.layout, to_char(d.day, 'YYYY-MM-DD') AS day
+         FROM imported_days d JOIN brokerage_accounts a ON a.id = d.account_id WHERE a.user_id = $1`,
+      [userId],
+    );
+    const seen = new Map<string, Set<IsoDate>>();
+    for (const row of rows) {
+      const layout = String(row.layout);
+      let days = seen.get(layout);
+      if (days === undefined) seen.set(layout, (days = new Set()));
+      days.add(String(row.day));
+    }
+    return seen;
+  }
+
+  async knownDays(accountId: number, layout: string, digests: ReadonlyMap<IsoDate, string>): Promise<Set<IsoDate>> {
+    if (digests.size === 0) return new Set();
+    const rows: SqlRow[] = await this.database.manager.query(
+      `SELECT to_char(d.day, 'YYYY-MM-DD') AS day
+         FROM imported_days d JOIN unnest($3::date[], $4::uuid[]) AS given (day, digest) ON (given.day, given.digest) = (d.day, d.digest)
+        WHERE d.account_id = $1 AND d.layout = $2`,
+      [accountId, layout, [...digests.keys()], [...digests.values()]],
+    );
+    return new Set(rows.map((row) => String(row.day)));
+  }
+
+  async recordDays(accountId: number, layout: string, digests: ReadonlyMap<IsoDate, string>): Promise<void> {
+    if (digests.size === 0) return;
+    await this.database.manager.query(
+      `INSERT INTO imported_days (account_id, layout, day, digest)
+       SELECT $1, $2, day, digest FROM unnest($3::date[], $4::uuid[]) AS given (day, digest)
+       ON CONFLICT DO NOTHING`,
+      [accountId, layout, [...digests.keys()], [...digests.values()]],
+    );
   }
 
   async lotsClosedAfter(accountId: number, date: IsoDate): Promise<RealizedLot[]> {

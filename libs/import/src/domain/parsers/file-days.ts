@@ -1,0 +1,102 @@
+import { createHash, type Hash } from 'node:crypto';
+import type { IsoDate } from '@app/shared/domain';
+import { ROWS_PER_TURN, type Steps } from '../turns.js';
+import { rowCellsJson, type CsvRow } from './csv-text.js';
+
+/**
+ * The days an earlier import of the user's read in a layout, by layout id: a file's rows of those days
+ * are put aside unread (`FileDays.waiting`) until the import knows whether its account holds them exactly.
+ */
+export type SeenDays = ReadonlyMap<string, ReadonlySet<IsoDate>>;
+
+/**
+ * A file's rows by day, for uploads that cost what they add (docs/operations.md "Imports"): each day's
+ * digest, and the rows put aside unread because their day was seen before. A day whose digest the
+ * account holds is one an earlier import read byte for byte (the same layout, header and rows): every
+ * row of it is stored, and its rows are not read, keyed or looked up again. The other days' rows put
+ * aside are read once the account is known (`read`).
+ */
+export class FileDays<T> {
+  readonly #read: (rows: readonly CsvRow[]) => T[];
+
+  constructor(
+    /** The layout's id (a digest holds for one layout only). */
+    readonly layout: string,
+    /** Each day's digest: the header's cells and the day's rows' cells, in file order (128 bits, 32 hexadecimal digits). */
+    readonly digests: ReadonlyMap<IsoDate, string>,
+    /** The rows put aside, by day, in file order. */
+    readonly waiting: ReadonlyMap<IsoDate, readonly CsvRow[]>,
+    /** How many rows are put aside. */
+    readonly waitingRows: number,
+    read: (rows: readonly CsvRow[]) => T[],
+  ) {
+    this.#read = read;
+  }
+
+  /** Reads rows put aside, as the layout reads each row; throws ImportFileError for a bad one. */
+  read(rows: readonly CsvRow[]): T[] {
+    return this.#read(rows);
+  }
+}
+
+/** Builds a file's `FileDays` while its rows are read (a layout whose rows each carry one day). */
+export class DayDigests {
+  private readonly hashes = new Map<IsoDate, Hash>();
+  private readonly waiting = new Map<IsoDate, CsvRow[]>();
+  private waitingRows = 0;
+  private readonly header: string;
+
+  constructor(
+    private readonly layout: string,
+    header: CsvRow,
+    private readonly seen: ReadonlySet<IsoDate> = NONE,
+  ) {
+    this.header = rowCellsJson(header);
+  }
+
+  /** Adds a data row to its day's digest; true when the row is put aside (its day was seen before), so not to be read now. */
+  putAside(day: IsoDate, row: CsvRow): boolean {
+    let hash = this.hashes.get(day);
+    if (hash === undefined) this.hashes.set(day, (hash = createHash('sha256').update(this.header)));
+    // A row's JSON cannot hold a line break: the rows stay apart in the digest.
+    hash.update('\n').update(rowCellsJson(row));
+    if (!this.seen.has(day)) return false;
+    let rows = this.waiting.get(day);
+    if (rows === undefined) this.waiting.set(day, (rows = []));
+    rows.push(row);
+    this.waitingRows += 1;
+    return true;
+  }
+
+  /** The file's days once every row is added; `read` reads rows put aside. */
+  finish<T>(read: (rows: readonly CsvRow[]) => T[]): FileDays<T> {
+    const digests = new Map<IsoDate, string>();
+    for (const [day, hash] of this.hashes) digests.set(day, hash.digest('hex').slice(0, 32));
+    return new FileDays(this.layout, digests, this.waiting, this.waitingRows, read);
+  }
+}
+
+const NONE: ReadonlySet<IsoDate> = new Set();
+
+/**
+ * The file's rows with those put aside whose day is not in `known` read and put back in file order
+ * (by line); the days in `known` stay unread (`knownRows` counts their rows). `rows` is the rows the
+ * file's reading read, in file order. Steps (turns.ts): a turn every ROWS_PER_TURN rows read.
+ */
+export function* withUnknownDays<T extends { line: number }>(rows: T[], days: FileDays<T> | undefined, known: ReadonlySet<IsoDate>): Steps<{ rows: T[]; knownRows: number }> {
+  if (days === undefined || days.waitingRows === 0) return { rows, knownRows: 0 };
+  const unread: CsvRow[] = [];
+  let knownRows = 0;
+  for (const [day, waiting] of days.waiting) {
+    if (known.has(day)) knownRows += waiting.length;
+    else for (const row of waiting) unread.push(row);
+  }
+  if (unread.length === 0) return { rows, knownRows };
+  const all = [...rows];
+  for (let start = 0; start < unread.length; start += ROWS_PER_TURN) {
+    if (start > 0) yield;
+    for (const row of days.read(unread.slice(start, start + ROWS_PER_TURN))) all.push(row);
+  }
+  all.sort((a, b) => a.line - b.line);
+  return { rows: all, knownRows };
+}
