@@ -327,8 +327,9 @@ export class ImportBrokerageFiles {
   }
 
   /**
-   * Step 2, under the account lock: keys the rows for the account (`read.take`) while the stored keys
-   * of their days are looked up, stores the rows the account does not hold yet (when everything is
+   * Step 2, under the account lock: leaves out the days the account holds byte for byte (their digests
+   * stored, file-days.ts), keys the other rows for the account (`read.take`) while the stored keys of
+   * their days are looked up, stores the rows the account does not hold yet (when everything is
    * matched again, the transactions' write starts while the lots are still being keyed), and matches
    * the trades they come to. When every new row is dated after the account's last stored transaction (a
    * later export, or one that overlaps the stored days and adds later ones), the stored trades cannot
