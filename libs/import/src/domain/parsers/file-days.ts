@@ -10,13 +10,6 @@ import { rowCellsJson, type CsvRow } from './csv-text.js';
 export type SeenDays = ReadonlyMap<string, ReadonlySet<IsoDate>>;
 
 /**
- * A file's rows by day, for uploads that cost what they add (docs/operations.md "Imports"): each day's
- * digest, and the rows put aside unread because their day was seen before. A day whose digest the
- * account holds is one an earlier import read byte for byte (the same layout, header and rows): every
- * row of it is stored, and its rows are not read, keyed or looked up again. The other days' rows put
- * aside are read once the account is known (`read`).
- */
-/**
  * A row put aside: its line and its cells as JSON text (what the digest took, and the row stores), not
  * its cells, which a large upload's days seen before held by the hundred thousand (a lot's 25 cells
  * each), outliving young collections: a 90-day export into an account of a million rows spent ~0.6 s
@@ -27,6 +20,13 @@ export interface RowAside {
   readonly json: string;
 }
 
+/**
+ * A file's rows by day, for uploads that cost what they add (docs/operations.md "Imports"): each day's
+ * digest, and the rows put aside unread because their day was seen before. A day whose digest the
+ * account holds is one an earlier import read byte for byte (the same layout, header and rows): every
+ * row of it is stored, and its rows are not read, keyed or looked up again. The other days' rows put
+ * aside are read once the account is known (`read`).
+ */
 export class FileDays<T> {
   readonly #read: (rows: readonly CsvRow[]) => T[];
 
@@ -52,7 +52,7 @@ export class FileDays<T> {
 
 /** Builds a file's `FileDays` while its rows are read (a layout whose rows each carry one day). */
 export class DayDigests {
-  /** Each day's rows' cells (JSON texts), digested once the file is read: one digest a day, not an update a row (a third more reading time). */
+  /** Each day's rows' cells (JSON texts), digested once the file is read: one digest a day (updating a digest a row at a time cost twice as much, with its garbage). */
   private readonly texts = new Map<IsoDate, string[]>();
   private readonly waiting = new Map<IsoDate, RowAside[]>();
   private waitingRows = 0;
