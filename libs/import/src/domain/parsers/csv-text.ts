@@ -51,6 +51,15 @@ function lineOfOffset(text: string, offset: number): number {
  * UTF-8 nor plain single-byte text).
  */
 export function decodeCsvText(fileName: string, content: Uint8Array | string): string {
+  return decodeCsvPieces(fileName, content).join('');
+}
+
+/**
+ * `decodeCsvText` as the pieces it was decoded in (a slice of bytes each; joined, they are the text):
+ * what a large file's reading takes, as joining a million-row file's pieces into one text held the
+ * event loop for a quarter of a second and more (`streamCsvRows` reads across the pieces).
+ */
+export function decodeCsvPieces(fileName: string, content: Uint8Array | string): readonly string[] {
   if (typeof content === 'string') return decodeText(fileName, content);
   return runSteps(decoding(fileName, content, Infinity));
 }
@@ -59,12 +68,12 @@ export function decodeCsvText(fileName: string, content: Uint8Array | string): s
 const DECODE_SLICE = 1024 * 1024;
 
 /**
- * `decodeCsvText` of an uploaded file a slice at a time, awaiting `pause` between slices: decoding,
+ * `decodeCsvPieces` of an uploaded file a slice at a time, awaiting `pause` between slices: decoding,
  * the control-character scan and the line-end normalisation of a 21 MB upload took ~130 ms at once
- * (a second for a million rows), with no other request answered meanwhile. The same text and the same
- * refusals; UTF-16 and text that is not UTF-8 are decoded at once.
+ * (a second for a million rows), with no other request answered meanwhile. The same text (in pieces)
+ * and the same refusals; UTF-16 and text that is not UTF-8 are decoded at once.
  */
-export function decodeCsvTextInTurns(fileName: string, content: Uint8Array, pause: () => Promise<void>, slice: number = DECODE_SLICE): Promise<string> {
+export function decodeCsvTextInTurns(fileName: string, content: Uint8Array, pause: () => Promise<void>, slice: number = DECODE_SLICE): Promise<readonly string[]> {
   return runStepsWithTurns(decoding(fileName, content, slice), { pause });
 }
 
@@ -90,7 +99,7 @@ export class CsvTextReceiver {
   /** Decoded slices the normalising has not taken yet; it looks one slice ahead, to know the last. */
   private readonly pieces: string[] = [];
   private ended = false;
-  private normalised: Steps<string> | undefined;
+  private normalised: Steps<readonly string[]> | undefined;
   private stepped = false;
   private stopped = false;
   private readonly first = new TextDecoder('utf-8', { fatal: true });
@@ -196,7 +205,7 @@ function joinBytes(parts: readonly Uint8Array[], length: number): Uint8Array {
 }
 
 /** Decoding as steps (turns.ts), stopping between slices of `slice` bytes; the text is remembered for the file's later readings. */
-function* decoding(fileName: string, content: Uint8Array, slice: number): Steps<string> {
+function* decoding(fileName: string, content: Uint8Array, slice: number): Steps<readonly string[]> {
   // An upload's file is read more than once (the precheck, which file is which, the parse): decoded once.
   const decoded = DECODED.get(content);
   if (decoded !== undefined && decoded.fileName === fileName) return decoded.text;
@@ -204,7 +213,7 @@ function* decoding(fileName: string, content: Uint8Array, slice: number): Steps<
     throw ImportFileError.emptyFile(fileName);
   }
   const utf16 = (content[0] === 0xff && content[1] === 0xfe) || (content[0] === 0xfe && content[1] === 0xff);
-  let text: string;
+  let text: readonly string[];
   if (utf16 || content.length <= slice) {
     text = decodeText(fileName, decodeBytes(fileName, content));
   } else {
@@ -220,7 +229,7 @@ function* decoding(fileName: string, content: Uint8Array, slice: number): Steps<
 }
 
 /** The text of the byte arrays decoded lately (uploaded files are never changed in place). */
-const DECODED = new WeakMap<Uint8Array, { fileName: string; text: string }>();
+const DECODED = new WeakMap<Uint8Array, { fileName: string; text: readonly string[] }>();
 
 /** Lets the decoded text of `content` go (its last reader has it): it is not kept as long as the bytes are. */
 export function forgetDecodedCsvText(content: Uint8Array): void {
@@ -228,16 +237,17 @@ export function forgetDecodedCsvText(content: Uint8Array): void {
 }
 
 /** Decoded text checked and normalised (`normalising`) at once. */
-function decodeText(fileName: string, decoded: string): string {
+function decodeText(fileName: string, decoded: string): readonly string[] {
   return runSteps(normalising(fileName, [decoded][Symbol.iterator]()));
 }
 
 /**
- * The text of the decoded pieces, in order: a BOM removed at its start and the old DOS end-of-file
- * mark at its end, refused for a control character (on its line) or when blank, line ends normalised
- * to LF (a CR that ends a piece is held for the next, where an LF may follow it). Stops between pieces.
+ * The text of the decoded pieces, as pieces in order: a BOM removed at its start and the old DOS
+ * end-of-file mark at its end, refused for a control character (on its line) or when blank, line ends
+ * normalised to LF (a CR that ends a piece is held for the next, where an LF may follow it). Stops
+ * between pieces.
  */
-function* normalising(fileName: string, pieces: Iterator<string>): Steps<string> {
+function* normalising(fileName: string, pieces: Iterator<string>): Steps<readonly string[]> {
   const normalised: string[] = [];
   /** Line ends in the pieces before this one (as the text is before it is normalised: what `lineOfOffset` counts). */
   let linesBefore = 0;
@@ -265,11 +275,10 @@ function* normalising(fileName: string, pieces: Iterator<string>): Steps<string>
       yield;
     }
   }
-  const text = normalised.join('');
-  if (!/\S/.test(text)) {
+  if (!normalised.some((text) => /\S/.test(text))) {
     throw ImportFileError.emptyFile(fileName);
   }
-  return text;
+  return normalised;
 }
 
 /** Bytes that are not UTF-8 (`utf8Slices`). */
@@ -357,8 +366,8 @@ const STREAM_SLICE = 256 * 1024;
  * is reached, after the records before it, so the first problem of a file in file order is the one
  * reported, whether it is in the CSV or in a row's content, however the text was sliced.
  */
-export function streamCsvRows(fileName: string, text: string, delimiter: string, slice: number = STREAM_SLICE): CsvRecords {
-  return new CsvRecordStream(fileName, text, delimiter, slice);
+export function streamCsvRows(fileName: string, text: string | readonly string[], delimiter: string, slice: number = STREAM_SLICE): CsvRecords {
+  return new CsvRecordStream(fileName, typeof text === 'string' ? [text] : text, delimiter, slice);
 }
 
 /** Records taken from one text: `entries` and iterating go on where the last taking stopped (breaking off a loop does not end it). */
@@ -368,7 +377,15 @@ class CsvRecordStream implements CsvRecords {
   private taken = 0;
   /** Records given from all slices. */
   private given = 0;
-  /** Where the next slice starts, and its first line. */
+  /**
+   * The text being read: what was left of the pieces before, then the next piece, joined when the
+   * reading comes to it (a piece's length at a time, where one text of a large file's every piece took
+   * a quarter of a second to join at once).
+   */
+  private text: string;
+  /** The next piece to join to `text`. */
+  private nextPiece = 1;
+  /** Where the next slice starts in `text`, and its first line. */
   private start = 0;
   private line = 1;
   /** The malformed record the whole text's reading stopped at, thrown once the records before it are taken. */
@@ -376,10 +393,12 @@ class CsvRecordStream implements CsvRecords {
 
   constructor(
     private readonly fileName: string,
-    private readonly text: string,
+    private readonly pieces: readonly string[],
     private readonly delimiter: string,
     private readonly slice: number,
-  ) {}
+  ) {
+    this.text = pieces[0] ?? '';
+  }
 
   [Symbol.iterator](): Iterator<CsvRow> {
     return this.iterate((row) => row);
@@ -404,19 +423,28 @@ class CsvRecordStream implements CsvRecords {
   private take(): CsvRow | undefined {
     while (this.taken === this.rows.length) {
       if (this.malformed !== null) throw this.malformed;
-      if (this.start >= this.text.length) return undefined;
+      if (this.start >= this.text.length && !this.joinNextPiece()) return undefined;
       this.readSlice();
     }
     this.given += 1;
     return this.rows[this.taken++];
   }
 
+  /** Joins the next piece to what is left of `text` (false when none is left). */
+  private joinNextPiece(): boolean {
+    if (this.nextPiece >= this.pieces.length) return false;
+    this.text = this.text.slice(this.start) + this.pieces[this.nextPiece++];
+    this.start = 0;
+    return true;
+  }
+
   private readSlice(): void {
     this.rows = [];
     this.taken = 0;
     for (let size = this.slice; ; size *= 2) {
+      while (this.text.length - this.start < size && this.joinNextPiece());
       const end = Math.min(this.text.length, this.start + size);
-      const last = end === this.text.length;
+      const last = end === this.text.length && this.nextPiece >= this.pieces.length;
       const plain = splitPlainRecords(this.text, this.start, end, last, this.delimiter);
       if (plain !== null) {
         this.line = collectPlainRecords(plain, this.line, this.rows);
@@ -426,10 +454,12 @@ class CsvRecordStream implements CsvRecords {
       const parser = new Papa.Parser(papaConfig(this.delimiter));
       const parsed = parser.parse(this.text.slice(this.start, end), this.start, !last) as Papa.ParseResult<string[]>;
       if (parsed.errors.length > 0) {
-        const whole = splitCsvText(this.fileName, this.text, this.delimiter);
+        const whole = splitCsvText(this.fileName, this.pieces.join(''), this.delimiter);
         this.rows = whole.rows.slice(this.given);
         this.malformed = whole.error;
-        this.start = this.text.length;
+        this.text = '';
+        this.start = 0;
+        this.nextPiece = this.pieces.length;
         return;
       }
       // A slice within one long record holds no whole record: a larger one is read.
