@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { runSteps } from '../turns.js';
 import { parseRealizedLotsFile, parseTransactionsFile } from './format-registry.js';
 import { withUnknownDays } from './file-days.js';
@@ -25,6 +26,19 @@ describe("a file's days (uploads that cost what they add)", () => {
     const renamed = parseTransactionsFile('t.csv', file(ROWS, HEADER.replace('Fees & Comm', 'Fees & Commissions')));
     expect(renamed.transactions).toHaveLength(4);
     expect(renamed.days!.digests.get('2024-02-29')).not.toBe(whole.days!.digests.get('2024-02-29'));
+  });
+
+  it("digests a day as the header's and its rows' cells, one JSON text a line, however many rows (the digests imports stored before stay valid)", () => {
+    const rows = Array.from({ length: 700 }, (_, index) => `"03/04/2024","Buy","S${index}","S${index} INC","${index + 1}","$1.00","","-$${index + 1}.00"`);
+    const other = '"03/01/2024","Buy","ABC","ABC INC","10","$10.00","","-$100.00"';
+    // The day's rows interleaved with another day's: file order within the day is what counts.
+    const text = [HEADER, ...rows.slice(0, 300), other, ...rows.slice(300), ''].join('\n');
+    const json = (line: string) => JSON.stringify(line.slice(1, -1).split('","'));
+    const expected = createHash('sha256')
+      .update([HEADER, ...rows].map(json).join('\n'))
+      .digest('hex')
+      .slice(0, 32);
+    expect(parseTransactionsFile('t.csv', text).days!.digests.get('2024-03-04')).toBe(expected);
   });
 
   it('puts the rows of days seen before aside unread, and reads those the account does not hold, in file order', async () => {

@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { IsoDate } from '@app/shared/domain';
 import { ROWS_PER_TURN, type Steps } from '../turns.js';
 import { rowCellsJson, type CsvRow } from './csv-text.js';
@@ -50,10 +50,44 @@ export class FileDays<T> {
   }
 }
 
+/** Rows' texts a day's digest takes in one update (updating it a row at a time cost twice as much, with its garbage). */
+const ROWS_PER_UPDATE = 256;
+
+/**
+ * One day's digest, taken in as its rows are read: the header's and the rows' texts, one per line, a
+ * few hundred rows' lines at a time. Digesting each day's text once the file was read held the event
+ * loop for most of a second with a million rows.
+ */
+class DayDigest {
+  private readonly hash = createHash('sha256');
+  /** Texts not taken in yet; after the first update, led by '' (the line break after the texts before). */
+  private texts: string[];
+
+  constructor(header: string) {
+    this.texts = [header];
+  }
+
+  add(text: string): void {
+    this.texts.push(text);
+    if (this.texts.length > ROWS_PER_UPDATE) this.update();
+  }
+
+  /** 128 bits as 32 hexadecimal digits. */
+  hex(): string {
+    this.update();
+    return this.hash.digest('hex').slice(0, 32);
+  }
+
+  private update(): void {
+    // A row's JSON cannot hold a line break: the rows stay apart in the digest.
+    this.hash.update(this.texts.join('\n'));
+    this.texts = [''];
+  }
+}
+
 /** Builds a file's `FileDays` while its rows are read (a layout whose rows each carry one day). */
 export class DayDigests {
-  /** Each day's rows' cells (JSON texts), digested once the file is read: one digest a day (updating a digest a row at a time cost twice as much, with its garbage). */
-  private readonly texts = new Map<IsoDate, string[]>();
+  private readonly days = new Map<IsoDate, DayDigest>();
   private readonly waiting = new Map<IsoDate, RowAside[]>();
   private waitingRows = 0;
   private readonly header: string;
@@ -68,10 +102,10 @@ export class DayDigests {
 
   /** Adds a data row to its day's digest; true when the row is put aside (its day was seen before), so not to be read now. */
   putAside(day: IsoDate, row: CsvRow): boolean {
-    let texts = this.texts.get(day);
-    if (texts === undefined) this.texts.set(day, (texts = [this.header]));
+    let digest = this.days.get(day);
+    if (digest === undefined) this.days.set(day, (digest = new DayDigest(this.header)));
     const json = rowCellsJson(row);
-    texts.push(json);
+    digest.add(json);
     if (!this.seen.has(day)) return false;
     let rows = this.waiting.get(day);
     if (rows === undefined) this.waiting.set(day, (rows = []));
@@ -83,9 +117,8 @@ export class DayDigests {
   /** The file's days once every row is added; `read` reads rows put aside. */
   finish<T>(read: (rows: readonly CsvRow[]) => T[]): FileDays<T> {
     const digests = new Map<IsoDate, string>();
-    // A row's JSON cannot hold a line break: the rows stay apart in the digest.
-    for (const [day, texts] of this.texts) digests.set(day, hash('sha256', texts.join('\n'), 'hex').slice(0, 32));
-    this.texts.clear();
+    for (const [day, digest] of this.days) digests.set(day, digest.hex());
+    this.days.clear();
     return new FileDays(this.layout, digests, this.waiting, this.waitingRows, read);
   }
 }
