@@ -11,8 +11,8 @@ import { withUnknownDays, type FileDays, type SeenDays } from '../domain/parsers
 import { brokerageFormats, parseRealizedLotsFile, parseTransactionsFile } from '../domain/parsers/format-registry.js';
 import type { BrokerTransaction } from '../domain/broker-transaction.js';
 import type { RealizedLot } from '../domain/realized-lot.js';
-import { runStepsWithTurns, type Turns } from '../domain/turns.js';
-import { unknownActionWarnings } from '../domain/unknown-actions.js';
+import { ROWS_PER_TURN, runStepsWithTurns, type Steps, type Turns } from '../domain/turns.js';
+import { unknownActionWarningSteps } from '../domain/unknown-actions.js';
 import { ImportStore, type RowDays, type StoredRows as Rows } from './import-store.port.js';
 import { UploadHistory } from './upload-history.port.js';
 
@@ -318,8 +318,11 @@ export class ImportBrokerageFiles {
       return {
         transactions: keyedTransactions,
         lots: keyedLots,
-        days: { transactions: daysOf(transactions.rows, (row) => row.date), lots: daysOf(lots, (lot) => lot.closedDate) },
-        fileWarnings: unknownActionWarnings(part.transactions.name, transactions.rows),
+        days: {
+          transactions: await runStepsWithTurns(daysOf(transactions.rows, (row) => row.date), TURNS),
+          lots: await runStepsWithTurns(daysOf(lots, (lot) => lot.closedDate), TURNS),
+        },
+        fileWarnings: await runStepsWithTurns(unknownActionWarningSteps(part.transactions.name, transactions.rows), TURNS),
         knownRows: transactions.knownRows + fileLots.knownRows,
       };
     };
@@ -498,13 +501,14 @@ const LEFT_HEAP_BYTES = 512 * 1024 * 1024;
 /** Where the import's CPU work may stop: a turn of the event loop once it has run 10 ms since the last. */
 const TURNS: Turns = { pause: turnIfDue };
 
-/** The first and last of the rows' days; null for no rows. */
-function daysOf<T>(rows: readonly T[], dayOf: (row: T) => IsoDate): RowDays | null {
+/** The first and last of the rows' days; null for no rows. Steps (turns.ts), stopping every ROWS_PER_TURN rows. */
+function* daysOf<T>(rows: readonly T[], dayOf: (row: T) => IsoDate): Steps<RowDays | null> {
   if (rows.length === 0) return null;
   let from = dayOf(rows[0]);
   let to = from;
-  for (const row of rows) {
-    const day = dayOf(row);
+  for (let index = 0; index < rows.length; index += 1) {
+    if (index > 0 && index % ROWS_PER_TURN === 0) yield;
+    const day = dayOf(rows[index]);
     if (day < from) from = day;
     if (day > to) to = day;
   }
@@ -523,8 +527,8 @@ function letGo(file: UploadedFile): void {
 const EMPTY_FILE = Buffer.alloc(0);
 
 /** The rows whose natural key is not among the stored ones. */
-function notStoredYet<T extends { fingerprint?: string }>(rows: readonly T[], stored: readonly T[]): T[] {
-  if (stored.length === 0) return [...rows]; // a first import: a million rows need no set of nothing
+function notStoredYet<T extends { fingerprint?: string }>(rows: readonly T[], stored: readonly T[]): readonly T[] {
+  if (stored.length === 0) return rows; // a first import: a million rows need no set of nothing, nor a copy
   const known = new Set(stored.map((row) => row.fingerprint));
   return rows.filter((row) => !known.has(row.fingerprint));
 }

@@ -95,8 +95,11 @@ function* fingerprintAll<T>(kind: string, account: string, rows: readonly T[], c
 /** Sets each row's key (rows fresh from a file, keyed for one account: not copied, as 100,000s of rows are much of an import's memory). */
 function* withKeys<T extends { fingerprint?: string }>(rows: readonly T[], keying: Steps<string[]>): Steps<T[]> {
   const keys = yield* keying;
-  for (let index = 0; index < rows.length; index += 1) rows[index].fingerprint = keys[index];
-  return [...rows];
+  for (let index = 0; index < rows.length; index += 1) {
+    if (index > 0 && index % ROWS_PER_TURN === 0) yield;
+    rows[index].fingerprint = keys[index];
+  }
+  return rows.slice();
 }
 
 /**

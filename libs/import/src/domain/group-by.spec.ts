@@ -1,5 +1,6 @@
-import { groupBy, groupingSteps } from './group-by.js';
-import { ROWS_PER_TURN } from './turns.js';
+import { random } from '../testing/random.js';
+import { groupBy, groupingSteps, sortingSteps } from './group-by.js';
+import { ROWS_PER_TURN, runSteps } from './turns.js';
 
 describe('groupBy', () => {
   const items = Array.from({ length: 2 * ROWS_PER_TURN + 5 }, (_, index) => ({ index, key: `k${index % 7}` }));
@@ -20,6 +21,39 @@ describe('groupBy', () => {
       }
       stops += 1;
     }
+    expect(stops).toBe(2);
+  });
+});
+
+describe('sortingSteps', () => {
+  const byDay = (a: { day: number }, b: { day: number }) => a.day - b.day;
+  /** Items with days drawn from `days` values, each item its own object (so a changed order of equal days shows). */
+  const itemsOf = (days: number[]) => days.map((day, index) => ({ day, index }));
+
+  it('gives what a stable sort gives: in order, in strictly reverse order, reversed with equal neighbours, and mixed', () => {
+    const next = random(5);
+    const count = 3 * ROWS_PER_TURN + 7;
+    const cases = [
+      Array.from({ length: count }, (_, index) => Math.floor(index / 3)),
+      Array.from({ length: count }, (_, index) => count - index),
+      Array.from({ length: count }, (_, index) => Math.floor((count - index) / 2)),
+      Array.from({ length: count }, () => Math.floor(next() * 50)),
+      [],
+      [1],
+    ];
+    for (const days of cases) {
+      const items = itemsOf(days);
+      const sorted = runSteps(sortingSteps(items, byDay));
+      expect(sorted).toEqual([...items].sort(byDay));
+      expect(sorted).not.toBe(items);
+    }
+  });
+
+  it('stops every ROWS_PER_TURN items while it finds them in order', () => {
+    const items = itemsOf(Array.from({ length: 2 * ROWS_PER_TURN + 5 }, (_, index) => index));
+    const steps = sortingSteps(items, byDay);
+    let stops = 0;
+    while (steps.next().done !== true) stops += 1;
     expect(stops).toBe(2);
   });
 });

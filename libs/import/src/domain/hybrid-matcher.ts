@@ -12,7 +12,7 @@ import { allocateLots, LOT_QUANTITY_TOLERANCE } from './lot-allocation.js';
 import { SymbolBook, type LotPiece, type OpenLotQueue, type RemainingLot } from './open-lot-book.js';
 import { PositionHistory } from './position-history.js';
 import type { RealizedLot } from './realized-lot.js';
-import { groupBy, groupingSteps } from './group-by.js';
+import { groupBy, groupingSteps, sortingSteps } from './group-by.js';
 import { ROWS_PER_TURN, runSteps, runStepsWithTurns, type Steps, type Turns } from './turns.js';
 
 export type MatchWarningCode =
@@ -147,28 +147,30 @@ export function matchTrades(
 
 /** The state of one matching pass. */
 class MatchRun {
-  private readonly ordered: BrokerTransaction[];
+  /** The transactions in time order (`prepare`). */
+  private ordered: BrokerTransaction[] = [];
   private readonly books = new Map<string, SymbolBook>();
   private readonly positions = new PositionHistory();
   private readonly trades: MatchedTrade[] = [];
   private readonly dividends: MatchedDividend[] = [];
   private readonly warnings: MatchWarning[] = [];
   private readonly companyNames = new Map<string, string>();
-  private readonly brokerLotsOf = new Map<BrokerTransaction, RealizedLot[]>();
-  private readonly usedLots = new Set<RealizedLot>();
+  /**
+   * The broker lots allocated to each closing transaction, by its place in `ordered`, and which lots
+   * are allocated (1), by their place in `lots`: arrays, where a Map and a Set of a million rows took
+   * the event loop for a tenth of a second at a time to grow.
+   */
+  private readonly brokerLotsOf: (RealizedLot[] | undefined)[] = [];
+  private readonly usedLots: Uint8Array;
   private readonly splitDaysDone = new Set<string>();
-  private readonly splitRowsByDay: Map<string, BrokerTransaction[]>;
+  private splitRowsByDay = new Map<string, BrokerTransaction[]>();
 
   constructor(
-    transactions: readonly BrokerTransaction[],
+    private readonly transactions: readonly BrokerTransaction[],
     private readonly lots: readonly RealizedLot[],
     private readonly lotRowsGiven: number,
   ) {
-    this.ordered = [...transactions].sort(compareInTimeOrder);
-    this.splitRowsByDay = groupBy(
-      this.ordered.filter((tx) => tx.kind === 'stock_split' || tx.kind === 'reverse_split'),
-      (tx) => dayKey(tx.symbol, tx.date),
-    );
+    this.usedLots = new Uint8Array(lots.length);
   }
 
   /** Starts from where an earlier match of the account ended (before anything is applied). */
@@ -194,29 +196,44 @@ class MatchRun {
   }
 
   run(): MatchResult {
+    runSteps(this.prepare());
     runSteps(this.allocateBrokerLots());
-    for (const tx of this.ordered) {
-      this.apply(tx);
+    for (let index = 0; index < this.ordered.length; index += 1) {
+      this.apply(this.ordered[index], index);
     }
     return runSteps(this.result());
   }
 
   async runInSlices(pause: () => Promise<void>, sliceSize: number): Promise<MatchResult> {
+    await runStepsWithTurns(this.prepare(sliceSize), { pause });
     await runStepsWithTurns(this.allocateBrokerLots(sliceSize), { pause });
     for (let index = 0; index < this.ordered.length; index += 1) {
       if (index > 0 && index % sliceSize === 0) await pause();
-      this.apply(this.ordered[index]);
+      this.apply(this.ordered[index], index);
     }
     return runStepsWithTurns(this.result(sliceSize), { pause });
+  }
+
+  /** The transactions in time order, a place for each one's broker lots, and the splits by day. */
+  private *prepare(sliceSize = Infinity): Steps<void> {
+    this.ordered = yield* sortingSteps(this.transactions, compareInTimeOrder, sliceSize);
+    const splits: BrokerTransaction[] = [];
+    for (let index = 0; index < this.ordered.length; index += 1) {
+      if (index > 0 && index % sliceSize === 0) yield;
+      const tx = this.ordered[index];
+      this.brokerLotsOf.push(undefined);
+      if (tx.kind === 'stock_split' || tx.kind === 'reverse_split') splits.push(tx);
+    }
+    this.splitRowsByDay = groupBy(splits, (tx) => dayKey(tx.symbol, tx.date));
   }
 
   /** The result, as steps stopping every `sliceSize` rows counted (half a second at a stretch for a million rows). */
   private *result(sliceSize = Infinity): Steps<MatchResult> {
     let counted = 0;
     const unmatchedLots: RealizedLot[] = [];
-    for (const lot of this.lots) {
+    for (let index = 0; index < this.lots.length; index += 1) {
       if (++counted % sliceSize === 0) yield;
-      if (!this.usedLots.has(lot)) unmatchedLots.push(lot);
+      if (this.usedLots[index] === 0) unmatchedLots.push(this.lots[index]);
     }
     let brokerTrades = 0;
     for (const trade of this.trades) {
@@ -225,11 +242,11 @@ class MatchRun {
     }
     let closing = 0;
     let closingWithBrokerLots = 0;
-    for (const tx of this.ordered) {
+    for (let index = 0; index < this.ordered.length; index += 1) {
       if (++counted % sliceSize === 0) yield;
-      if (!isClosingKind(tx.kind)) continue;
+      if (!isClosingKind(this.ordered[index].kind)) continue;
       closing += 1;
-      if (this.brokerLotsOf.has(tx)) closingWithBrokerLots += 1;
+      if (this.brokerLotsOf[index] !== undefined) closingWithBrokerLots += 1;
     }
     return {
       trades: this.trades,
@@ -252,17 +269,28 @@ class MatchRun {
 
   /**
    * Shares each day's lots of a symbol out among that day's closing transactions of the symbol; stops
-   * (yields) after every `sliceSize` closing transactions, where a caller may give the event loop a turn.
+   * (yields) after every `sliceSize` lots or transactions gone through, where a caller may give the
+   * event loop a turn.
    */
   private *allocateBrokerLots(sliceSize = Infinity): Steps<void> {
-    const lotsByDay = yield* groupingSteps([...this.lots].sort((a, b) => a.line - b.line), (lot) => dayKey(lot.symbol, lot.closedDate));
-    const closingByDay = yield* groupingSteps(
-      this.ordered.filter((tx) => isClosingKind(tx.kind) && tx.quantity),
-      (tx) => dayKey(tx.symbol, tx.date),
-    );
+    // Lots and closing transactions by their places in `lots` and `ordered`, the lots in line order.
+    const { lots, ordered } = this;
+    const places: number[] = [];
+    for (let index = 0; index < lots.length; index += 1) {
+      if (index > 0 && index % sliceSize === 0) yield;
+      places.push(index);
+    }
+    const byLine = yield* sortingSteps(places, (a, b) => lots[a].line - lots[b].line, sliceSize);
+    const lotsByDay = yield* groupingSteps(byLine, (index) => dayKey(lots[index].symbol, lots[index].closedDate));
+    const closingPlaces: number[] = [];
+    for (let index = 0; index < ordered.length; index += 1) {
+      if (index > 0 && index % sliceSize === 0) yield;
+      if (isClosingKind(ordered[index].kind) && ordered[index].quantity) closingPlaces.push(index);
+    }
+    const closingByDay = yield* groupingSteps(closingPlaces, (index) => dayKey(ordered[index].symbol, ordered[index].date));
     let sinceStop = 0;
-    for (const [key, closings] of closingByDay) {
-      sinceStop += closings.length;
+    for (const [key, places] of closingByDay) {
+      sinceStop += places.length;
       if (sinceStop >= sliceSize) {
         sinceStop = 0;
         yield;
@@ -271,21 +299,21 @@ class MatchRun {
       if (!dayLots) {
         continue;
       }
+      const closings = places.map((index) => ordered[index]);
       const allocation = allocateLots(
         closings.map((tx) => tx.quantity as Decimal),
-        dayLots.map((lot) => lot.quantity),
+        dayLots.map((index) => lots[index].quantity),
       );
       allocation.forEach((lotIndexes, index) => {
         if (lotIndexes) {
-          const chosen = lotIndexes.map((lotIndex) => dayLots[lotIndex]);
-          chosen.forEach((lot) => this.usedLots.add(lot));
-          this.brokerLotsOf.set(closings[index], chosen);
+          for (const lotIndex of lotIndexes) this.usedLots[dayLots[lotIndex]] = 1;
+          this.brokerLotsOf[places[index]] = lotIndexes.map((lotIndex) => lots[dayLots[lotIndex]]);
         }
       });
-      const leftOver = dayLots.filter((lot) => !this.usedLots.has(lot));
+      const leftOver = dayLots.filter((index) => this.usedLots[index] === 0).map((index) => lots[index]);
       const sum = Decimal.sum(leftOver.map((lot) => lot.quantity));
       closings
-        .filter((tx) => !this.brokerLotsOf.has(tx))
+        .filter((_, index) => this.brokerLotsOf[places[index]] === undefined)
         .forEach((tx) => {
           this.warn(
             'LOTS_DO_NOT_ADD_UP',
@@ -297,7 +325,8 @@ class MatchRun {
     }
   }
 
-  private apply(tx: BrokerTransaction): void {
+  /** Applies `ordered[index]`. */
+  private apply(tx: BrokerTransaction, index: number): void {
     const symbol = symbolKey(tx.symbol);
     if (symbol && tx.description.trim()) {
       this.companyNames.set(symbol, tx.description.trim());
@@ -310,10 +339,10 @@ class MatchRun {
         this.open(tx, 'short');
         break;
       case 'sell':
-        this.close(tx, 'long');
+        this.close(tx, 'long', index);
         break;
       case 'buy_to_cover':
-        this.close(tx, 'short');
+        this.close(tx, 'short', index);
         break;
       case 'stock_split':
       case 'reverse_split':
@@ -360,13 +389,13 @@ class MatchRun {
     this.recordPosition(tx);
   }
 
-  private close(tx: BrokerTransaction, side: TradeSide): void {
+  private close(tx: BrokerTransaction, side: TradeSide, index: number): void {
     if (!tx.quantity || !tx.quantity.isPositive()) {
       return;
     }
     const book = this.book(symbolKey(tx.symbol));
     const queue = side === 'long' ? book.long : book.short;
-    const brokerLots = this.brokerLotsOf.get(tx);
+    const brokerLots = this.brokerLotsOf[index];
     if (brokerLots) {
       brokerLots.forEach((lot) => this.closeWithBrokerLot(tx, side, queue, lot));
     } else {

@@ -1,4 +1,5 @@
 import { normaliseAction, type BrokerTransaction } from './broker-transaction.js';
+import { ROWS_PER_TURN, runSteps, type Steps } from './turns.js';
 
 /**
  * Actions a Schwab Transactions export writes that move cash or shares without being a trade or a
@@ -35,10 +36,17 @@ const LINES_SHOWN = 5;
  * are kept but count toward no trade or dividend, so the trader is told rather than left to wonder.
  */
 export function unknownActionWarnings(fileName: string, transactions: readonly BrokerTransaction[]): string[] {
+  return runSteps(unknownActionWarningSteps(fileName, transactions));
+}
+
+/** `unknownActionWarnings` as steps (turns.ts), stopping every ROWS_PER_TURN rows. */
+export function* unknownActionWarningSteps(fileName: string, transactions: readonly BrokerTransaction[]): Steps<string[]> {
   // Per Action: its first lines (the ones shown) and how many rows have it. A copy of every line so far
   // per row made an options trader's file quadratic: 40,000 'Buy to Open' rows took 15 s.
   const actions = new Map<string, { lines: number[]; rows: number }>();
-  for (const transaction of transactions) {
+  for (let index = 0; index < transactions.length; index += 1) {
+    if (index > 0 && index % ROWS_PER_TURN === 0) yield;
+    const transaction = transactions[index];
     if (transaction.kind !== 'other') continue;
     const action = normaliseAction(transaction.action);
     if (KNOWN_OTHER_ACTIONS.has(action)) continue;

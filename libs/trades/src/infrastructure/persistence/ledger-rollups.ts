@@ -111,7 +111,11 @@ async function rollupTotals(ledger: RolledUpLedger): Promise<RollupTotals> {
   await eachInTurns(ledger.positions, (position) => symbolOf(position.symbol).addPosition(position.date, position.shares));
 
   const perDay = new Map<IsoDate, DayTotals>();
-  const daysOfSymbols = [...days.values()].flatMap((ofSymbol) => [...ofSymbol.values()]);
+  // Gathered with turns too: a million rows' days of symbols took a tenth of a second to gather at once.
+  const daysOfSymbols: DayTotals[] = [];
+  await eachInTurns([...days.values()], (ofSymbol) => {
+    for (const totals of ofSymbol.values()) daysOfSymbols.push(totals);
+  });
   await eachInTurns(daysOfSymbols, (totals) => {
     let all = perDay.get(totals.day);
     if (all === undefined) perDay.set(totals.day, (all = new DayTotals('', totals.day)));

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, decimalFrom, decimalOrNullFrom, mapInTurns, rowsOf, textOrNull, type CopyJob, type CopyTarget, type SqlRow } from '@app/persistence';
+import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, mapInTurns, rowsOf, textOrNull, type CopyJob, type CopyTarget, type SqlRow } from '@app/persistence';
 import { monthOf, type IsoDate } from '@app/shared/domain';
 import { TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type OpenBooks } from '../../application/trade-ledger.port.js';
 import type { ClosedTrade, TradeSide, TradeSource } from '../../domain/closed-trade.js';
@@ -54,7 +54,7 @@ export class SqlTradeLedger extends TradeLedger {
     if (fromMemory) await raiseReportVersion(manager, userId);
     else await refreshTradeReports(this.database, userId);
     this.database.afterCommit(() => this.changes.changed(userId));
-    if (after === null) return { monthsChanged: activeMonths(ledger) };
+    if (after === null) return { monthsChanged: await activeMonths(ledger) };
     const months = new Set([...before.keys(), ...after.keys()]);
     return { monthsChanged: [...months].filter((month) => before.get(month) !== after.get(month)).sort() };
   }
@@ -114,7 +114,7 @@ export class SqlTradeLedger extends TradeLedger {
     await this.writeCompanyNames(userId, accountId, append.companyNames);
     await appendTradeReports(this.database, userId, accountId, append.after, append.symbols);
     this.database.afterCommit(() => this.changes.changed(userId));
-    return { monthsChanged: activeMonths(append) };
+    return { monthsChanged: await activeMonths(append) };
   }
 
   /**
@@ -224,12 +224,13 @@ export class SqlTradeLedger extends TradeLedger {
 }
 
 /** The months (ascending) in which a ledger closes a trade or pays a dividend. */
-function activeMonths(ledger: Pick<AccountLedger, 'trades' | 'dividends'>): string[] {
+async function activeMonths(ledger: Pick<AccountLedger, 'trades' | 'dividends'>): Promise<string[]> {
   // Each distinct day's month once: the trades come by close date, so a million of them hold a few
-  // hundred days (a quarter of a second went into a month per trade).
+  // hundred days (a quarter of a second went into a month per trade), gathered with turns of the
+  // event loop (a million trades' days took 75 ms).
   const days = new Set<IsoDate>();
-  for (const trade of ledger.trades) days.add(trade.closeDate);
-  for (const dividend of ledger.dividends) days.add(dividend.transactionDate);
+  await eachInTurns(ledger.trades, (trade) => days.add(trade.closeDate));
+  await eachInTurns(ledger.dividends, (dividend) => days.add(dividend.transactionDate));
   return [...new Set([...days].map(monthOf))].sort();
 }
 
