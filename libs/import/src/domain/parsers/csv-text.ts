@@ -51,15 +51,6 @@ function lineOfOffset(text: string, offset: number): number {
  * UTF-8 nor plain single-byte text).
  */
 export function decodeCsvText(fileName: string, content: Uint8Array | string): string {
-  return decodeCsvPieces(fileName, content).join('');
-}
-
-/**
- * `decodeCsvText` as the pieces it was decoded in (a slice of bytes each; joined, they are the text):
- * what a large file's reading takes, as joining a million-row file's pieces into one text held the
- * event loop for a quarter of a second and more (`streamCsvRows` reads across the pieces).
- */
-export function decodeCsvPieces(fileName: string, content: Uint8Array | string): readonly string[] {
   if (typeof content === 'string') return decodeText(fileName, content);
   return runSteps(decoding(fileName, content, Infinity));
 }
@@ -68,12 +59,12 @@ export function decodeCsvPieces(fileName: string, content: Uint8Array | string):
 const DECODE_SLICE = 1024 * 1024;
 
 /**
- * `decodeCsvPieces` of an uploaded file a slice at a time, awaiting `pause` between slices: decoding,
+ * `decodeCsvText` of an uploaded file a slice at a time, awaiting `pause` between slices: decoding,
  * the control-character scan and the line-end normalisation of a 21 MB upload took ~130 ms at once
- * (a second for a million rows), with no other request answered meanwhile. The same text (in pieces)
- * and the same refusals; UTF-16 and text that is not UTF-8 are decoded at once.
+ * (a second for a million rows), with no other request answered meanwhile. The same text and the same
+ * refusals; UTF-16 and text that is not UTF-8 are decoded at once.
  */
-export function decodeCsvTextInTurns(fileName: string, content: Uint8Array, pause: () => Promise<void>, slice: number = DECODE_SLICE): Promise<readonly string[]> {
+export function decodeCsvTextInTurns(fileName: string, content: Uint8Array, pause: () => Promise<void>, slice: number = DECODE_SLICE): Promise<string> {
   return runStepsWithTurns(decoding(fileName, content, slice), { pause });
 }
 
@@ -99,7 +90,7 @@ export class CsvTextReceiver {
   /** Decoded slices the normalising has not taken yet; it looks one slice ahead, to know the last. */
   private readonly pieces: string[] = [];
   private ended = false;
-  private normalised: Steps<readonly string[]> | undefined;
+  private normalised: Steps<string> | undefined;
   private stepped = false;
   private stopped = false;
   private readonly first = new TextDecoder('utf-8', { fatal: true });
@@ -205,7 +196,7 @@ function joinBytes(parts: readonly Uint8Array[], length: number): Uint8Array {
 }
 
 /** Decoding as steps (turns.ts), stopping between slices of `slice` bytes; the text is remembered for the file's later readings. */
-function* decoding(fileName: string, content: Uint8Array, slice: number): Steps<readonly string[]> {
+function* decoding(fileName: string, content: Uint8Array, slice: number): Steps<string> {
   // An upload's file is read more than once (the precheck, which file is which, the parse): decoded once.
   const decoded = DECODED.get(content);
   if (decoded !== undefined && decoded.fileName === fileName) return decoded.text;
@@ -213,7 +204,7 @@ function* decoding(fileName: string, content: Uint8Array, slice: number): Steps<
     throw ImportFileError.emptyFile(fileName);
   }
   const utf16 = (content[0] === 0xff && content[1] === 0xfe) || (content[0] === 0xfe && content[1] === 0xff);
-  let text: readonly string[];
+  let text: string;
   if (utf16 || content.length <= slice) {
     text = decodeText(fileName, decodeBytes(fileName, content));
   } else {
@@ -229,7 +220,7 @@ function* decoding(fileName: string, content: Uint8Array, slice: number): Steps<
 }
 
 /** The text of the byte arrays decoded lately (uploaded files are never changed in place). */
-const DECODED = new WeakMap<Uint8Array, { fileName: string; text: readonly string[] }>();
+const DECODED = new WeakMap<Uint8Array, { fileName: string; text: string }>();
 
 /** Lets the decoded text of `content` go (its last reader has it): it is not kept as long as the bytes are. */
 export function forgetDecodedCsvText(content: Uint8Array): void {
@@ -237,17 +228,16 @@ export function forgetDecodedCsvText(content: Uint8Array): void {
 }
 
 /** Decoded text checked and normalised (`normalising`) at once. */
-function decodeText(fileName: string, decoded: string): readonly string[] {
+function decodeText(fileName: string, decoded: string): string {
   return runSteps(normalising(fileName, [decoded][Symbol.iterator]()));
 }
 
 /**
- * The text of the decoded pieces, as pieces in order: a BOM removed at its start and the old DOS
- * end-of-file mark at its end, refused for a control character (on its line) or when blank, line ends
- * normalised to LF (a CR that ends a piece is held for the next, where an LF may follow it). Stops
- * between pieces.
+ * The text of the decoded pieces, in order: a BOM removed at its start and the old DOS end-of-file
+ * mark at its end, refused for a control character (on its line) or when blank, line ends normalised
+ * to LF (a CR that ends a piece is held for the next, where an LF may follow it). Stops between pieces.
  */
-function* normalising(fileName: string, pieces: Iterator<string>): Steps<readonly string[]> {
+function* normalising(fileName: string, pieces: Iterator<string>): Steps<string> {
   const normalised: string[] = [];
   /** Line ends in the pieces before this one (as the text is before it is normalised: what `lineOfOffset` counts). */
   let linesBefore = 0;
@@ -275,10 +265,11 @@ function* normalising(fileName: string, pieces: Iterator<string>): Steps<readonl
       yield;
     }
   }
-  if (!normalised.some((text) => /\S/.test(text))) {
+  const text = normalised.join('');
+  if (!/\S/.test(text)) {
     throw ImportFileError.emptyFile(fileName);
   }
-  return normalised;
+  return text;
 }
 
 /** Bytes that are not UTF-8 (`utf8Slices`). */
@@ -366,8 +357,8 @@ const STREAM_SLICE = 256 * 1024;
  * is reached, after the records before it, so the first problem of a file in file order is the one
  * reported, whether it is in the CSV or in a row's content, however the text was sliced.
  */
-export function streamCsvRows(fileName: string, text: string | readonly string[], delimiter: string, slice: number = STREAM_SLICE): CsvRecords {
-  return new CsvRecordStream(fileName, typeof text === 'string' ? [text] : text, delimiter, slice);
+export function streamCsvRows(fileName: string, text: string, delimiter: string, slice: number = STREAM_SLICE): CsvRecords {
+  return new CsvRecordStream(fileName, text, delimiter, slice);
 }
 
 /** Records taken from one text: `entries` and iterating go on where the last taking stopped (breaking off a loop does not end it). */
@@ -377,15 +368,7 @@ class CsvRecordStream implements CsvRecords {
   private taken = 0;
   /** Records given from all slices. */
   private given = 0;
-  /**
-   * The text being read: what was left of the pieces before, then the next piece, joined when the
-   * reading comes to it (a piece's length at a time, where one text of a large file's every piece took
-   * a quarter of a second to join at once).
-   */
-  private text: string;
-  /** The next piece to join to `text`. */
-  private nextPiece = 1;
-  /** Where the next slice starts in `text`, and its first line. */
+  /** Where the next slice starts, and its first line. */
   private start = 0;
   private line = 1;
   /** The malformed record the whole text's reading stopped at, thrown once the records before it are taken. */
@@ -393,12 +376,10 @@ class CsvRecordStream implements CsvRecords {
 
   constructor(
     private readonly fileName: string,
-    private readonly pieces: readonly string[],
+    private readonly text: string,
     private readonly delimiter: string,
     private readonly slice: number,
-  ) {
-    this.text = pieces[0] ?? '';
-  }
+  ) {}
 
   [Symbol.iterator](): Iterator<CsvRow> {
     return this.iterate((row) => row);
@@ -423,28 +404,19 @@ class CsvRecordStream implements CsvRecords {
   private take(): CsvRow | undefined {
     while (this.taken === this.rows.length) {
       if (this.malformed !== null) throw this.malformed;
-      if (this.start >= this.text.length && !this.joinNextPiece()) return undefined;
+      if (this.start >= this.text.length) return undefined;
       this.readSlice();
     }
     this.given += 1;
     return this.rows[this.taken++];
   }
 
-  /** Joins the next piece to what is left of `text` (false when none is left). */
-  private joinNextPiece(): boolean {
-    if (this.nextPiece >= this.pieces.length) return false;
-    this.text = this.text.slice(this.start) + this.pieces[this.nextPiece++];
-    this.start = 0;
-    return true;
-  }
-
   private readSlice(): void {
     this.rows = [];
     this.taken = 0;
     for (let size = this.slice; ; size *= 2) {
-      while (this.text.length - this.start < size && this.joinNextPiece());
       const end = Math.min(this.text.length, this.start + size);
-      const last = end === this.text.length && this.nextPiece >= this.pieces.length;
+      const last = end === this.text.length;
       const plain = splitPlainRecords(this.text, this.start, end, last, this.delimiter);
       if (plain !== null) {
         this.line = collectPlainRecords(plain, this.line, this.rows);
@@ -454,12 +426,10 @@ class CsvRecordStream implements CsvRecords {
       const parser = new Papa.Parser(papaConfig(this.delimiter));
       const parsed = parser.parse(this.text.slice(this.start, end), this.start, !last) as Papa.ParseResult<string[]>;
       if (parsed.errors.length > 0) {
-        const whole = splitCsvText(this.fileName, this.pieces.join(''), this.delimiter);
+        const whole = splitCsvText(this.fileName, this.text, this.delimiter);
         this.rows = whole.rows.slice(this.given);
         this.malformed = whole.error;
-        this.text = '';
-        this.start = 0;
-        this.nextPiece = this.pieces.length;
+        this.start = this.text.length;
         return;
       }
       // A slice within one long record holds no whole record: a larger one is read.

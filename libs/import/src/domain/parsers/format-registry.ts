@@ -8,7 +8,7 @@ import type {
   ParsedRealizedLotsFile,
   ParsedTransactionsFile,
 } from './brokerage-format.js';
-import { decodeCsvPieces, forgetDecodedCsvText, readCsvRows, streamCsvRows, type CsvRow } from './csv-text.js';
+import { decodeCsvText, forgetDecodedCsvText, readCsvRows, streamCsvRows, type CsvRow } from './csv-text.js';
 import type { SeenDays } from './file-days.js';
 import { etradeTransactionsFormat } from './etrade-transactions.format.js';
 import { fidelityHistoryFormat } from './fidelity-history.format.js';
@@ -68,7 +68,7 @@ export class FormatRegistry {
    * layout that dates its rows puts aside those of the days seen in it (file-days.ts).
    */
   *parsing(fileName: string, content: Uint8Array | string, seen?: SeenDays): Steps<ParsedBrokerageFile> {
-    const text = decodeCsvPieces(fileName, content);
+    const text = decodeCsvText(fileName, content);
     // The parse is the file's last reading: its text goes with the rows.
     if (typeof content !== 'string') forgetDecodedCsvText(content);
     yield;
@@ -94,28 +94,20 @@ export class FormatRegistry {
    * text.
    */
   identify(fileName: string, content: Uint8Array | string): BrokerageFormat | undefined {
-    return this.sniff(fileName, decodeCsvPieces(fileName, content))?.format;
+    return this.sniff(fileName, decodeCsvText(fileName, content))?.format;
   }
 
   /** The delimiter with which the first lines hold a known header. */
-  private sniffDelimiter(fileName: string, text: readonly string[]): string {
+  private sniffDelimiter(fileName: string, text: string): string {
     return this.sniff(fileName, text)?.delimiter ?? DELIMITERS[0];
   }
 
-  /** The delimiter and layout of a file's first SNIFF_LINES lines (its text's pieces: the first ones hold them). */
-  private sniff(fileName: string, pieces: readonly string[]): { delimiter: string; format: BrokerageFormat } | undefined {
-    let text = '';
-    let lines = 0;
+  private sniff(fileName: string, text: string): { delimiter: string; format: BrokerageFormat } | undefined {
     let end = 0;
-    for (let next = 0, from = 1; lines < SNIFF_LINES && next < pieces.length; next += 1) {
-      text += pieces[next];
-      for (let at = text.indexOf('\n', from); lines < SNIFF_LINES && at !== -1; at = text.indexOf('\n', at + 1)) {
-        end = at;
-        lines += 1;
-      }
-      from = Math.max(1, text.length);
+    for (let lines = 0; lines < SNIFF_LINES && end !== -1; lines += 1) {
+      end = text.indexOf('\n', end + 1);
     }
-    const head = lines < SNIFF_LINES ? text : text.slice(0, end);
+    const head = end === -1 ? text : text.slice(0, end);
     for (const delimiter of DELIMITERS) {
       try {
         for (const row of readCsvRows(fileName, head, delimiter)) {
