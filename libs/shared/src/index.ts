@@ -15,6 +15,7 @@ export {
 export { isConnectionError } from './errors/connection-errors.js';
 export { DATABASE_CONNECTION_FAILED, describeFailure, INTERNAL_ERROR, STATUS_BY_CODE, type Failure } from './http/failures.js';
 export { DATA_SOURCE, dataResponse } from './http/data-source.js';
+export { dataResponseText, JsonText } from './http/json-text.js';
 export { decodeUploadedText, readUploadedFileList, readUploadedFiles, UploadBudget, type FileReceiver, type UploadedFile, type UploadRules } from './http/multipart-upload.js';
 export { timestampWithMicroseconds } from './time/timestamps.js';
 export { Lane } from './concurrency/lane.js';

@@ -13,6 +13,14 @@ export interface MonthReport<T extends MonthTrade = MonthTrade> {
   readonly dividends: readonly DividendPayment[];
 }
 
+/** A month's totals, trades (as JSON text, `MonthTradesJson`) and dividends: what its page shows. */
+export interface MonthPage {
+  readonly month: string;
+  readonly totals: PeriodTotals;
+  readonly tradesJson: string;
+  readonly dividends: readonly DividendPayment[];
+}
+
 /** `/api/months`, `/api/month/{month}`, `/api/trade-details/{month}`. */
 @Injectable()
 export class MonthlyReports {
@@ -24,8 +32,13 @@ export class MonthlyReports {
   }
 
   /** A month's summary, trades and dividends; a month without data gives zeros. */
-  month(scope: ReportScope, monthText: unknown): Promise<MonthReport> {
-    return this.report(scope, monthText, (range) => this.reports.monthTradesClosedIn(scope, range));
+  async month(scope: ReportScope, monthText: unknown): Promise<MonthPage> {
+    const month = parseReportMonth(monthText);
+    const range = { from: month.firstDay, to: month.lastDay };
+    const trades = await this.reports.monthTradesJson(scope, range);
+    const dividends = await this.reports.dividendsPaidIn(scope, range);
+    const { tradeCount, winningTrades, tradingProfitLoss } = trades;
+    return { month: month.month, totals: { ...totalsOf([], dividends), tradeCount, winningTrades, tradingProfitLoss }, tradesJson: trades.json, dividends };
   }
 
   /** The same with every field of the trades (a month's export file). */

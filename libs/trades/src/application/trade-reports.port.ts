@@ -1,4 +1,4 @@
-import type { IsoDate } from '@app/shared/domain';
+import type { Decimal, IsoDate } from '@app/shared/domain';
 import type { DayTotals } from '../domain/period-totals.js';
 import type { OpenPosition, DividendPayment, ClosedTrade, MonthTrade } from '../domain/closed-trade.js';
 import type { SymbolAccountTotals } from '../domain/symbol-summary.js';
@@ -19,6 +19,17 @@ export interface ReportScope {
 }
 
 /**
+ * A month's trades as its page shows them, made by the store as one JSON array (each trade the object
+ * `monthTradeView` makes of it, in the order of `monthTradesClosedIn`), with what they add up to.
+ */
+export interface MonthTradesJson {
+  readonly json: string;
+  readonly tradeCount: number;
+  readonly winningTrades: number;
+  readonly tradingProfitLoss: Decimal;
+}
+
+/**
  * The read model of one user's trading record (the trades, dividends and positions the import
  * derived, plus their rollups). Every method is scoped to the user (and to one of their accounts when
  * the scope names one): nobody reads another's data.
@@ -36,6 +47,12 @@ export abstract class TradeReports {
 
   /** The same trades with only what a month's report shows of them (`MonthTrade`), in the same order. */
   abstract monthTradesClosedIn(scope: ReportScope, range: DayRange): Promise<MonthTrade[]>;
+
+  /**
+   * The same trades as the month's page sends them (`MonthTradesJson`): a month of an active trader's
+   * tens of thousands of trades goes out without a trade or view object made of each.
+   */
+  abstract monthTradesJson(scope: ReportScope, range: DayRange): Promise<MonthTradesJson>;
 
   /**
    * One page of the trades `query` selects, in its sort and order, ties in the import's order

@@ -14,6 +14,9 @@ import {
   symbolsView,
   timeframeView,
   tradeDetailsView,
+  type DividendView,
+  type MonthSummaryView,
+  type MonthTradeView,
 } from '../http/report-views.js';
 
 const ALICE = 1;
@@ -48,6 +51,15 @@ function reports(): InMemoryTradeReports {
 /** Every account of the user. */
 const all = (userId: number) => ({ userId, accountId: null });
 
+/** What `/api/month/{month}` answers. */
+interface MonthResponseBody {
+  success: true;
+  summary: MonthSummaryView;
+  trades: MonthTradeView[];
+  dividends: DividendView[];
+  data_source: string;
+}
+
 describe('the trading reports use cases', () => {
   const data = reports();
   const monthlyReports = new MonthlyReports(data);
@@ -56,7 +68,8 @@ describe('the trading reports use cases', () => {
   const calendarReports = new CalendarReports(data);
   const monthly = {
     months: async (user: number) => monthsView(await monthlyReports.months(all(user))),
-    month: async (user: number, month: unknown) => monthView(await monthlyReports.month(all(user), month)),
+    // The month's page comes as its JSON text (the response's, envelope included).
+    month: async (user: number, month: unknown) => JSON.parse(monthView(await monthlyReports.month(all(user), month)).text) as MonthResponseBody,
     tradeDetails: async (user: number, month: unknown) => tradeDetailsView(await monthlyReports.tradeDetails(all(user), month)),
   };
   const timeframe = { timeframe: async (user: number, query: Parameters<TimeframeReport['timeframe']>[1]) => timeframeView(await timeframeReport.timeframe(all(user), query)) };

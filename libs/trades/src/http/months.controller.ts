@@ -33,7 +33,7 @@ export class MonthsController {
   @ApiJson('MonthResponse', 'The month (empty lists for a month without activity).')
   @ApiFailures(400, 404)
   async month(@CurrentUser() user: AuthenticatedUser, @Param('month') month: string, @Query('account') account?: unknown) {
-    return dataResponse(monthView(await this.reports.month(await this.scopes.of(user.id, account), month)));
+    return monthView(await this.reports.month(await this.scopes.of(user.id, account), month));
   }
 
   @Get('trade-details/:month')

@@ -1,6 +1,6 @@
 import { brotliCompress, constants as zlib, gzipSync } from 'node:zlib';
 import { Injectable } from '@nestjs/common';
-import { SingleFlight } from '@app/shared';
+import { JsonText, SingleFlight } from '@app/shared';
 import { ReportVersions } from '../application/report-versions.port.js';
 
 /** Bytes kept at most: a few hundred months, calendars and summaries of several users. */
@@ -34,9 +34,9 @@ export class CachedReport {
     readonly json: Buffer,
   ) {}
 
-  /** A response body serialised as JSON (UTF-8), under the report version it was computed for. */
+  /** A response body serialised as JSON (UTF-8; a JsonText's as it is), under the report version it was computed for. */
   static of(version: number, body: unknown): CachedReport {
-    return new CachedReport(version, Buffer.from(JSON.stringify(body), 'utf8'));
+    return new CachedReport(version, Buffer.from(body instanceof JsonText ? body.text : JSON.stringify(body), 'utf8'));
   }
 
   get compressible(): boolean {

@@ -1,6 +1,7 @@
+import { dataResponseText, JsonText } from '@app/shared';
 import { Decimal, productInCents } from '@app/shared/domain';
 import type { DayReport } from '../application/calendar-reports.service.js';
-import type { MonthReport } from '../application/monthly-reports.service.js';
+import type { MonthPage } from '../application/monthly-reports.service.js';
 import type { SymbolDetail } from '../application/symbol-reports.service.js';
 import type { TimeframeResult } from '../application/timeframe-report.service.js';
 import type { SelectedTrades, TradeListResult } from '../application/trade-list.service.js';
@@ -339,12 +340,13 @@ export function monthsView(months: readonly { month: string; totals: PeriodTotal
 }
 
 /** `/api/month/{month}`: every trade with the fields a listing shows. */
-export function monthView(report: MonthReport) {
-  return {
-    summary: monthSummaryView(report.month, report.totals),
-    trades: report.trades.map(monthTradeView),
-    dividends: report.dividends.map(dividendView),
-  };
+/** `/api/month/{month}`, as its JSON text (the trades come as text already: `MonthTradesJson`). */
+export function monthView(page: MonthPage): JsonText {
+  return dataResponseText({
+    summary: monthSummaryView(page.month, page.totals),
+    trades: new JsonText(page.tradesJson),
+    dividends: page.dividends.map(dividendView),
+  });
 }
 
 /** `/api/trade-details/{month}`: every field of every trade. */

@@ -1,5 +1,6 @@
 import { Decimal, type IsoDate } from '@app/shared/domain';
-import { TradeReports, type DayRange, type ReportScope } from '../application/trade-reports.port.js';
+import { TradeReports, type DayRange, type MonthTradesJson, type ReportScope } from '../application/trade-reports.port.js';
+import { monthTradeView } from '../http/report-views.js';
 import type { DayTotals } from '../domain/period-totals.js';
 import { monthTradeOf, totalsOf, type OpenPosition, type DividendPayment, type ClosedTrade, type MonthTrade, type PositionChange } from '../domain/closed-trade.js';
 
@@ -88,6 +89,12 @@ export class InMemoryTradeReports extends TradeReports {
 
   async monthTradesClosedIn(scope: ReportScope, range: DayRange): Promise<MonthTrade[]> {
     return (await this.tradesClosedIn(scope, range)).map(monthTradeOf);
+  }
+
+  async monthTradesJson(scope: ReportScope, range: DayRange): Promise<MonthTradesJson> {
+    const trades = await this.monthTradesClosedIn(scope, range);
+    const totals = totalsOf(trades, []);
+    return { json: JSON.stringify(trades.map(monthTradeView)), tradeCount: totals.tradeCount, winningTrades: totals.winningTrades, tradingProfitLoss: totals.tradingProfitLoss };
   }
 
   async tradeListPage(scope: ReportScope, query: TradeListQuery): Promise<TradeListPage> {

@@ -97,7 +97,18 @@ describe('SqlTradeReports (real database)', () => {
     const bob = await addUser('bob@example.com', 'B-1');
     // A symbol with commas (the month's trades come as one comma-joined text per trade, the symbol last).
     const commas = aTrade({ symbol: 'X,Y ,', closeDate: '2025-01-02', totalProfitLoss: d('1.5'), washSale: true });
-    await store(bob, [aTrade({ symbol: 'AAPL', closeDate: '2025-01-02', totalProfitLoss: d('-999') }), commas], [aDividend('T', '2025-01-02', '1')], []);
+    // Figures the month's JSON rounds (half away from zero, either sign) and a symbol JSON escapes.
+    const rounded = aTrade({
+      symbol: 'Q"\\Z',
+      closeDate: '2025-01-03',
+      totalProfitLoss: d('-0.005'),
+      buyPrice: d('12.34565'),
+      sellPrice: d('0.00005'),
+      volume: d('1234.0000005'),
+      returnPercentage: d('-12.3449999'),
+      washSale: false,
+    });
+    await store(bob, [aTrade({ symbol: 'AAPL', closeDate: '2025-01-02', totalProfitLoss: d('-999') }), commas, rounded], [aDividend('T', '2025-01-02', '1')], []);
     await addUser('nobody@example.com', 'N-1');
     const carol = await addUser('carol@example.com', 'C-1');
     const twin = aTrade({ symbol: 'NVDA', openDate: '2025-02-03', closeDate: '2025-02-05', totalProfitLoss: d('5'), holdingDays: 2 });
@@ -145,6 +156,8 @@ describe('SqlTradeReports (real database)', () => {
         expect(await sql.dailyTotals(scope, range, ['AAPL', 'KO'])).toEqual(await memory.dailyTotals(scope, range, ['AAPL', 'KO']));
         expect(await sql.tradesClosedIn(scope, range)).toEqual(await memory.tradesClosedIn(scope, range));
         expect(await sql.monthTradesClosedIn(scope, range)).toEqual(await memory.monthTradesClosedIn(scope, range));
+        // The same text as serialising the month's views of the trades, to the character.
+        expect(await sql.monthTradesJson(scope, range)).toEqual(await memory.monthTradesJson(scope, range));
         expect(await sql.dividendsPaidIn(scope, range)).toEqual(await memory.dividendsPaidIn(scope, range));
       }
       for (const symbol of ['AAPL', 'KO', 'SNOW', 'TSLA', 'NONE']) {
