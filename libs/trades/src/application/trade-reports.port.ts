@@ -1,6 +1,6 @@
 import type { Decimal, IsoDate } from '@app/shared/domain';
 import type { DayTotals } from '../domain/period-totals.js';
-import type { OpenPosition, DividendPayment, ClosedTrade, MonthTrade } from '../domain/closed-trade.js';
+import type { OpenPosition, DividendPayment, ClosedTrade } from '../domain/closed-trade.js';
 import type { SymbolAccountTotals } from '../domain/symbol-summary.js';
 import type { TradeFilters, TradeListPage, TradeListQuery } from '../domain/trade-list.js';
 import type { TradeAggregates } from '../domain/trade-statistics.js';
@@ -20,7 +20,7 @@ export interface ReportScope {
 
 /**
  * A month's trades as its page shows them, made by the store as one JSON array (each trade the object
- * `monthTradeView` makes of it, in the order of `monthTradesClosedIn`), with what they add up to.
+ * `monthTradeView` makes of its `MonthTrade`), with what they add up to.
  */
 export interface MonthTradesJson {
   readonly json: string;
@@ -45,12 +45,9 @@ export abstract class TradeReports {
   /** Trades whose closing date is in `range`. */
   abstract tradesClosedIn(scope: ReportScope, range: DayRange): Promise<ClosedTrade[]>;
 
-  /** The same trades with only what a month's report shows of them (`MonthTrade`), in the same order. */
-  abstract monthTradesClosedIn(scope: ReportScope, range: DayRange): Promise<MonthTrade[]>;
-
   /**
-   * The same trades as the month's page sends them (`MonthTradesJson`): a month of an active trader's
-   * tens of thousands of trades goes out without a trade or view object made of each.
+   * The same trades as the month's page sends them (`MonthTradesJson`, in the same order): a month of
+   * an active trader's tens of thousands of trades goes out without a trade or view object made of each.
    */
   abstract monthTradesJson(scope: ReportScope, range: DayRange): Promise<MonthTradesJson>;
 

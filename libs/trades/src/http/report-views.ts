@@ -339,8 +339,7 @@ export function monthsView(months: readonly { month: string; totals: PeriodTotal
   };
 }
 
-/** `/api/month/{month}`: every trade with the fields a listing shows. */
-/** `/api/month/{month}`, as its JSON text (the trades come as text already: `MonthTradesJson`). */
+/** `/api/month/{month}`: every trade with the fields a listing shows, as the response's JSON text (the trades come as text already: `MonthTradesJson`). */
 export function monthView(page: MonthPage): JsonText {
   return dataResponseText({
     summary: monthSummaryView(page.month, page.totals),

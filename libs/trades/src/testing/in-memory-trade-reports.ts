@@ -87,12 +87,9 @@ export class InMemoryTradeReports extends TradeReports {
       .map(unowned);
   }
 
-  async monthTradesClosedIn(scope: ReportScope, range: DayRange): Promise<MonthTrade[]> {
-    return (await this.tradesClosedIn(scope, range)).map(monthTradeOf);
-  }
-
+  /** Serialises `monthTradeView` of each trade: what the database's text must equal (sql-trade-reports.spec). */
   async monthTradesJson(scope: ReportScope, range: DayRange): Promise<MonthTradesJson> {
-    const trades = await this.monthTradesClosedIn(scope, range);
+    const trades: MonthTrade[] = (await this.tradesClosedIn(scope, range)).map(monthTradeOf);
     const totals = totalsOf(trades, []);
     return { json: JSON.stringify(trades.map(monthTradeView)), tradeCount: totals.tradeCount, winningTrades: totals.winningTrades, tradingProfitLoss: totals.tradingProfitLoss };
   }

@@ -19,15 +19,6 @@ const TRADE_COLUMNS = `trade_id, symbol, side, source, to_char(buy_date, 'YYYY-M
   trade_result, wash_sale, disallowed_loss::text AS disallowed_loss, term, buy_tx_price::text AS buy_tx_price,
   sell_tx_price::text AS sell_tx_price`;
 /**
- * What `MonthTrade` holds, as one text per trade: its fields joined by commas, the symbol (the only one
- * that may hold a comma) last, wash_sale as `t`, `f` or empty (NULL). A busy month is tens of
- * thousands of trades, and a driver reads a row's one text far faster than its fourteen columns: for
- * 34,000 trades 90 ms against 150 ms.
- */
-const MONTH_TRADE_TEXT = `concat_ws(',', side, source, to_char(buy_date, 'YYYY-MM-DD'), to_char(sell_date, 'YYYY-MM-DD'),
-  to_char(close_date, 'YYYY-MM-DD'), volume, buy_price, sell_price, profit_loss, return_pct, holding_days, trade_result,
-  CASE WHEN wash_sale IS NULL THEN '' WHEN wash_sale THEN 't' ELSE 'f' END, symbol) AS month_trade`;
-/**
  * A trade as the JSON object the month's page shows (`monthTradeView` of its `MonthTrade`: the same
  * fields in the same order, the figures rounded as it rounds them, half away from zero, and written
  * without trailing zeros, as a number is). A busy month is tens of thousands of trades: made here, they
@@ -102,10 +93,6 @@ export class SqlTradeReports extends TradeReports {
 
   async tradesClosedIn(scope: ReportScope, range: DayRange): Promise<ClosedTrade[]> {
     return (await this.closedIn(scope, range, TRADE_COLUMNS)).map(toTrade);
-  }
-
-  async monthTradesClosedIn(scope: ReportScope, range: DayRange): Promise<MonthTrade[]> {
-    return (await this.closedIn(scope, range, MONTH_TRADE_TEXT)).map((row) => monthTradeFrom(String(row.month_trade)));
   }
 
   async monthTradesJson(scope: ReportScope, range: DayRange): Promise<MonthTradesJson> {
@@ -465,39 +452,6 @@ function toTrade(row: SqlRow): ClosedTrade {
     term: textOrNullFrom(row.term),
     buyTxPrice: decimalOrNullFrom(row.buy_tx_price),
     sellTxPrice: decimalOrNullFrom(row.sell_tx_price),
-  };
-}
-
-const WASH_SALE_FLAGS = new Map([
-  ['t', true],
-  ['f', false],
-]);
-
-/** A trade from MONTH_TRADE_TEXT (the same fields as `toMonthTrade` reads from columns). */
-function monthTradeFrom(text: string): MonthTrade {
-  let from = 0;
-  const next = (): string => {
-    const to = text.indexOf(',', from);
-    const field = text.slice(from, to);
-    from = to + 1;
-    return field;
-  };
-  // The fields in their order in the text (an object literal's values are evaluated in the order written).
-  return {
-    side: next() as TradeSide,
-    source: next() as TradeSource,
-    buyDate: next(),
-    sellDate: next(),
-    closeDate: next(),
-    volume: decimalFrom(next()),
-    buyPrice: decimalFrom(next()),
-    sellPrice: decimalFrom(next()),
-    totalProfitLoss: decimalFrom(next()),
-    returnPercentage: decimalFrom(next()),
-    holdingDays: Number(next()),
-    tradeResult: next() as TradeResult,
-    washSale: WASH_SALE_FLAGS.get(next()) ?? null,
-    symbol: text.slice(from),
   };
 }
 
