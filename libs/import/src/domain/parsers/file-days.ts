@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { IsoDate } from '@app/shared/domain';
+import { digestPrefix, type IsoDate } from '@app/shared/domain';
 import { ROWS_PER_TURN, type Steps } from '../turns.js';
 import { rowCellsJson, type CsvRow } from './csv-text.js';
 
@@ -72,10 +72,10 @@ class DayDigest {
     if (this.texts.length > ROWS_PER_UPDATE) this.update();
   }
 
-  /** 128 bits as 32 hexadecimal digits. */
+  /** 128 bits as 32 hexadecimal digits (a string of its own, not a slice keeping the whole digest). */
   hex(): string {
     this.update();
-    return this.hash.digest('hex').slice(0, 32);
+    return digestPrefix(this.hash.digest('hex'), 32);
   }
 
   private update(): void {
