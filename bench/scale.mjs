@@ -18,7 +18,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load, timedRequest } from './support/load.mjs';
 import { childPids, cpuMeter, cpuSecondsOf, createDatabase, databaseCpuSeconds, loadSignIn, peakRssMb, startBenchService, waitForReady } from './support/service.mjs';
-import { between, generateActiveTraderHistory, transactionDates } from './support/trading-history.mjs';
+import { dailyUploads, generateActiveTraderHistory } from './support/trading-history.mjs';
 import { schwabPair, setAccount, timedUpload } from './support/uploads.mjs';
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL?.trim() || undefined;
@@ -30,26 +30,10 @@ const SETTLE_S = Number(process.env.BENCH_SETTLE_SECONDS ?? 5);
 /** /health/live during the import: paced, as a monitor or a load balancer probes (see the top). */
 const HEALTH_PROBES = { connections: 32, intervalMs: 100 };
 
-/** The date from `from` on with the most transaction rows. */
-function busiestDay(history, from) {
-  const counts = new Map();
-  for (const date of transactionDates(history)) if (date >= from) counts.set(date, (counts.get(date) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0][0];
-}
-
-const dayBefore = (iso, days) => new Date(Date.parse(`${iso}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
-
 async function measure(size) {
   const history = generateActiveTraderHistory({ rows: size, symbols: Math.round(1_026 * Math.max(1, size / 100_000)) });
-  // The day uploaded alone: the busiest of the last four weeks (the history's very last days hold few
-  // rows, as the generator closes its positions before the end); the account holds what came before.
-  const newDay = busiestDay(history, dayBefore(history.lastDay, 28));
-  const base = between(history, '0000-01-01', newDay);
-  const lastDay = between(history, newDay, dayBefore(newDay, -1));
-  // The 90-day export ends with the next day with rows: all but that day's rows are stored by then.
-  const nextDay = transactionDates(history).filter((date) => date > newDay).sort()[0];
-  const overlap = between(history, dayBefore(nextDay, 89), dayBefore(nextDay, -1));
-  const overlapNew = between(history, nextDay, dayBefore(nextDay, -1));
+  // The busiest day of the last four weeks alone after what came before, then a 90-day export ending the day after.
+  const { base, lastDay, overlap, overlapNew } = dailyUploads(history);
   const dataDir = await mkdtemp(join(tmpdir(), 'sta-bench-scale-'));
   const database = SERVER_URL ? await createDatabase(SERVER_URL) : undefined;
   const service = await startBenchService({

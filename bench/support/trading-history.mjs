@@ -301,3 +301,27 @@ export function between(pair, from, until) {
   });
   return { transactions: [...transactions.head, ...rows, ''].join('\r\n'), gains: [...gains.head, ...lots, ''].join('\r\n'), rows: rows.length, lots: lots.length };
 }
+
+/** The ISO date `days` days before `iso` (after it for a negative `days`). */
+export const dayBefore = (iso, days) => new Date(Date.parse(`${iso}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * A history cut as the scale benchmark uploads it (issue 22's daily uploads): `base`, everything
+ * before the busiest day of the history's last four weeks (its very last days hold few rows, as the
+ * generator closes its positions before the end); `lastDay`, that day alone; `overlap`, a 90-day
+ * export ending with the next day with rows, all but whose last day (`overlapNew`) the account holds
+ * once `base` and `lastDay` are in.
+ */
+export function dailyUploads(history) {
+  const dates = transactionDates(history);
+  const counts = new Map();
+  for (const date of dates) if (date >= dayBefore(history.lastDay, 28)) counts.set(date, (counts.get(date) ?? 0) + 1);
+  const newDay = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0][0];
+  const nextDay = dates.filter((date) => date > newDay).sort()[0];
+  return {
+    base: between(history, '0000-01-01', newDay),
+    lastDay: between(history, newDay, dayBefore(newDay, -1)),
+    overlap: between(history, dayBefore(nextDay, 89), dayBefore(nextDay, -1)),
+    overlapNew: between(history, nextDay, dayBefore(nextDay, -1)),
+  };
+}

@@ -1,0 +1,181 @@
+// Profiles one upload of the active-trader shape (bench/scale.mjs's cuts of it), for looking into a
+// figure of the benchmarks; it checks no goal. A fresh service on a fresh database (embedded, or
+// BENCH_DATABASE_URL's server) is started with its inspector on a loopback port, and V8's own profiler
+// records the measured upload only (not the service's start, nor the uploads before it):
+//
+//   PROFILE=cpu    (default) where the main thread's time goes: sampled every PROFILE_INTERVAL_US µs (250)
+//   PROFILE=alloc  what the upload allocates, collected objects included (V8's sampling heap profiler,
+//                  a sample every 8 KB): the young collections' work grows with it
+//
+//   PROFILE_UPLOAD=full     (default) everything before the history's busy day, into an empty account
+//   PROFILE_UPLOAD=day      that day alone, the account holding what came before
+//   PROFILE_UPLOAD=overlap  a 90-day export ending the day after, the account holding all but its last day
+//
+// PROFILE_ROWS (100000) sizes the history as bench/scale.mjs does. It prints the upload's time, the
+// CPU the service and the database used for it, the functions that took most (self, then with what
+// they called) and writes the profile to PROFILE_OUT (bench/results/profile.cpuprofile or .heapprofile), which
+// Chrome's DevTools open.
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { cpuSecondsOf, createDatabase, databaseCpuSeconds, freePort, loadSignIn, startBenchService, waitForReady } from './support/service.mjs';
+import { dailyUploads, generateActiveTraderHistory } from './support/trading-history.mjs';
+import { schwabPair, setAccount, timedUpload } from './support/uploads.mjs';
+
+// Node 20 has WebSocket (for the inspector's protocol) behind a flag; later versions have it anyway.
+if (typeof WebSocket === 'undefined') {
+  const { status } = spawnSync(process.execPath, ['--experimental-websocket', ...process.argv.slice(1)], { stdio: 'inherit' });
+  process.exit(status ?? 1);
+}
+
+const SERVER_URL = process.env.BENCH_DATABASE_URL?.trim() || undefined;
+const KIND = process.env.PROFILE ?? 'cpu';
+const UPLOAD = process.env.PROFILE_UPLOAD ?? 'full';
+const ROWS = Number(process.env.PROFILE_ROWS ?? 100_000);
+const INTERVAL_US = Number(process.env.PROFILE_INTERVAL_US ?? 250);
+const OUT = process.env.PROFILE_OUT ?? `bench/results/profile.${KIND === 'alloc' ? 'heapprofile' : 'cpuprofile'}`;
+const TRADER = 'profile@example.com';
+/** Seconds between the uploads before and the measured one (`BENCH_SETTLE_SECONDS`, as bench/scale.mjs). */
+const SETTLE_S = Number(process.env.BENCH_SETTLE_SECONDS ?? 5);
+
+if (!['cpu', 'alloc'].includes(KIND) || !['full', 'day', 'overlap'].includes(UPLOAD) || !(ROWS > 0)) {
+  console.error('PROFILE is cpu or alloc, PROFILE_UPLOAD full, day or overlap, PROFILE_ROWS a number of rows');
+  process.exit(2);
+}
+
+/** The inspector's protocol over its WebSocket: `send` answers the command's result. */
+async function inspector(port) {
+  const [target] = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+  const socket = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    socket.addEventListener('open', resolve, { once: true });
+    socket.addEventListener('error', reject, { once: true });
+  });
+  const waiting = new Map();
+  let nextId = 0;
+  socket.addEventListener('message', ({ data }) => {
+    const message = JSON.parse(data);
+    const settle = waiting.get(message.id);
+    waiting.delete(message.id);
+    if (message.error) settle?.reject(new Error(`${message.error.message} (${message.error.code})`));
+    else settle?.resolve(message.result);
+  });
+  return {
+    send: (method, params = {}) =>
+      new Promise((resolve, reject) => {
+        nextId += 1;
+        waiting.set(nextId, { resolve, reject });
+        socket.send(JSON.stringify({ id: nextId, method, params }));
+      }),
+    close: () => socket.close(),
+  };
+}
+
+/** A function as the tables name it: its name, file and line. */
+const nameOf = ({ functionName, url, lineNumber }) => `${functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}:${lineNumber + 1}`;
+
+/**
+ * Each function's own share and its share with what it called (a recursive function counted once per
+ * stack), from a tree whose nodes carry `callFrame`, `children` and an own `value`.
+ */
+function sharesOf(root) {
+  const self = new Map();
+  const total = new Map();
+  const visit = (node, onStack) => {
+    const name = nameOf(node.callFrame);
+    self.set(name, (self.get(name) ?? 0) + node.value);
+    const outer = onStack.has(name);
+    if (!outer) onStack.add(name);
+    let sum = node.value;
+    for (const child of node.children) sum += visit(child, onStack);
+    if (!outer) {
+      onStack.delete(name);
+      total.set(name, (total.get(name) ?? 0) + sum);
+    }
+    return sum;
+  };
+  visit(root, new Set());
+  return { self, total };
+}
+
+/** A CPU profile as a tree of nodes with their own time in ms. */
+function cpuTree(profile) {
+  const own = new Map();
+  for (let index = 0; index < profile.samples.length; index += 1) {
+    const id = profile.samples[index];
+    own.set(id, (own.get(id) ?? 0) + (profile.timeDeltas[index + 1] ?? 0) / 1000);
+  }
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const build = (node) => ({ callFrame: node.callFrame, value: own.get(node.id) ?? 0, children: (node.children ?? []).map((id) => build(byId.get(id))) });
+  return build(profile.nodes[0]);
+}
+
+/** A sampling heap profile as a tree of nodes with their own allocations in MB. */
+function allocationTree(node) {
+  return { callFrame: node.callFrame, value: node.selfSize / 1_048_576, children: node.children.map(allocationTree) };
+}
+
+function printTop(title, shares, unit, count) {
+  console.log(`\n${title}`);
+  for (const [name, value] of [...shares].sort((a, b) => b[1] - a[1]).slice(0, count)) {
+    console.log(`${value.toFixed(unit === 'ms' ? 0 : 1).padStart(8)} ${unit}  ${name}`);
+  }
+}
+
+async function main() {
+  const history = generateActiveTraderHistory({ rows: ROWS, symbols: Math.round(1_026 * Math.max(1, ROWS / 100_000)) });
+  const { base, lastDay, overlap } = dailyUploads(history);
+  const before = { full: [], day: [base], overlap: [base, lastDay] }[UPLOAD];
+  const measured = { full: base, day: lastDay, overlap }[UPLOAD];
+  const dataDir = await mkdtemp(join(tmpdir(), 'sta-bench-profile-'));
+  const database = SERVER_URL ? await createDatabase(SERVER_URL) : undefined;
+  const inspectorPort = await freePort();
+  const flags = [process.env.BENCH_SERVICE_NODE_FLAGS ?? '', `--inspect=127.0.0.1:${inspectorPort}`].join(' ');
+  const service = await startBenchService({
+    dataDir,
+    databaseUrl: database?.url,
+    users: [TRADER],
+    env: { UPLOAD_MAX_BYTES: String(Math.max(52_428_800, (base.transactions.length + base.gains.length) * 2)) },
+    nodeFlags: flags,
+  });
+  try {
+    await waitForReady(service.url, 60_000);
+    const signIn = await loadSignIn(dataDir);
+    const session = await signIn({ url: service.url }, TRADER);
+    await setAccount(session);
+    for (const upload of before) await timedUpload(service.url, session.cookie, schwabPair(upload.transactions, upload.gains));
+    // As in bench/scale.mjs: the next upload comes once the service has done an import's after-work.
+    if (before.length > 0) await new Promise((resolve) => setTimeout(resolve, SETTLE_S * 1000));
+    const v8 = await inspector(inspectorPort);
+    if (KIND === 'cpu') {
+      await v8.send('Profiler.enable');
+      await v8.send('Profiler.setSamplingInterval', { interval: INTERVAL_US });
+      await v8.send('Profiler.start');
+    } else {
+      await v8.send('HeapProfiler.startSampling', { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    }
+    const cpuBefore = { service: cpuSecondsOf(service.pid), database: databaseCpuSeconds(service.pid, SERVER_URL !== undefined) };
+    const { totalMs } = await timedUpload(service.url, session.cookie, schwabPair(measured.transactions, measured.gains));
+    const cpu = { service: cpuSecondsOf(service.pid) - cpuBefore.service, database: databaseCpuSeconds(service.pid, SERVER_URL !== undefined) - cpuBefore.database };
+    const { profile } = await v8.send(KIND === 'cpu' ? 'Profiler.stop' : 'HeapProfiler.stopSampling');
+    v8.close();
+    await mkdir(dirname(OUT), { recursive: true });
+    await writeFile(OUT, JSON.stringify(profile));
+    console.log(
+      `${UPLOAD} upload of ${measured.rows.toLocaleString('en-US')} rows and ${measured.lots.toLocaleString('en-US')} lots, ${SERVER_URL ? 'PostgreSQL server' : 'embedded database'}: ` +
+        `${totalMs.toFixed(0)} ms; CPU: service ${cpu.service.toFixed(2)} s, database ${Number.isNaN(cpu.database) ? '–' : `${cpu.database.toFixed(2)} s`}; profile in ${OUT}`,
+    );
+    const unit = KIND === 'cpu' ? 'ms' : 'MB';
+    const { self, total } = sharesOf(KIND === 'cpu' ? cpuTree(profile) : allocationTree(profile.head));
+    console.log(`${KIND === 'cpu' ? 'sampled' : 'allocated'}: ${[...self.values()].reduce((sum, value) => sum + value, 0).toFixed(0)} ${unit}`);
+    printTop('self', self, unit, 30);
+    printTop('with what they called', total, unit, 40);
+  } finally {
+    await service.stop();
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
