@@ -11,6 +11,10 @@
 //   PROFILE_UPLOAD=day      that day alone, the account holding what came before
 //   PROFILE_UPLOAD=overlap  a 90-day export ending the day after, the account holding all but its last day
 //
+// PROFILE_PROBES=1 (with PROFILE=cpu) probes /health/live meanwhile as bench/scale.mjs does and shows
+// what the service's main thread ran while the slowest probes waited (over 50 ms): its functions, its
+// collector, and the time the profiler found it not running at all.
+//
 // PROFILE_ROWS (100000) sizes the history as bench/scale.mjs does. It prints the upload's time, the
 // CPU the service and the database used for it, the functions that took most (self, then with what
 // they called) and writes the profile to PROFILE_OUT (bench/results/profile.cpuprofile or .heapprofile), which
@@ -19,6 +23,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { HEALTH_PROBES, load } from './support/load.mjs';
 import { cpuSecondsOf, createDatabase, databaseCpuSeconds, freePort, loadSignIn, startBenchService, waitForReady } from './support/service.mjs';
 import { dailyUploads, generateActiveTraderHistory } from './support/trading-history.mjs';
 import { schwabPair, setAccount, timedUpload } from './support/uploads.mjs';
@@ -34,13 +39,16 @@ const KIND = process.env.PROFILE ?? 'cpu';
 const UPLOAD = process.env.PROFILE_UPLOAD ?? 'full';
 const ROWS = Number(process.env.PROFILE_ROWS ?? 100_000);
 const INTERVAL_US = Number(process.env.PROFILE_INTERVAL_US ?? 250);
+const PROBES = process.env.PROFILE_PROBES === '1';
+/** A /health/live probe slower than this counts as stalled. */
+const STALL_MS = 50;
 const OUT = process.env.PROFILE_OUT ?? `bench/results/profile.${KIND === 'alloc' ? 'heapprofile' : 'cpuprofile'}`;
 const TRADER = 'profile@example.com';
 /** Seconds between the uploads before and the measured one (`BENCH_SETTLE_SECONDS`, as bench/scale.mjs). */
 const SETTLE_S = Number(process.env.BENCH_SETTLE_SECONDS ?? 5);
 
-if (!['cpu', 'alloc'].includes(KIND) || !['full', 'day', 'overlap'].includes(UPLOAD) || !(ROWS > 0)) {
-  console.error('PROFILE is cpu or alloc, PROFILE_UPLOAD full, day or overlap, PROFILE_ROWS a number of rows');
+if (!['cpu', 'alloc'].includes(KIND) || !['full', 'day', 'overlap'].includes(UPLOAD) || !(ROWS > 0) || (PROBES && KIND !== 'cpu')) {
+  console.error('PROFILE is cpu or alloc, PROFILE_UPLOAD full, day or overlap, PROFILE_ROWS a number of rows; PROFILE_PROBES=1 goes with PROFILE=cpu');
   process.exit(2);
 }
 
@@ -116,6 +124,40 @@ function allocationTree(node) {
   return { callFrame: node.callFrame, value: node.selfSize / 1_048_576, children: node.children.map(allocationTree) };
 }
 
+/**
+ * The stretches during which some probe waited (overlapping slow probes joined), longest first, each
+ * with what the profile sampled of the main thread within it.
+ */
+function printStalls(profile, slow, count) {
+  const spans = [];
+  for (const probe of [...slow].sort((a, b) => a.from - b.from)) {
+    const last = spans.at(-1);
+    if (last !== undefined && probe.from <= last.to) last.to = Math.max(last.to, probe.to);
+    else spans.push({ ...probe });
+  }
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const times = [];
+  let at = profile.startTime;
+  for (let index = 0; index < profile.samples.length; index += 1) times.push((at += profile.timeDeltas[index]));
+  console.log(`\nstalls (/health/live waiting over ${STALL_MS} ms), longest first:`);
+  for (const span of spans.sort((a, b) => b.to - b.from - (a.to - a.from)).slice(0, count)) {
+    const shares = new Map();
+    let unsampled = 0;
+    for (let index = 0; index < times.length; index += 1) {
+      if (times[index] < span.from || times[index] >= span.to) continue;
+      // A sample stands for the interval after it; a longer wait for the next one is time the thread did not run.
+      const ms = (Math.min(times[index + 1] ?? span.to, span.to) - times[index]) / 1000;
+      const own = Math.min(ms, (2 * INTERVAL_US) / 1000);
+      const name = nameOf(byId.get(profile.samples[index]).callFrame);
+      shares.set(name, (shares.get(name) ?? 0) + own);
+      unsampled += ms - own;
+    }
+    const lengthMs = (span.to - span.from) / 1000;
+    console.log(`${lengthMs.toFixed(0).padStart(6)} ms at +${((span.from - profile.startTime) / 1000).toFixed(0)} ms: not running ${unsampled.toFixed(0)} ms`);
+    for (const [name, ms] of [...shares].sort((a, b) => b[1] - a[1]).slice(0, 5)) console.log(`${ms.toFixed(0).padStart(12)} ms  ${name}`);
+  }
+}
+
 function printTop(title, shares, unit, count) {
   console.log(`\n${title}`);
   for (const [name, value] of [...shares].sort((a, b) => b[1] - a[1]).slice(0, count)) {
@@ -156,7 +198,9 @@ async function main() {
       await v8.send('HeapProfiler.startSampling', { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
     }
     const cpuBefore = { service: cpuSecondsOf(service.pid), database: databaseCpuSeconds(service.pid, SERVER_URL !== undefined) };
-    const { totalMs } = await timedUpload(service.url, session.cookie, schwabPair(measured.transactions, measured.gains));
+    const uploading = timedUpload(service.url, session.cookie, schwabPair(measured.transactions, measured.gains));
+    const live = PROBES ? await load({ url: `${service.url}/health/live`, ...HEALTH_PROBES, until: uploading, slowOverMs: STALL_MS }) : undefined;
+    const { totalMs } = await uploading;
     const cpu = { service: cpuSecondsOf(service.pid) - cpuBefore.service, database: databaseCpuSeconds(service.pid, SERVER_URL !== undefined) - cpuBefore.database };
     const { profile } = await v8.send(KIND === 'cpu' ? 'Profiler.stop' : 'HeapProfiler.stopSampling');
     v8.close();
@@ -171,6 +215,10 @@ async function main() {
     console.log(`${KIND === 'cpu' ? 'sampled' : 'allocated'}: ${[...self.values()].reduce((sum, value) => sum + value, 0).toFixed(0)} ${unit}`);
     printTop('self', self, unit, 30);
     printTop('with what they called', total, unit, 40);
+    if (live !== undefined) {
+      console.log(`\n/health/live meanwhile: p99 ${live.p99} ms, ${live.slow.length} of ${live.requests} probes over ${STALL_MS} ms`);
+      printStalls(profile, live.slow, 8);
+    }
   } finally {
     await service.stop();
     await database?.drop();

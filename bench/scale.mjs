@@ -16,7 +16,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { load, timedRequest } from './support/load.mjs';
+import { HEALTH_PROBES, load, timedRequest } from './support/load.mjs';
 import { childPids, cpuMeter, cpuSecondsOf, createDatabase, databaseCpuSeconds, loadSignIn, peakRssMb, startBenchService, waitForReady } from './support/service.mjs';
 import { dailyUploads, generateActiveTraderHistory } from './support/trading-history.mjs';
 import { schwabPair, setAccount, timedUpload } from './support/uploads.mjs';
@@ -27,8 +27,6 @@ const TRADER = 'scale@example.com';
 const ENCODINGS = 'gzip, deflate, br, zstd';
 /** Seconds between the import and the daily uploads (`BENCH_SETTLE_SECONDS`, as bench/run.mjs). */
 const SETTLE_S = Number(process.env.BENCH_SETTLE_SECONDS ?? 5);
-/** /health/live during the import: paced, as a monitor or a load balancer probes (see the top). */
-const HEALTH_PROBES = { connections: 32, intervalMs: 100 };
 
 async function measure(size) {
   const history = generateActiveTraderHistory({ rows: size, symbols: Math.round(1_026 * Math.max(1, size / 100_000)) });

@@ -40,6 +40,9 @@ export function timedRequest(url, { method = 'GET', headers = {}, body } = {}) {
   });
 }
 
+/** /health/live during an import, as a monitor or a load balancer probes it: 32 connections, a request every 100 ms on each. */
+export const HEALTH_PROBES = { connections: 32, intervalMs: 100 };
+
 /**
  * Runs for `seconds`, or, with `until`, until that promise settles (then without a warm-up).
  * With `intervalMs`, each connection sends a request every `intervalMs` instead of right after the
@@ -48,16 +51,19 @@ export function timedRequest(url, { method = 'GET', headers = {}, body } = {}) {
  * awaited goes as soon as it arrives, and its latency counts from its turn, so a stall of the service
  * shows in full in the percentiles. (Keep `intervalMs` well above the service's usual answer time:
  * each connection has one request in flight, so answers slower than the interval pile up.)
+ * With `slowOverMs`, the requests slower than that are listed too (`slow`), each as when its turn came
+ * and when its answer ended, in microseconds of the system's monotonic clock: the clock of a V8 CPU
+ * profile's timestamps, so the service's profile shows what it was doing meanwhile (bench/profile.mjs).
  * @param {{ url: string, connections: number, seconds?: number, until?: Promise<unknown>, warmupSeconds?: number, method?: string,
- *   headers?: Record<string, string>, body?: string, pathOf?: () => string, intervalMs?: number }} options
- * @returns {Promise<{ rps: number, p50: number, p99: number, requests: number, errors: number, non2xx: number }>}
+ *   headers?: Record<string, string>, body?: string, pathOf?: () => string, intervalMs?: number, slowOverMs?: number }} options
+ * @returns {Promise<{ rps: number, p50: number, p99: number, requests: number, errors: number, non2xx: number, slow?: { from: number, to: number }[] }>}
  */
 export async function load(options) {
   if (options.until === undefined && (options.warmupSeconds ?? 1) > 0) await run({ ...options, seconds: options.warmupSeconds ?? 1 });
   return run(options);
 }
 
-async function run({ url, connections, seconds = Infinity, until, method = 'GET', headers = {}, body, pathOf, intervalMs }) {
+async function run({ url, connections, seconds = Infinity, until, method = 'GET', headers = {}, body, pathOf, intervalMs, slowOverMs }) {
   const target = new URL(url);
   const fixedPath = target.pathname + target.search;
   const payload = body === undefined ? undefined : Buffer.from(body);
@@ -72,21 +78,24 @@ async function run({ url, connections, seconds = Infinity, until, method = 'GET'
   const latencies = [];
   const counts = { errors: 0, non2xx: 0 };
   const started = performance.now();
+  // performance.now() on the monotonic clock, in microseconds.
+  const monotonicUs = (now) => Number(process.hrtime.bigint() / 1000n) - (performance.now() - now) * 1000;
+  const slow = slowOverMs === undefined ? undefined : { overMs: slowOverMs, requests: [], monotonicUs };
   const deadline = { at: started + seconds * 1000 };
   const stop = () => (deadline.at = performance.now());
   until?.then(stop, stop);
-  await Promise.all(Array.from({ length: connections }, () => connection(target, () => fixedRequest ?? request(pathOf()), deadline, latencies, counts, intervalMs)));
+  await Promise.all(Array.from({ length: connections }, () => connection(target, () => fixedRequest ?? request(pathOf()), deadline, latencies, counts, intervalMs, slow)));
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const at = (share) => (latencies.length === 0 ? Number.NaN : Math.round(latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))]));
-  return { rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), requests: latencies.length, ...counts };
+  return { rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), requests: latencies.length, ...counts, ...(slow ? { slow: slow.requests } : {}) };
 }
 
 /**
  * One keep-alive connection: request, read the whole answer, again until the deadline (with
  * `intervalMs`, at the next turn, a request's latency counted from its turn).
  */
-function connection(target, nextRequest, deadline, latencies, counts, intervalMs) {
+function connection(target, nextRequest, deadline, latencies, counts, intervalMs, slow) {
   return new Promise((resolve) => {
     const socket = connect({ host: target.hostname, port: Number(target.port || 80), noDelay: true });
     let buffer = Buffer.alloc(0);
@@ -109,7 +118,9 @@ function connection(target, nextRequest, deadline, latencies, counts, intervalMs
       else setTimeout(() => send(turn), wait);
     };
     const finish = () => {
-      latencies.push(performance.now() - sentAt);
+      const now = performance.now();
+      latencies.push(now - sentAt);
+      if (slow !== undefined && now - sentAt > slow.overMs) slow.requests.push({ from: slow.monotonicUs(sentAt), to: slow.monotonicUs(now) });
       if (response.status < 200 || response.status >= 300) counts.non2xx += 1;
       next();
     };
