@@ -314,8 +314,9 @@ export const dayBefore = (iso, days) => new Date(Date.parse(`${iso}T00:00:00Z`) 
  */
 export function dailyUploads(history) {
   const dates = transactionDates(history);
+  const from = dayBefore(history.lastDay, 28);
   const counts = new Map();
-  for (const date of dates) if (date >= dayBefore(history.lastDay, 28)) counts.set(date, (counts.get(date) ?? 0) + 1);
+  for (const date of dates) if (date >= from) counts.set(date, (counts.get(date) ?? 0) + 1);
   const newDay = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0][0];
   const nextDay = dates.filter((date) => date > newDay).sort()[0];
   return {
