@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { parseReportMonth } from '../domain/report-dates.js';
-import { totalsOf, type ClosedTrade, type DividendPayment, type MonthTrade } from '../domain/closed-trade.js';
+import { totalsOf, type ClosedTrade, type DividendPayment } from '../domain/closed-trade.js';
 import type { PeriodTotals } from '../domain/period-totals.js';
 import type { MonthTotals } from '../domain/timeframe.js';
 import { TradeReports, type DayRange, type ReportScope } from './trade-reports.port.js';
 
-/** A month's totals, trades (by closing date) and dividends; the trades as the month's page shows them, or in full. */
-export interface MonthReport<T extends MonthTrade = MonthTrade> {
+/** A month's totals, trades (by closing date, every field) and dividends: a month's export file. */
+export interface MonthReport {
   readonly month: string;
   readonly totals: PeriodTotals;
-  readonly trades: readonly T[];
+  readonly trades: readonly ClosedTrade[];
   readonly dividends: readonly DividendPayment[];
 }
 
@@ -33,30 +33,29 @@ export class MonthlyReports {
 
   /** A month's summary, trades and dividends; a month without data gives zeros. */
   async month(scope: ReportScope, monthText: unknown): Promise<MonthPage> {
-    const month = parseReportMonth(monthText);
-    const range = { from: month.firstDay, to: month.lastDay };
+    const { month, range } = monthOf(monthText);
     const trades = await this.reports.monthTradesJson(scope, range);
     const dividends = await this.reports.dividendsPaidIn(scope, range);
     const { tradeCount, winningTrades, tradingProfitLoss } = trades;
-    return { month: month.month, totals: { ...totalsOf([], dividends), tradeCount, winningTrades, tradingProfitLoss }, tradesJson: trades.json, dividends };
+    return { month, totals: { ...totalsOf([], dividends), tradeCount, winningTrades, tradingProfitLoss }, tradesJson: trades.json, dividends };
   }
 
   /** The same with every field of the trades (a month's export file). */
-  monthInFull(scope: ReportScope, monthText: unknown): Promise<MonthReport<ClosedTrade>> {
-    return this.report(scope, monthText, (range) => this.reports.tradesClosedIn(scope, range));
+  async monthInFull(scope: ReportScope, monthText: unknown): Promise<MonthReport> {
+    const { month, range } = monthOf(monthText);
+    const trades = await this.reports.tradesClosedIn(scope, range);
+    const dividends = await this.reports.dividendsPaidIn(scope, range);
+    return { month, totals: totalsOf(trades, dividends), trades, dividends };
   }
 
   async tradeDetails(scope: ReportScope, monthText: unknown): Promise<{ month: string; trades: ClosedTrade[] }> {
-    const month = parseReportMonth(monthText);
-    const trades = await this.reports.tradesClosedIn(scope, { from: month.firstDay, to: month.lastDay });
-    return { month: month.month, trades };
+    const { month, range } = monthOf(monthText);
+    return { month, trades: await this.reports.tradesClosedIn(scope, range) };
   }
+}
 
-  private async report<T extends MonthTrade>(scope: ReportScope, monthText: unknown, tradesIn: (range: DayRange) => Promise<T[]>): Promise<MonthReport<T>> {
-    const month = parseReportMonth(monthText);
-    const range = { from: month.firstDay, to: month.lastDay };
-    const trades = await tradesIn(range);
-    const dividends = await this.reports.dividendsPaidIn(scope, range);
-    return { month: month.month, totals: totalsOf(trades, dividends), trades, dividends };
-  }
+/** The month a request names (`YYYY-MM`; a ValidationError otherwise) and its days. */
+function monthOf(monthText: unknown): { month: string; range: DayRange } {
+  const month = parseReportMonth(monthText);
+  return { month: month.month, range: { from: month.firstDay, to: month.lastDay } };
 }
