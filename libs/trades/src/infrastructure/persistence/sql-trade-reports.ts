@@ -101,7 +101,7 @@ export class SqlTradeReports extends TradeReports {
     const [totals] = await this.query(
       `SELECT count(*)::int AS trade_count, (count(*) FILTER (WHERE trade_result = 'Win'))::int AS winning_trades,
               COALESCE(sum(profit_loss), 0)::text AS trading_pnl
-         FROM closed_trades WHERE ${scoped(scope, params)} AND close_date BETWEEN $${params.push(range.from)} AND $${params.push(range.to)}`,
+         FROM closed_trades WHERE ${closedWithin(scope, range, params)}`,
       params,
     );
     return {
@@ -117,7 +117,7 @@ export class SqlTradeReports extends TradeReports {
     const params: unknown[] = [scope.userId];
     return this.query(
       `SELECT ${columns} FROM closed_trades
-        WHERE ${scoped(scope, params)} AND close_date BETWEEN $${params.push(range.from)} AND $${params.push(range.to)} ORDER BY close_date, account_id, seq`,
+        WHERE ${closedWithin(scope, range, params)} ORDER BY close_date, account_id, seq`,
       params,
     );
   }
@@ -415,10 +415,14 @@ function dailyTotalsOf(scope: ReportScope, params: unknown[]): string {
              FROM ${dailySymbolTotalsOf(scope, params)} GROUP BY user_id, day) AS daily_totals`;
 }
 
+/** The SQL condition of the trades in `scope` closed within `range` (the user is `$1`), its values pushed onto `params`. */
+function closedWithin(scope: ReportScope, range: DayRange, params: unknown[]): string {
+  return `${scoped(scope, params)} AND close_date BETWEEN $${params.push(range.from)} AND $${params.push(range.to)}`;
+}
+
 /** The SQL condition of `filters` in `scope` (the user is `$1`), its values pushed onto `params`; `tagged`: `taggedTrades` of them. */
 function filterClause(scope: ReportScope, filters: TradeFilters, params: unknown[], tagged: readonly string[] | null): string {
-  const range = dateRangeOf(filters.selection);
-  const conditions = [scoped(scope, params), `close_date BETWEEN $${params.push(range.from)} AND $${params.push(range.to)}`];
+  const conditions = [closedWithin(scope, dateRangeOf(filters.selection), params)];
   if (filters.selection.symbols !== null) conditions.push(`symbol = ANY($${params.push([...filters.selection.symbols])}::text[])`);
   if (filters.side !== null) conditions.push(`side = $${params.push(filters.side)}`);
   if (filters.result !== null) conditions.push(`trade_result = $${params.push(filters.result)}`);
