@@ -42,9 +42,23 @@ export interface CopyJob {
   rows: Iterable<readonly CopyValue[]> | (() => Promise<Iterable<readonly CopyValue[]>>);
 }
 
+/**
+ * Rows to write into one table whose COPY text is made already: by the thread an import runs on,
+ * while the thread that holds the connection writes it (docs/operations.md "Imports").
+ */
+export interface CopyTextJob {
+  target: CopyTarget;
+  pieces: AsyncIterable<CopyPiece>;
+}
+
 /** A job's rows, worked out first if the job gives them so. */
 export async function rowsOfJob(job: CopyJob): Promise<Iterable<readonly CopyValue[]>> {
   return typeof job.rows === 'function' ? job.rows() : job.rows;
+}
+
+/** A job's COPY text: made as it is asked for from its rows (`copyPieces`), or the text it holds. */
+export async function piecesOfJob(job: CopyJob | CopyTextJob, pause: () => Promise<void>): Promise<AsyncIterable<CopyPiece>> {
+  return 'pieces' in job ? job.pieces : copyPieces(await rowsOfJob(job), pause);
 }
 
 /** One row per item, made as they are asked for. */

@@ -5,7 +5,7 @@ import type { PoolClient } from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import type { QueryRunner } from 'typeorm';
 import { turnIfDue } from '@app/shared';
-import { copyPieces, copyStatement, rowsOfJob, type CopyJob, type CopyPiece, type CopyValue } from './bulk-copy.js';
+import { copyStatement, piecesOfJob, type CopyJob, type CopyPiece, type CopyTextJob } from './bulk-copy.js';
 import type { EmbeddedPostgres, SpooledCopy } from './embedded-postgres.js';
 
 /**
@@ -14,7 +14,7 @@ import type { EmbeddedPostgres, SpooledCopy } from './embedded-postgres.js';
  * database: `Database` picks it and keeps track of what it has started.
  */
 export interface BulkWriter {
-  write(queryRunner: QueryRunner, jobs: readonly CopyJob[]): Promise<number[]>;
+  write(queryRunner: QueryRunner, jobs: readonly (CopyJob | CopyTextJob)[]): Promise<number[]>;
 }
 
 /** Rows per COPY statement on the embedded database (at least; whole pieces), where each statement has a cost of its own. */
@@ -27,28 +27,28 @@ const EMBEDDED_COPY_ROWS = 10_000;
  * was answered).
  */
 export class StreamingBulkWriter implements BulkWriter {
-  async write(queryRunner: QueryRunner, jobs: readonly CopyJob[]): Promise<number[]> {
+  async write(queryRunner: QueryRunner, jobs: readonly (CopyJob | CopyTextJob)[]): Promise<number[]> {
     const client = (await queryRunner.connect()) as PoolClient;
     const counts: number[] = [];
     // Jobs whose rows are worked out when asked for (the report rollups) start on them once the first
     // job's last piece is sent: the server is then still taking that job in (its indexes are most of
     // the work, hundreds of milliseconds for a large import), and this side adds up meanwhile instead
     // of each waiting for the other. Rows given as an iterable are made only as they are sent anyway.
-    const rowsAt = new Map<number, Promise<Iterable<readonly CopyValue[]>>>();
-    const rowsOfAt = (index: number) => {
-      let rows = rowsAt.get(index);
-      if (rows === undefined) {
-        rows = rowsOfJob(jobs[index]);
-        rows.catch(() => undefined); // met when its job comes; an earlier job's failure comes first
-        rowsAt.set(index, rows);
+    const piecesAt = new Map<number, Promise<AsyncIterable<CopyPiece>>>();
+    const piecesOfAt = (index: number) => {
+      let pieces = piecesAt.get(index);
+      if (pieces === undefined) {
+        pieces = piecesOfJob(jobs[index], turnIfDue);
+        pieces.catch(() => undefined); // met when its job comes; an earlier job's failure comes first
+        piecesAt.set(index, pieces);
       }
-      return rows;
+      return pieces;
     };
-    const startTheRest = () => jobs.forEach((_, index) => void rowsOfAt(index));
+    const startTheRest = () => jobs.forEach((_, index) => void piecesOfAt(index));
     for (const [index, job] of jobs.entries()) {
-      const rows = await rowsOfAt(index);
+      const pieces = await piecesOfAt(index);
       const stream = client.query(copyFromStdin(copyStatement(job.target, 'STDIN')));
-      await pipeline(Readable.from(bytesOf(copyPieces(rows, turnIfDue), startTheRest), { highWaterMark: 1 }), stream);
+      await pipeline(Readable.from(bytesOf(pieces, startTheRest), { highWaterMark: 1 }), stream);
       counts.push(stream.rowCount);
     }
     return counts;
@@ -65,7 +65,7 @@ export class StreamingBulkWriter implements BulkWriter {
 export class EngineBulkWriter implements BulkWriter {
   constructor(private readonly engine: EmbeddedPostgres) {}
 
-  async write(_queryRunner: QueryRunner, jobs: readonly CopyJob[]): Promise<number[]> {
+  async write(_queryRunner: QueryRunner, jobs: readonly (CopyJob | CopyTextJob)[]): Promise<number[]> {
     const handedOver: Promise<number>[][] = [];
     let open: SpooledCopy | undefined;
     const handOver = (chunks: Promise<number>[], copy: SpooledCopy) => {
@@ -79,7 +79,7 @@ export class EngineBulkWriter implements BulkWriter {
         const chunks: Promise<number>[] = [];
         handedOver.push(chunks);
         let spooled = 0;
-        for await (const piece of copyPieces(await rowsOfJob(job), turnIfDue)) {
+        for await (const piece of await piecesOfJob(job, turnIfDue)) {
           open ??= this.engine.spooledCopy(target);
           open.write(piece.bytes);
           spooled += piece.rows;

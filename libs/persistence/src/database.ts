@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource, EntityManager, MixedList, type EntitySchema, type QueryRunner } from 'typeorm';
 import { AppConfig, DatabaseUnavailableError } from '@app/shared';
-import type { CopyJob } from './bulk-copy.js';
+import type { CopyJob, CopyTextJob } from './bulk-copy.js';
 import type { SqlRow } from './sql-row.js';
 import { EngineBulkWriter, StreamingBulkWriter, type BulkWriter } from './bulk-writers.js';
 import { EmbeddedPostgres, type Schema } from './embedded-postgres.js';
@@ -271,7 +271,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
    * writes, statements too: they wait for the copy, `statementsAfterCopies`) and await the promise
    * later, or not at all if that work fails first.
    */
-  copyRows(...jobs: CopyJob[]): Promise<number[]> {
+  copyRows(...jobs: (CopyJob | CopyTextJob)[]): Promise<number[]> {
     const scope = this.transactions.getStore();
     if (scope?.manager.queryRunner === undefined) return Promise.reject(new Error('copyRows runs inside a unit of work'));
     const done = this.bulkWriter.write(scope.manager.queryRunner, jobs);
