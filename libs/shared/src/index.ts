@@ -22,6 +22,7 @@ export { Lane } from './concurrency/lane.js';
 export { SingleFlight } from './concurrency/single-flight.js';
 export { collectGarbageAbove, limitHeapGrowth } from './runtime/garbage-collection.js';
 export { TURN_EVERY_MS, turnIfDue } from './runtime/event-loop-turns.js';
+export { errorClasses, fromThreadError, toThreadError, type ThreadError } from './runtime/thread-errors.js';
 export { UserChanges } from './events/user-changes.js';
 export { SharedModule } from './shared.module.js';
 export { CurrentUser, IS_PUBLIC, Public, type AuthenticatedUser } from './http/auth-context.js';
