@@ -6,7 +6,7 @@ import { TradeLedger } from '@app/trades';
 import { naturalKeyOf, withLotFingerprints, withTransactionFingerprints } from '../domain/fingerprint.js';
 import { matchTrades, symbolKey, type MatchResult } from '../domain/hybrid-matcher.js';
 import { ImportFileError } from '../domain/import.errors.js';
-import { decodeCsvTextInTurns, hasCsvName } from '../domain/parsers/csv-text.js';
+import { checkCsvTextInTurns, hasCsvName } from '../domain/parsers/csv-text.js';
 import { withUnknownDays, type FileDays, type SeenDays } from '../domain/parsers/file-days.js';
 import { brokerageFormats, parseRealizedLotsFile, parseTransactionsFile } from '../domain/parsers/format-registry.js';
 import type { BrokerTransaction } from '../domain/broker-transaction.js';
@@ -121,7 +121,7 @@ export class ImportBrokerageFiles {
    * The checks that answer a plain 400 before the stream starts: a `.csv` name and text content.
    * Throws an ImportFileError whose message is exactly the contract's sentence and whose `detail` names
    * the file and the reason. A file is decoded here a slice at a time (the later readings find its text
-   * decoded), so a large upload does not hold other requests up while it is decoded.
+   * decoded) unless it was as it arrived, so a large upload does not hold other requests up while it is decoded.
    */
   async precheck(files: readonly UploadedFile[], heading: string = FILES_MUST_BE_CSV): Promise<void> {
     for (const file of files) {
@@ -129,7 +129,7 @@ export class ImportBrokerageFiles {
         throw ImportFileError.notCsvName(file.name).underHeading(heading);
       }
       try {
-        await decodeCsvTextInTurns(file.name, file.content, turnIfDue);
+        await checkCsvTextInTurns(file.name, file.content, turnIfDue);
       } catch (error) {
         if (error instanceof ImportFileError) throw error.underHeading(heading);
         throw error;

@@ -1,6 +1,6 @@
 import { random } from '../../testing/random.js';
 import { ImportFileError } from '../import.errors.js';
-import { CsvTextReceiver, decodeCsvText, decodeCsvTextInTurns, readCsvRows, rowCellsJson, splitPlainRecords, streamCsvRows, type CsvRow } from './csv-text.js';
+import { checkCsvTextInTurns, CsvTextReceiver, decodeCsvText, decodeCsvTextInTurns, readCsvRows, rowCellsJson, splitPlainRecords, streamCsvRows, type CsvRow } from './csv-text.js';
 
 /**
  * Cells of every kind the slicing must see through: quoted separators and line breaks, doubled quotes,
@@ -251,6 +251,23 @@ describe('CsvTextReceiver', () => {
           expect(await received(bytes, slice, chunk)).toEqual({ decoded: false, text });
         }
       }
+    }
+  });
+
+  it('lets the precheck pass what it received (its pieces left unjoined) and refuse what decoding refuses, as decoding at once does', async () => {
+    const pause = async () => undefined;
+    for (const bytes of [...READ_FILES, ...REFUSED_OR_NOT_UTF8]) {
+      const text = await atOnce(bytes);
+      const content = new Uint8Array(bytes);
+      const receiver = new CsvTextReceiver('f.csv', 3);
+      for (let at = 0; at < content.length; at += 2) receiver.add(content.subarray(at, at + 2));
+      receiver.end(content);
+      const checked = await textOrRefusal(async () => {
+        await checkCsvTextInTurns('f.csv', content, pause, 3);
+        return 'passed';
+      });
+      expect(checked).toBe(text.startsWith('refused: ') ? text : 'passed');
+      expect(await textOrRefusal(() => decodeCsvText('f.csv', content))).toBe(text);
     }
   });
 });

@@ -90,7 +90,7 @@ export class CsvTextReceiver {
   /** Decoded slices the normalising has not taken yet; it looks one slice ahead, to know the last. */
   private readonly pieces: string[] = [];
   private ended = false;
-  private normalised: Steps<string> | undefined;
+  private normalised: Steps<string[]> | undefined;
   private stepped = false;
   private stopped = false;
   private readonly first = new TextDecoder('utf-8', { fatal: true });
@@ -120,7 +120,7 @@ export class CsvTextReceiver {
       this.attempt(() => {
         this.pieces.push(this.decode(this.takenAll()));
         this.ended = true;
-        DECODED.set(content, { fileName: this.fileName, text: runSteps(normalised) });
+        DECODED.set(content, { fileName: this.fileName, pieces: runSteps(normalised) });
         decoded = true;
       });
     }
@@ -198,8 +198,8 @@ function joinBytes(parts: readonly Uint8Array[], length: number): Uint8Array {
 /** Decoding as steps (turns.ts), stopping between slices of `slice` bytes; the text is remembered for the file's later readings. */
 function* decoding(fileName: string, content: Uint8Array, slice: number): Steps<string> {
   // An upload's file is read more than once (the precheck, which file is which, the parse): decoded once.
-  const decoded = DECODED.get(content);
-  if (decoded !== undefined && decoded.fileName === fileName) return decoded.text;
+  const decoded = decodedText(fileName, content);
+  if (decoded !== undefined) return decoded;
   if (content.length === 0) {
     throw ImportFileError.emptyFile(fileName);
   }
@@ -209,7 +209,7 @@ function* decoding(fileName: string, content: Uint8Array, slice: number): Steps<
     text = decodeText(fileName, decodeBytes(fileName, content));
   } else {
     try {
-      text = yield* normalising(fileName, utf8Slices(content, slice));
+      text = (yield* normalising(fileName, utf8Slices(content, slice))).join('');
     } catch (error) {
       if (!(error instanceof NotUtf8)) throw error;
       text = decodeText(fileName, decodeBytes(fileName, content)); // read at once, as single-byte text
@@ -219,8 +219,33 @@ function* decoding(fileName: string, content: Uint8Array, slice: number): Steps<
   return text;
 }
 
-/** The text of the byte arrays decoded lately (uploaded files are never changed in place). */
-const DECODED = new WeakMap<Uint8Array, { fileName: string; text: string }>();
+/**
+ * The text of the byte arrays decoded lately (uploaded files are never changed in place): as the
+ * pieces it was decoded in until it is first read (`decodedText`). Joining a million rows' pieces
+ * into one string held the event loop 0.2 s; a file an import's thread reads is never joined here.
+ */
+const DECODED = new WeakMap<Uint8Array, { fileName: string; text?: string; pieces?: readonly string[] }>();
+
+/** The remembered text of `content`, its pieces joined now if they were not yet. */
+function decodedText(fileName: string, content: Uint8Array): string | undefined {
+  const decoded = DECODED.get(content);
+  if (decoded === undefined || decoded.fileName !== fileName) return undefined;
+  if (decoded.text === undefined) {
+    decoded.text = (decoded.pieces ?? []).join('');
+    delete decoded.pieces;
+  }
+  return decoded.text;
+}
+
+/**
+ * Refuses `content` as `decodeCsvTextInTurns` would (empty, binary, not text), without making its
+ * text one string where the receiver left it in pieces (the precheck of an upload whose import runs
+ * on a thread of its own, which decodes the bytes it is handed).
+ */
+export async function checkCsvTextInTurns(fileName: string, content: Uint8Array, pause: () => Promise<void>, slice: number = DECODE_SLICE): Promise<void> {
+  if (DECODED.get(content)?.fileName === fileName) return;
+  await decodeCsvTextInTurns(fileName, content, pause, slice);
+}
 
 /** Lets the decoded text of `content` go (its last reader has it): it is not kept as long as the bytes are. */
 export function forgetDecodedCsvText(content: Uint8Array): void {
@@ -229,15 +254,15 @@ export function forgetDecodedCsvText(content: Uint8Array): void {
 
 /** Decoded text checked and normalised (`normalising`) at once. */
 function decodeText(fileName: string, decoded: string): string {
-  return runSteps(normalising(fileName, [decoded][Symbol.iterator]()));
+  return runSteps(normalising(fileName, [decoded][Symbol.iterator]())).join('');
 }
 
 /**
- * The text of the decoded pieces, in order: a BOM removed at its start and the old DOS end-of-file
+ * The decoded pieces, in order, as the text's pieces: a BOM removed at its start and the old DOS end-of-file
  * mark at its end, refused for a control character (on its line) or when blank, line ends normalised
  * to LF (a CR that ends a piece is held for the next, where an LF may follow it). Stops between pieces.
  */
-function* normalising(fileName: string, pieces: Iterator<string>): Steps<string> {
+function* normalising(fileName: string, pieces: Iterator<string>): Steps<string[]> {
   const normalised: string[] = [];
   /** Line ends in the pieces before this one (as the text is before it is normalised: what `lineOfOffset` counts). */
   let linesBefore = 0;
@@ -265,11 +290,10 @@ function* normalising(fileName: string, pieces: Iterator<string>): Steps<string>
       yield;
     }
   }
-  const text = normalised.join('');
-  if (!/\S/.test(text)) {
+  if (!normalised.some((piece) => /\S/.test(piece))) {
     throw ImportFileError.emptyFile(fileName);
   }
-  return text;
+  return normalised;
 }
 
 /** Bytes that are not UTF-8 (`utf8Slices`). */
