@@ -18,7 +18,10 @@ const TRIES = 10;
  */
 const describeOnServer = serverDatabaseUrl() ? describe : describe.skip;
 
-describeOnServer('a database connection dropped in the middle of an import', () => {
+describeOnServer.each([
+  { where: 'on the main thread', env: {} },
+  { where: 'on a thread of its own', env: { IMPORT_THREAD_MIN_BYTES: '0' } },
+])('a database connection dropped in the middle of an import $where', ({ env }) => {
   let serverDatabase: TestDatabase;
   let service: RunningService;
   let trader: Session;
@@ -26,7 +29,7 @@ describeOnServer('a database connection dropped in the middle of an import', () 
 
   beforeAll(async () => {
     serverDatabase = await createTestDatabase(serverDatabaseUrl()!);
-    service = await startService({ env: { DATABASE_URL: serverDatabase.url } });
+    service = await startService({ env: { ...env, DATABASE_URL: serverDatabase.url } });
     trader = await signIn(service);
     const profile = await trader.fetch('/auth/profile', {
       method: 'PUT',

@@ -13,11 +13,18 @@ const PROGRESS = [
   { type: 'progress', percentage: 80, message: 'Finalizing data import...' },
 ];
 
-describe('POST /api/upload-csv and GET /api/upload-history', () => {
+/**
+ * Every case twice: imported on the main thread (an upload under IMPORT_THREAD_MIN_BYTES, the default
+ * for these files) and on a worker thread of its own (IMPORT_THREAD_MIN_BYTES=0: every upload).
+ */
+describe.each([
+  { where: 'on the main thread', env: { LOG_LEVEL: 'info' }, threaded: false },
+  { where: 'on a thread of its own', env: { LOG_LEVEL: 'info', IMPORT_THREAD_MIN_BYTES: '0' }, threaded: true },
+])('POST /api/upload-csv and GET /api/upload-history, imported $where', ({ env, threaded }) => {
   let service: RunningService;
 
   beforeAll(async () => {
-    service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,other@example.com,fresh@example.com,noaccount@example.com,robinhood@example.com,fidelity@example.com,anybroker@example.com,schwabany@example.com,ibkr@example.com,ibkrflex@example.com,fidelitypair@example.com,accounts@example.com,preview@example.com,vanguard@example.com,schwabtwice@example.com' } });
+    service = await startService({ env: { ...env, AUTHORIZED_USERS: 'trader@example.com,other@example.com,fresh@example.com,noaccount@example.com,robinhood@example.com,fidelity@example.com,anybroker@example.com,schwabany@example.com,ibkr@example.com,ibkrflex@example.com,fidelitypair@example.com,accounts@example.com,preview@example.com,vanguard@example.com,schwabtwice@example.com' } });
   });
   afterAll(async () => {
     await service?.stop();
@@ -548,5 +555,9 @@ describe('POST /api/upload-csv and GET /api/upload-history', () => {
     ]);
     const robinhood = body.formats.find((f: any) => f.id === 'robinhood-activity');
     expect(robinhood.columns.map((c: any) => c.name)).toEqual(['Activity Date', 'Process Date', 'Settle Date', 'Instrument', 'Description', 'Trans Code', 'Quantity', 'Price', 'Amount']);
+  });
+
+  it('ran the imports above where this variant says (ThreadedImports logs each one it hands to a thread)', () => {
+    expect(service.output().includes('import on a thread of its own')).toBe(threaded);
   });
 });

@@ -7,12 +7,14 @@ import { UploadHistory } from './application/upload-history.port.js';
 import { UploadController } from './http/upload.controller.js';
 import { SqlImportStore } from './infrastructure/persistence/sql-import.store.js';
 import { SqlUploadHistory } from './infrastructure/persistence/sql-upload-history.js';
+import { ThreadedImports } from './infrastructure/thread/threaded-imports.js';
 
 @Module({
   imports: [AuthModule, TradesModule],
   controllers: [UploadController],
   providers: [
     ImportBrokerageFiles,
+    ThreadedImports,
     { provide: ImportStore, useClass: SqlImportStore },
     { provide: UploadHistory, useClass: SqlUploadHistory },
   ],

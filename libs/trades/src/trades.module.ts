@@ -25,6 +25,7 @@ import { SqlTradeJournal } from './infrastructure/persistence/sql-trade-journal.
 import { ReportDataChanges } from './infrastructure/persistence/report-data-changes.js';
 import { DatabaseReportVersions, InProcessReportVersions, NotifiedReportVersions } from './infrastructure/persistence/report-versions.adapters.js';
 import { SqlTradeLedger } from './infrastructure/persistence/sql-trade-ledger.js';
+import { TradeLedgerNotices } from './infrastructure/persistence/thread-trade-ledger.js';
 import { TradeLedger } from './application/trade-ledger.port.js';
 import { SqlTradeReports } from './infrastructure/persistence/sql-trade-reports.js';
 
@@ -52,6 +53,7 @@ import { SqlTradeReports } from './infrastructure/persistence/sql-trade-reports.
     },
     ReportDataChanges,
     { provide: TradeLedger, useClass: SqlTradeLedger },
+    TradeLedgerNotices,
     { provide: TradeJournal, useClass: SqlTradeJournal },
     JournalService,
     ReportResponseCache,
@@ -64,6 +66,6 @@ import { SqlTradeReports } from './infrastructure/persistence/sql-trade-reports.
     CalendarReports,
     ReportScopes,
   ],
-  exports: [ReportScopes, CalendarReports, MonthlyReports, TradeList, TradeLedger, ReportResponseCache, ReportCacheInterceptor, ReportVersions],
+  exports: [ReportScopes, CalendarReports, MonthlyReports, TradeList, TradeLedger, TradeLedgerNotices, ReportResponseCache, ReportCacheInterceptor, ReportVersions],
 })
 export class TradesModule {}

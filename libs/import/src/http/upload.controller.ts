@@ -36,6 +36,7 @@ import { UploadHistory } from '../application/upload-history.port.js';
 import { ImportFileError } from '../domain/import.errors.js';
 import { CsvTextReceiver, hasCsvName } from '../domain/parsers/csv-text.js';
 import { brokerageFormats } from '../domain/parsers/format-registry.js';
+import { ThreadedImports } from '../infrastructure/thread/threaded-imports.js';
 
 const UPLOAD_FIELDS = ['transaction_history_file', 'realized_gains_file'];
 /** `POST /api/import`: transaction histories and, where their brokers give them, their realized lots. */
@@ -74,6 +75,7 @@ export class UploadController {
 
   constructor(
     private readonly importFiles: ImportBrokerageFiles,
+    private readonly imports: ThreadedImports,
     private readonly accounts: BrokerageAccounts,
     private readonly history: UploadHistory,
     private readonly config: AppConfig,
@@ -157,7 +159,7 @@ export class UploadController {
       await nextTick(); // let the line leave before the next CPU-bound step
     };
     try {
-      const { stats, warnings, detected } = await this.importFiles.run(request, (step) => send({ type: 'progress', percentage: step.percentage, message: step.message }));
+      const { stats, warnings, detected } = await this.imports.run(request, (step) => send({ type: 'progress', percentage: step.percentage, message: step.message }));
       // The contract's success line for /api/upload-csv; /api/import adds what it detected.
       const withDetected = request.detect ? { detected } : {};
       await send({ type: 'success', message: 'Successfully processed files', stats, ...(warnings.length > 0 ? { warnings } : {}), ...withDetected });

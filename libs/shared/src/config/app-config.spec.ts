@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       marketDataRequestsPerMinute: 60,
       priceStaleMinutes: 15,
       uploadMaxBytes: 52428800,
+      importThreadMinBytes: 33554432,
       logLevel: 'info',
     });
     expect(config.isProduction).toBe(false);
@@ -40,6 +41,7 @@ describe('loadConfig', () => {
     [{ OIDC_SCOPES: 'email profile' }, 'OIDC_SCOPES'],
     [{ REDIS_URL: 'http://cache' }, 'REDIS_URL'],
     [{ UPLOAD_MAX_BYTES: '0' }, 'UPLOAD_MAX_BYTES'],
+    [{ IMPORT_THREAD_MIN_BYTES: '-1' }, 'IMPORT_THREAD_MIN_BYTES'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ MARKET_DATA_REQUESTS_PER_MINUTE: 'many' }, 'MARKET_DATA_REQUESTS_PER_MINUTE'],
     // A shifted clock is for test runs only, and a whole number of minutes.

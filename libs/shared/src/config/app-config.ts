@@ -46,6 +46,11 @@ export abstract class AppConfig {
   abstract readonly redisUrl: string | undefined;
   abstract readonly priceStaleMinutes: number;
   abstract readonly uploadMaxBytes: number;
+  /**
+   * Uploads of at least this many bytes (their files together) are imported on a worker thread of
+   * their own (`IMPORT_THREAD_MIN_BYTES`; 0: every upload): docs/operations.md "Imports".
+   */
+  abstract readonly importThreadMinBytes: number;
   abstract readonly logLevel: LogLevel;
   /**
    * Test runs only (`TEST_CLOCK_OFFSET_MINUTES`, refused unless NODE_ENV=test): the service's clock
@@ -156,6 +161,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     readonly redisUrl = redisUrl;
     readonly priceStaleMinutes = integer(read, 'PRICE_STALE_MINUTES', 15, 1, 525600);
     readonly uploadMaxBytes = integer(read, 'UPLOAD_MAX_BYTES', 52428800, 1, 2 ** 31 - 1);
+    readonly importThreadMinBytes = integer(read, 'IMPORT_THREAD_MIN_BYTES', 33554432, 0, 2 ** 53 - 1);
     readonly logLevel = oneOf(read, 'LOG_LEVEL', LOG_LEVELS, 'info');
     readonly clockOffsetMinutes = clockOffsetMinutes;
   })();

@@ -1,0 +1,134 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { Injectable, Logger } from '@nestjs/common';
+import { Database, serveThreadDatabase, type ThreadPort } from '@app/persistence';
+import { AppConfig, collectGarbageAbove, fromThreadError } from '@app/shared';
+import { TradeLedgerNotices } from '@app/trades';
+import { IMPORT_STEPS, ImportBrokerageFiles, type ImportOutcome, type ImportRequest, type ProgressListener, type UploadedFile } from '../../application/import-brokerage-files.service.js';
+import { forgetDecodedCsvText } from '../../domain/parsers/csv-text.js';
+import { IMPORT_ERROR_CLASSES, THREAD_CALLS, type FromImportThread, type ThreadFile, type ThreadImportRequest, type ThreadLogLevel, type ToImportThread } from './import-thread.js';
+
+/** The thread's program, built beside this module (the service runs from dist/; the unit tests from the sources, where there is none). */
+const PROGRAM = new URL('./import.thread.js', import.meta.url);
+const PROGRAM_BUILT = existsSync(fileURLToPath(PROGRAM));
+
+const LOG_LEVELS = new Set<ThreadLogLevel>(['log', 'error', 'warn', 'debug', 'verbose']);
+
+/** An import's thread as `ThreadedImports` drives it: a Worker. */
+export interface ImportThread extends ThreadPort {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  once(event: 'error' | 'exit', listener: (value: any) => void): unknown;
+  terminate(): Promise<unknown>;
+}
+
+/**
+ * Runs a large import on a worker thread of its own (`ImportBrokerageFiles.run` there, on the same SQL
+ * adapters), its statements in a unit of work of this thread's database: its CPU work and its heap
+ * (gigabytes at a million rows, seconds of collections) stay off the thread that answers every other
+ * request, `/health/live` included. The thread ends with its import, and its memory with it. An upload
+ * under `importThreadMinBytes` is imported here: a thread's own copy of the code costs ~100 MB and a
+ * few hundred milliseconds to load, more than such an import holds the event loop up
+ * (docs/operations.md "Imports"). Where the program is not built (tests run from the sources), every
+ * import runs here.
+ */
+@Injectable()
+export class ThreadedImports {
+  private readonly logger = new Logger(ThreadedImports.name);
+
+  constructor(
+    private readonly database: Database,
+    private readonly inProcess: ImportBrokerageFiles,
+    private readonly ledgerNotices: TradeLedgerNotices,
+    private readonly config: AppConfig,
+  ) {}
+
+  async run(request: ImportRequest, progress: ProgressListener): Promise<ImportOutcome> {
+    if (!this.canStartThreads() || uploadBytes(request) < this.config.importThreadMinBytes) return this.inProcess.run(request, progress);
+    // The first step is told as the thread starts, not once its program has loaded; the thread's telling of it is not repeated.
+    const [starting] = IMPORT_STEPS;
+    await progress(starting);
+    this.logger.log({ msg: 'import on a thread of its own', user: request.userId, bytes: uploadBytes(request) });
+    const worker = this.startThread();
+    const host = serveThreadDatabase(worker, this.database, {
+      calls: {
+        [THREAD_CALLS.progress]: async (step: Parameters<ProgressListener>[0]) => {
+          if (step.percentage !== starting.percentage) await progress(step);
+        },
+        [THREAD_CALLS.accountFor]: async (number: string) => {
+          if (request.accountFor === undefined) throw new Error('this import creates no account');
+          return request.accountFor(number);
+        },
+      },
+      tells: {
+        ...this.ledgerNotices.handlers(),
+        [THREAD_CALLS.log]: (level: ThreadLogLevel, message: unknown, context: string | undefined) => {
+          if (LOG_LEVELS.has(level)) new Logger(context ?? ThreadedImports.name)[level](message);
+        },
+      },
+    });
+    const outcome = new Promise<ImportOutcome>((resolve, reject) => {
+      worker.on('message', (message: FromImportThread | { kind: string }) => {
+        if (message.kind === 'outcome') resolve((message as FromImportThread & { kind: 'outcome' }).outcome);
+        else if (message.kind === 'failed') reject(fromThreadError((message as FromImportThread & { kind: 'failed' }).error, IMPORT_ERROR_CLASSES));
+      });
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`the import's thread ended before its import (exit code ${code})`)));
+    });
+    const { sent, transfer } = threadRequestOf(request);
+    worker.postMessage({ kind: 'run', request: sent } satisfies ToImportThread, transfer);
+    // What the upload left here (the body's chunks, the text decoded to check it) is garbage now, which
+    // nothing would collect while the import runs there: hundreds of MB at a million rows.
+    collectGarbageAbove(HANDED_OVER_HEAP_BYTES);
+    try {
+      return await outcome;
+    } catch (error) {
+      // A thread that failed (not its import) may have left a unit of work open here.
+      await host.close(error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    } finally {
+      worker.terminate().catch((error: unknown) => this.logger.warn(`could not end an import's thread: ${String(error)}`));
+    }
+  }
+
+  /** Whether the thread's program is there to start (a spec of the sources runs both ends on one thread instead). */
+  protected canStartThreads(): boolean {
+    return PROGRAM_BUILT;
+  }
+
+  protected startThread(): ImportThread {
+    return new Worker(PROGRAM);
+  }
+}
+
+/** The bytes of all of an upload's files. */
+function uploadBytes(request: ImportRequest): number {
+  return [request, ...(request.also ?? [])].reduce((sum, part) => sum + part.transactions.content.length + (part.gains?.content.length ?? 0), 0);
+}
+
+/**
+ * The request as the thread is sent it: the files' bytes, handed over. The thread decodes them again
+ * (a million rows: a second there) rather than be sent their text: cloning it held this thread 0.1 s.
+ */
+function threadRequestOf(request: ImportRequest): { sent: ThreadImportRequest; transfer: ArrayBuffer[] } {
+  const transfer: ArrayBuffer[] = [];
+  const sent = (file: UploadedFile): ThreadFile => {
+    forgetDecodedCsvText(file.content); // the pieces the receiver decoded, never joined here
+    // Bytes that share their buffer (a pool's, a larger body's) are copied; a file's own buffer is handed over.
+    const own = file.content.byteOffset === 0 && file.content.byteLength === file.content.buffer.byteLength;
+    const content = own ? file.content : new Uint8Array(file.content);
+    transfer.push(content.buffer as ArrayBuffer);
+    file.content = EMPTY_FILE;
+    return { name: file.name, content };
+  };
+  const parts = [request, ...(request.also ?? [])].map((part) => ({ transactions: sent(part.transactions), gains: part.gains === null ? null : sent(part.gains) }));
+  return {
+    sent: { userId: request.userId, account: request.account, accountNumber: request.accountNumber, createsAccounts: request.accountFor !== undefined, parts },
+    transfer,
+  };
+}
+
+const EMPTY_FILE = Buffer.alloc(0);
+
+/** The heap (live and garbage) this thread may keep once an upload is handed over, before it is collected. */
+const HANDED_OVER_HEAP_BYTES = 256 * 1024 * 1024;
