@@ -72,11 +72,11 @@ export function serveThreadDatabase(port: ThreadPort, database: Database, handle
     }
   };
 
-  const copy = (id: number, tx: number | null, targets: ThreadRequest & { kind: 'copy' }): Promise<number[]> => {
-    const queues = targets.targets.map(() => new PieceQueue(() => post({ kind: 'taken', copy: id })));
+  const copy = ({ id, tx, targets }: ThreadRequest & { kind: 'copy' }): Promise<number[]> => {
+    const queues = targets.map(() => new PieceQueue(() => post({ kind: 'taken', copy: id })));
     if (closed !== undefined) for (const queue of queues) queue.fail(closed);
     copies.set(id, queues);
-    const done = within(tx, () => database.copyRows(...targets.targets.map((target, job) => ({ target, pieces: queues[job] }))));
+    const done = within(tx, () => database.copyRows(...targets.map((target, job) => ({ target, pieces: queues[job] }))));
     const forget = () => copies.delete(id);
     done.then(forget, forget);
     return done;
@@ -91,7 +91,7 @@ export function serveThreadDatabase(port: ThreadPort, database: Database, handle
       case 'end':
         return end(request.tx, request.commit);
       case 'copy':
-        return copy(request.id, request.tx, request);
+        return copy(request);
       case 'call': {
         const call = handlers.calls?.[request.name] as ((...args: unknown[]) => Promise<unknown>) | undefined;
         if (call === undefined) throw new Error(`no call ${request.name}`);

@@ -27,10 +27,10 @@ export interface ImportThread extends ThreadPort {
  * adapters), its statements in a unit of work of this thread's database: its CPU work and its heap
  * (gigabytes at a million rows, seconds of collections) stay off the thread that answers every other
  * request, `/health/live` included. The thread ends with its import, and its memory with it. An upload
- * under `importThreadMinBytes` is imported here: a thread's own copy of the code costs ~100 MB and a
- * few hundred milliseconds to load, more than such an import holds the event loop up
- * (docs/operations.md "Imports"). Where the program is not built (tests run from the sources), every
- * import runs here.
+ * under `importThreadMinBytes` is imported here: a thread loads its own copy of the service's modules
+ * (~95 MB, about a second), more than such an import holds the event loop up (docs/operations.md
+ * "Large uploads on a thread of their own"). Where the program is not built (tests run from the
+ * sources), every import runs here.
  */
 @Injectable()
 export class ThreadedImports {
