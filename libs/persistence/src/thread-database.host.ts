@@ -55,6 +55,12 @@ export function serveThreadDatabase(port: ThreadPort, database: Database, handle
     });
     done.catch(() => undefined); // met at `end`
     const withinTransaction = await Promise.race([inside, done.then(() => inside)]);
+    if (closed !== undefined) {
+      // The thread ended while this unit of work began: nothing will end it but this.
+      finish(false);
+      await done.catch(() => undefined);
+      throw closed;
+    }
     const tx = (lastTx += 1);
     transactions.set(tx, { within: withinTransaction, finish, done });
     return tx;

@@ -80,13 +80,15 @@ export class ThreadedImports {
     // What the upload left here (the body's chunks, the text decoded to check it) is garbage now, which
     // nothing would collect while the import runs there: hundreds of MB at a million rows.
     collectGarbageAbove(HANDED_OVER_HEAP_BYTES);
+    let ended: Error = THREAD_DONE;
     try {
       return await outcome;
     } catch (error) {
-      // A thread that failed (not its import) may have left a unit of work open here.
-      await host.close(error instanceof Error ? error : new Error(String(error)));
+      ended = error instanceof Error ? error : new Error(String(error));
       throw error;
     } finally {
+      // A thread that failed (not its import) may have left a unit of work open here: rolled back.
+      await host.close(ended);
       worker.terminate().catch((error: unknown) => this.logger.warn(`could not end an import's thread: ${String(error)}`));
     }
   }
@@ -129,6 +131,9 @@ function threadRequestOf(request: ImportRequest): { sent: ThreadImportRequest; t
 }
 
 const EMPTY_FILE = Buffer.alloc(0);
+
+/** What a thread's units of work left open, if any, are failed with once its import has answered. */
+const THREAD_DONE = new Error("the import's thread has ended");
 
 /** The heap (live and garbage) this thread may keep once an upload is handed over, before it is collected. */
 const HANDED_OVER_HEAP_BYTES = 256 * 1024 * 1024;
