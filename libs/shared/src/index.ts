@@ -5,6 +5,7 @@ export {
   AuthenticationRequiredError,
   ConflictError,
   DatabaseUnavailableError,
+  DOMAIN_ERROR_CLASSES,
   DomainError,
   NotFoundError,
   PayloadTooLargeError,

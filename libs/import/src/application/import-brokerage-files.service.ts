@@ -165,7 +165,7 @@ export class ImportBrokerageFiles {
   }
 
   async run(request: ImportRequest, progress: ProgressListener): Promise<ImportOutcome> {
-    const parts = [request, ...(request.also ?? [])].map((part) => ({
+    const parts = importParts(request).map((part) => ({
       part,
       sizes: { transactions: part.transactions.content.length, gains: part.gains?.content.length ?? 0 },
       account: request.account,
@@ -479,6 +479,11 @@ interface ReadFiles {
   detected: Omit<DetectedFile, 'account'>[];
   /** The account number the history carries, if its layout has one. */
   accountNumber: string | null;
+}
+
+/** An upload's histories: the request's own, then those it brings `also`. */
+export function importParts(request: ImportRequest): ImportPart[] {
+  return [request, ...(request.also ?? [])];
 }
 
 /** Warnings an import's answer lists at most; a last one counts the rest. */

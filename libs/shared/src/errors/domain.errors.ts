@@ -67,3 +67,16 @@ export class DatabaseUnavailableError extends DomainError {
     super(message);
   }
 }
+
+/** Every class above, for code that makes an error again by its class name (`fromThreadError`). */
+export const DOMAIN_ERROR_CLASSES = [
+  ValidationError,
+  NotFoundError,
+  ConflictError,
+  PayloadTooLargeError,
+  TooManyRequestsError,
+  ServiceBusyError,
+  AuthenticationRequiredError,
+  AccessDeniedError,
+  DatabaseUnavailableError,
+] as const;

@@ -1,19 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import { ThreadDatabase, TypeOrmUnitOfWork, type Database, type ThreadPort } from '@app/persistence';
-import {
-  AccessDeniedError,
-  AuthenticationRequiredError,
-  ConflictError,
-  DatabaseUnavailableError,
-  errorClasses,
-  NotFoundError,
-  PayloadTooLargeError,
-  ServiceBusyError,
-  toThreadError,
-  TooManyRequestsError,
-  ValidationError,
-  type ThreadError,
-} from '@app/shared';
+import { DOMAIN_ERROR_CLASSES, errorClasses, toThreadError, type ThreadError } from '@app/shared';
 import { threadTradeLedger } from '@app/trades';
 import { ImportBrokerageFiles, type ImportAccount, type ImportOutcome, type ImportRequest, type UploadedFile } from '../../application/import-brokerage-files.service.js';
 import { ImportFileError } from '../../domain/import.errors.js';
@@ -21,18 +8,7 @@ import { SqlImportStore } from '../persistence/sql-import.store.js';
 import { SqlUploadHistory } from '../persistence/sql-upload-history.js';
 
 /** The errors an import's answer depends on, made again as their classes on the other side. */
-export const IMPORT_ERROR_CLASSES = errorClasses(
-  ValidationError,
-  NotFoundError,
-  ConflictError,
-  PayloadTooLargeError,
-  TooManyRequestsError,
-  ServiceBusyError,
-  AuthenticationRequiredError,
-  AccessDeniedError,
-  DatabaseUnavailableError,
-  ImportFileError,
-);
+export const IMPORT_ERROR_CLASSES = errorClasses(...DOMAIN_ERROR_CLASSES, ImportFileError);
 
 /** A file as it is sent to the thread: its bytes, handed over (not copied). */
 export interface ThreadFile {

@@ -5,7 +5,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Database, serveThreadDatabase, type ThreadPort } from '@app/persistence';
 import { AppConfig, collectGarbageAbove, fromThreadError } from '@app/shared';
 import { TradeLedgerNotices } from '@app/trades';
-import { IMPORT_STEPS, ImportBrokerageFiles, type ImportOutcome, type ImportRequest, type ProgressListener, type UploadedFile } from '../../application/import-brokerage-files.service.js';
+import { IMPORT_STEPS, ImportBrokerageFiles, importParts, type ImportOutcome, type ImportRequest, type ProgressListener, type UploadedFile } from '../../application/import-brokerage-files.service.js';
 import { forgetDecodedCsvText } from '../../domain/parsers/csv-text.js';
 import { IMPORT_ERROR_CLASSES, THREAD_CALLS, type FromImportThread, type ThreadFile, type ThreadImportRequest, type ThreadLogLevel, type ToImportThread } from './import-thread.js';
 
@@ -44,11 +44,12 @@ export class ThreadedImports {
   ) {}
 
   async run(request: ImportRequest, progress: ProgressListener): Promise<ImportOutcome> {
-    if (!this.canStartThreads() || uploadBytes(request) < this.config.importThreadMinBytes) return this.inProcess.run(request, progress);
+    const bytes = uploadBytes(request);
+    if (!this.canStartThreads() || bytes < this.config.importThreadMinBytes) return this.inProcess.run(request, progress);
     // The first step is told as the thread starts, not once its program has loaded; the thread's telling of it is not repeated.
     const [starting] = IMPORT_STEPS;
     await progress(starting);
-    this.logger.log({ msg: 'import on a thread of its own', user: request.userId, bytes: uploadBytes(request) });
+    this.logger.log({ msg: 'import on a thread of its own', user: request.userId, bytes });
     const worker = this.startThread();
     const host = serveThreadDatabase(worker, this.database, {
       calls: {
@@ -105,7 +106,7 @@ export class ThreadedImports {
 
 /** The bytes of all of an upload's files. */
 function uploadBytes(request: ImportRequest): number {
-  return [request, ...(request.also ?? [])].reduce((sum, part) => sum + part.transactions.content.length + (part.gains?.content.length ?? 0), 0);
+  return importParts(request).reduce((sum, part) => sum + part.transactions.content.length + (part.gains?.content.length ?? 0), 0);
 }
 
 /**
@@ -123,7 +124,7 @@ function threadRequestOf(request: ImportRequest): { sent: ThreadImportRequest; t
     file.content = EMPTY_FILE;
     return { name: file.name, content };
   };
-  const parts = [request, ...(request.also ?? [])].map((part) => ({ transactions: sent(part.transactions), gains: part.gains === null ? null : sent(part.gains) }));
+  const parts = importParts(request).map((part) => ({ transactions: sent(part.transactions), gains: part.gains === null ? null : sent(part.gains) }));
   return {
     sent: { userId: request.userId, account: request.account, accountNumber: request.accountNumber, createsAccounts: request.accountFor !== undefined, parts },
     transfer,
