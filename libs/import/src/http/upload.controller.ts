@@ -34,7 +34,7 @@ import {
 } from '../application/import-brokerage-files.service.js';
 import { UploadHistory } from '../application/upload-history.port.js';
 import { ImportFileError } from '../domain/import.errors.js';
-import { CsvTextReceiver, hasCsvName } from '../domain/parsers/csv-text.js';
+import { CsvTextChecker, CsvTextReceiver, hasCsvName } from '../domain/parsers/csv-text.js';
 import { brokerageFormats } from '../domain/parsers/format-registry.js';
 import { ThreadedImports } from '../infrastructure/thread/threaded-imports.js';
 
@@ -56,6 +56,11 @@ const ACCOUNT_NOT_SET = 'Brokerage account number not set. Please update your pr
  */
 function decodedOnArrival(name: string): FileReceiver | undefined {
   return hasCsvName(name) ? new CsvTextReceiver(name) : undefined;
+}
+
+/** A CSV file of an upload imported on a thread of its own is only checked as it arrives: the thread decodes it. */
+function checkedOnArrival(name: string): FileReceiver | undefined {
+  return hasCsvName(name) ? new CsvTextChecker(name) : undefined;
 }
 
 /** An import to run and stream; `detect` adds what was detected to the success line (`/api/import`). */
@@ -109,7 +114,7 @@ export class UploadController {
   @ApiResponse({ status: 503, description: 'The service has no room for another upload now.', content: { 'application/json': { schema: ref('UploadErrorLine') } } })
   async upload(@CurrentUser() user: AuthenticatedUser, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.receive(user, request, reply, UPLOAD_FIELDS.length, async (account) => {
-      const files = await readUploadedFiles(request, { fields: UPLOAD_FIELDS, maxBytes: this.config.uploadMaxBytes, notMultipart: FILES_REQUIRED, receiver: decodedOnArrival });
+      const files = await readUploadedFiles(request, { fields: UPLOAD_FIELDS, maxBytes: this.config.uploadMaxBytes, notMultipart: FILES_REQUIRED, receiver: this.receiverFor(request) });
       const transactions = files.get('transaction_history_file');
       const gains = files.get('realized_gains_file');
       if (transactions === undefined || gains === undefined) return FILES_REQUIRED;
@@ -147,6 +152,11 @@ export class UploadController {
     } finally {
       release?.();
     }
+  }
+
+  /** How an import's files are taken as they arrive: checked only when the upload's declared length sends its import to a thread. */
+  private receiverFor(request: FastifyRequest): (name: string) => FileReceiver | undefined {
+    return this.imports.runsOnThread(Number(request.headers['content-length'])) ? checkedOnArrival : decodedOnArrival;
   }
 
   /** From here on the answer is a stream: 200, one JSON object per line, each flushed as it happens. */
@@ -207,7 +217,7 @@ export class UploadController {
         maxFiles: IMPORT_MAX_FILES,
         maxBytes: this.config.uploadMaxBytes,
         notMultipart: IMPORT_FILES_REQUIRED,
-        receiver: decodedOnArrival,
+        receiver: this.receiverFor(request),
       });
       if (files.length === 0) return IMPORT_FILES_REQUIRED;
       await this.importFiles.precheck(files, IMPORT_FILES_MUST_BE_CSV);

@@ -1,6 +1,6 @@
 import { random } from '../../testing/random.js';
 import { ImportFileError } from '../import.errors.js';
-import { checkCsvTextInTurns, CsvTextReceiver, decodeCsvText, decodeCsvTextInTurns, readCsvRows, rowCellsJson, splitPlainRecords, streamCsvRows, type CsvRow } from './csv-text.js';
+import { checkCsvTextInTurns, CsvTextChecker, CsvTextReceiver, decodeCsvHead, decodeCsvText, decodeCsvTextInTurns, readCsvRows, rowCellsJson, splitPlainRecords, streamCsvRows, type CsvRow } from './csv-text.js';
 
 /**
  * Cells of every kind the slicing must see through: quoted separators and line breaks, doubled quotes,
@@ -269,5 +269,99 @@ describe('CsvTextReceiver', () => {
       expect(checked).toBe(text.startsWith('refused: ') ? text : 'passed');
       expect(await textOrRefusal(() => decodeCsvText('f.csv', content))).toBe(text);
     }
+  });
+});
+
+describe('CsvTextChecker', () => {
+  /** Whether the checker passed the bytes received in chunks of `chunk` bytes. */
+  const checked = (content: Uint8Array, chunk: number): boolean => {
+    const checker = new CsvTextChecker('f.csv');
+    for (let at = 0; at < content.length; at += chunk) checker.add(content.subarray(at, at + chunk));
+    return checker.end(content);
+  };
+  /** What the precheck makes of checked bytes, counting the slices it decoded (a pause between each two). */
+  const prechecked = async (content: Uint8Array): Promise<{ result: string; pauses: number }> => {
+    let pauses = 0;
+    const result = await textOrRefusal(async () => {
+      await checkCsvTextInTurns('f.csv', content, async () => void (pauses += 1), 3);
+      return 'passed';
+    });
+    return { result, pauses };
+  };
+
+  it('passes the UTF-8 text decoding reads, wherever the chunks cut its characters, and the precheck then decodes none of it', async () => {
+    for (const bytes of READ_FILES) {
+      const text = await atOnce(bytes);
+      for (const chunk of [1, 2, 3, 7, bytes.length]) {
+        const content = new Uint8Array(bytes);
+        expect(checked(content, chunk)).toBe(true);
+        expect(await prechecked(content)).toEqual({ result: 'passed', pauses: 0 });
+        // The import's decoding (the thread's, of the same bytes) still reads the whole text.
+        expect(decodeCsvText('f.csv', content)).toBe(text);
+      }
+    }
+  });
+
+  it('leaves what decoding refuses or reads otherwise to the precheck, which decodes it and gives its refusal', async () => {
+    const utf16 = new Uint8Array([0xff, 0xfe, ...new Uint8Array(Buffer.from('a,b\r\nc,d\r\n', 'utf16le'))]);
+    const others = [
+      utf16,
+      utf8(' \r\n \t\r\n'.repeat(4)), // blank
+      utf8('\u00e9\u00e8\r\n'), // not blank, but no ASCII character to show it: decoded to tell
+      utf8('a,b\r\n\u001ac,d\r\n'), // the end-of-file mark before the end
+      utf8('a,b\r\nc,d\u001a\u001a'),
+      new Uint8Array([...utf8('a,b\r\nc'), 0xe2, 0x82]), // a character cut off at the end
+      new Uint8Array([...utf8('a,b\r\n'), 0xc0, 0xaf, ...utf8(',x\r\n')]), // an overlong form
+      new Uint8Array([...utf8('a,b\r\n'), 0xed, 0xa0, 0x80, ...utf8(',x\r\n')]), // a surrogate
+      new Uint8Array([...utf8('a,b\r\n'), 0xe2, 0x41, 0x82, ...utf8(',x\r\n')]), // a broken sequence
+    ];
+    for (const bytes of [...REFUSED_OR_NOT_UTF8, ...others]) {
+      const text = await atOnce(bytes);
+      for (const chunk of [1, 2, 5, bytes.length]) {
+        const content = new Uint8Array(bytes);
+        expect(checked(content, chunk)).toBe(false);
+        const { result } = await prechecked(content);
+        expect(result).toBe(text.startsWith('refused: ') ? text : 'passed');
+        expect(await textOrRefusal(() => decodeCsvText('f.csv', content))).toBe(text);
+      }
+    }
+  });
+
+  it('passes exactly the random bytes with an ASCII character that decoding reads as UTF-8', async () => {
+    const next = random(7);
+    const pieces = ['a', ',', ' ', '\r\n', '\n', '\r', '\t', '"', '\u00e9', '\u20ac', '\u{1f600}', '\uFEFF', '\u0000', '\u001a', '\u007f', '\u0085'];
+    for (let sample = 0; sample < 400; sample += 1) {
+      const length = 1 + Math.floor(next() * 30);
+      let text = '';
+      for (let index = 0; index < length; index += 1) text += pieces[Math.floor(next() * pieces.length)];
+      // Some with a byte replaced, which may break a character or start one that never ends.
+      const bytes = utf8(text);
+      if (sample % 2 === 1) bytes[Math.floor(next() * bytes.length)] = [0x41, 0x80, 0xa9, 0xc3, 0xe2, 0xf0, 0xff][Math.floor(next() * 7)];
+      const strict = await textOrRefusal(() => new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+      const decoded = await atOnce(bytes);
+      const readAsUtf8 = !decoded.startsWith('refused: ') && !strict.startsWith('refused: ');
+      const expected = readAsUtf8 && /[!-~]/.test(strict);
+      for (const chunk of [1, 2, 3, 5, bytes.length]) {
+        expect({ bytes: [...bytes], chunk, passed: checked(new Uint8Array(bytes), chunk) }).toEqual({ bytes: [...bytes], chunk, passed: expected });
+      }
+    }
+  });
+
+  it('lets the layout be told from the first lines only, which are those of the whole text', () => {
+    const header = '"Date","Action","Symbol","Quantity"\r\n';
+    const body = '"01/02/2024","Buy","AAPL","10"\r\n'.repeat(4_000); // beyond the bytes decoded for the head
+    for (const bytes of [utf8(header + body), utf8(`\uFEFF${header}${body}`), utf8(`\uFEFF\uFEFF${header}${body.replace(/\r\n/g, '\r')}`)]) {
+      const content = new Uint8Array(bytes);
+      expect(checked(content, 1000)).toBe(true);
+      const head = decodeCsvHead('f.csv', content, 13);
+      const whole = decodeCsvText('f.csv', new Uint8Array(bytes));
+      expect(head.length).toBeLessThan(whole.length);
+      expect(head.split('\n').length).toBeGreaterThan(13);
+      expect(whole.startsWith(head)).toBe(true);
+    }
+    // A file whose first lines are longer than the head: decoded whole.
+    const long = new Uint8Array(utf8(`${'x'.repeat(70_000)}\r\n`.repeat(3)));
+    expect(checked(long, 4096)).toBe(true);
+    expect(decodeCsvHead('f.csv', long, 13)).toBe(decodeCsvText('f.csv', new Uint8Array(long)));
   });
 });

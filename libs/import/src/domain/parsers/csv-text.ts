@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import Papa from 'papaparse';
 import { ImportFileError } from '../import.errors.js';
 import { runSteps, runStepsWithTurns, type Steps } from '../turns.js';
@@ -185,6 +186,109 @@ export class CsvTextReceiver {
   }
 }
 
+/**
+ * Checks an uploaded file as its bytes arrive and keeps none of its text: the receiver of an upload
+ * whose import runs on a thread of its own, which decodes the bytes it is handed. The text a
+ * `CsvTextReceiver` decodes stays here until the import has read it: at a million rows, 200 MB of
+ * strings on the thread that answers every other request, whose collector then took 44–126 ms at a
+ * time while the upload arrived (docs/operations.md "Large uploads on a thread of their own").
+ *
+ * It passes only what decoding surely reads as UTF-8 text: valid UTF-8 (`isUtf8`, the characters cut
+ * by the chunks checked whole), no control byte (CONTROL_CHARACTER's, which in UTF-8 are those bytes
+ * alone) but the old end-of-file mark as the last byte, not blank (a printable ASCII character). Anything
+ * else (UTF-16, single-byte text, a refusal) is left to the precheck's decoding, which reads or
+ * refuses it as before. `checkCsvTextInTurns` passes a file it passed without decoding it; `decodeCsvHead`
+ * decodes only its first lines.
+ */
+export class CsvTextChecker {
+  /** A character's first bytes, the rest of it in the next chunk. */
+  private carry: Uint8Array | undefined;
+  private bytes = 0;
+  /** Where the end-of-file mark (0x1a) is, if there is one. */
+  private markAt = -1;
+  private printable = false;
+  private stopped = false;
+
+  constructor(private readonly fileName: string) {}
+
+  add(chunk: Uint8Array): void {
+    if (this.stopped) return;
+    let start = 0;
+    if (this.carry !== undefined) {
+      const carried = this.carry;
+      const rest = sequenceLength(carried[0]) - carried.length;
+      const whole = concatBytes(carried, chunk.subarray(0, rest));
+      this.carry = undefined;
+      if (chunk.length < rest) {
+        this.carry = whole;
+        this.bytes += chunk.length;
+        return;
+      }
+      if (!isUtf8(whole)) return this.stop();
+      start = rest;
+    }
+    // The last character may go on in the next chunk: held back until it is whole.
+    let end = chunk.length;
+    let lead = end - 1;
+    while (lead > start && lead > end - 4 && (chunk[lead] & 0xc0) === 0x80) lead -= 1;
+    if (lead >= start) {
+      const length = sequenceLength(chunk[lead]);
+      if (length === 0) return this.stop();
+      if (lead + length > end) end = lead;
+    }
+    const body = chunk.subarray(start, end);
+    if (!isUtf8(body) || !this.scan(body, this.bytes + start)) return this.stop();
+    if (end < chunk.length) this.carry = chunk.slice(end);
+    this.bytes += chunk.length;
+  }
+
+  /** True when `content` (what was added, whole) is text decoding reads as it is: it is then remembered as checked. */
+  end(content: Uint8Array): boolean {
+    const passed =
+      !this.stopped && this.carry === undefined && this.bytes > 0 && this.bytes === content.length && this.printable && (this.markAt === -1 || this.markAt === this.bytes - 1);
+    if (passed) DECODED.set(content, { fileName: this.fileName, checked: true });
+    this.stop();
+    return passed;
+  }
+
+  /** False at a control byte other than one end-of-file mark (`offset`: where `bytes` start in the file). */
+  private scan(bytes: Uint8Array, offset: number): boolean {
+    let printable = this.printable;
+    for (let at = 0; at < bytes.length; at += 1) {
+      const byte = bytes[at];
+      if (byte < 0x20) {
+        if (byte === 0x09 || byte === 0x0a || byte === 0x0d) continue;
+        if (byte !== 0x1a || this.markAt !== -1) return false;
+        this.markAt = offset + at;
+      } else if (byte === 0x7f) {
+        return false;
+      } else if (!printable && byte !== 0x20 && byte < 0x7f) {
+        printable = true;
+      }
+    }
+    this.printable = printable;
+    return true;
+  }
+
+  private stop(): void {
+    this.stopped = true;
+    this.carry = undefined;
+  }
+}
+
+/** The bytes of the UTF-8 character `lead` starts (0 for a byte that starts none). */
+function sequenceLength(lead: number): number {
+  if (lead < 0x80) return 1;
+  if (lead >= 0xc2 && lead <= 0xdf) return 2;
+  if (lead >= 0xe0 && lead <= 0xef) return 3;
+  if (lead >= 0xf0 && lead <= 0xf4) return 4;
+  return 0;
+}
+
+function concatBytes(first: Uint8Array, second: Uint8Array): Uint8Array {
+  return joinBytes([first, second], first.length + second.length);
+}
+
 function joinBytes(parts: readonly Uint8Array[], length: number): Uint8Array {
   const joined = new Uint8Array(length);
   let at = 0;
@@ -224,23 +328,61 @@ function* decoding(fileName: string, content: Uint8Array, slice: number): Steps<
  * pieces it was decoded in until it is first read (`decodedText`). Joining a million rows' pieces
  * into one string held the event loop 0.2 s; a file an import's thread reads is never joined here.
  */
-const DECODED = new WeakMap<Uint8Array, { fileName: string; text?: string; pieces?: readonly string[] }>();
+const DECODED = new WeakMap<Uint8Array, { fileName: string; text?: string; pieces?: readonly string[]; checked?: true }>();
 
-/** The remembered text of `content`, its pieces joined now if they were not yet. */
+/** The remembered text of `content`, its pieces joined now if they were not yet (none for a file only checked). */
 function decodedText(fileName: string, content: Uint8Array): string | undefined {
   const decoded = DECODED.get(content);
   if (decoded === undefined || decoded.fileName !== fileName) return undefined;
-  if (decoded.text === undefined) {
-    decoded.text = (decoded.pieces ?? []).join('');
+  if (decoded.text === undefined && decoded.pieces !== undefined) {
+    decoded.text = decoded.pieces.join('');
     delete decoded.pieces;
   }
   return decoded.text;
 }
 
+/** Bytes `decodeCsvHead` decodes of a file only checked (`CsvTextChecker`): lines of brokers' files are far shorter. */
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * The beginning of the file's text as `decodeCsvText` gives it, at least its first `lines` lines where the
+ * file has them (where a file's layout is told from). Of a file received in pieces, its first piece; of
+ * one only checked, its first bytes decoded: a large upload is not decoded whole, or its pieces joined,
+ * on the thread that answers every other request just to read its header. Otherwise the whole text.
+ */
+export function decodeCsvHead(fileName: string, content: Uint8Array, lines: number): string {
+  const decoded = DECODED.get(content);
+  if (decoded?.fileName === fileName && decoded.text === undefined) {
+    const head = decoded.pieces !== undefined ? decoded.pieces[0] : decoded.checked ? checkedHead(content) : undefined;
+    if (head !== undefined && hasLines(head, lines)) return head;
+  }
+  return decodeCsvText(fileName, content);
+}
+
+/** The first bytes of a file `CsvTextChecker` passed (UTF-8 text), decoded and normalised as decoding does, to the last whole line. */
+function checkedHead(content: Uint8Array): string {
+  let end = Math.min(content.length, HEAD_BYTES);
+  while (end > 0 && end < content.length && (content[end] & 0xc0) === 0x80) end -= 1;
+  // The decoder drops a BOM at the start, and decoding one more after it.
+  const text = new TextDecoder('utf-8').decode(content.subarray(0, end)).replace(/^\uFEFF/, '');
+  // A CR cut from its LF is a line end either way.
+  const normalised = text.replace(/\r\n?/g, '\n');
+  return normalised.slice(0, normalised.lastIndexOf('\n') + 1);
+}
+
+function hasLines(text: string, lines: number): boolean {
+  let at = -1;
+  for (let count = 0; count < lines; count += 1) {
+    at = text.indexOf('\n', at + 1);
+    if (at === -1) return false;
+  }
+  return true;
+}
+
 /**
  * Refuses `content` as `decodeCsvTextInTurns` would (empty, binary, not text), without making its
- * text one string where the receiver left it in pieces (the precheck of an upload whose import runs
- * on a thread of its own, which decodes the bytes it is handed).
+ * text one string where the receiver left it in pieces, nor decoding a file `CsvTextChecker` passed
+ * (the precheck of an upload whose import runs on a thread of its own, which decodes the bytes it is handed).
  */
 export async function checkCsvTextInTurns(fileName: string, content: Uint8Array, pause: () => Promise<void>, slice: number = DECODE_SLICE): Promise<void> {
   if (DECODED.get(content)?.fileName === fileName) return;

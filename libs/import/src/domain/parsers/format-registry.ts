@@ -8,7 +8,7 @@ import type {
   ParsedRealizedLotsFile,
   ParsedTransactionsFile,
 } from './brokerage-format.js';
-import { decodeCsvText, forgetDecodedCsvText, readCsvRows, streamCsvRows, type CsvRow } from './csv-text.js';
+import { decodeCsvHead, decodeCsvText, forgetDecodedCsvText, readCsvRows, streamCsvRows, type CsvRow } from './csv-text.js';
 import type { SeenDays } from './file-days.js';
 import { etradeTransactionsFormat } from './etrade-transactions.format.js';
 import { fidelityHistoryFormat } from './fidelity-history.format.js';
@@ -94,7 +94,9 @@ export class FormatRegistry {
    * text.
    */
   identify(fileName: string, content: Uint8Array | string): BrokerageFormat | undefined {
-    return this.sniff(fileName, decodeCsvText(fileName, content))?.format;
+    // One line more than `sniff` reads, which looks for the line ends after the first character.
+    const head = typeof content === 'string' ? decodeCsvText(fileName, content) : decodeCsvHead(fileName, content, SNIFF_LINES + 1);
+    return this.sniff(fileName, head)?.format;
   }
 
   /** The delimiter with which the first lines hold a known header. */

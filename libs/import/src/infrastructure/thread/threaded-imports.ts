@@ -43,9 +43,14 @@ export class ThreadedImports {
     private readonly config: AppConfig,
   ) {}
 
+  /** Whether an import of files of `bytes` bytes in all runs on a thread of its own (an upload's declared length bounds its files'). */
+  runsOnThread(bytes: number): boolean {
+    return this.canStartThreads() && bytes >= this.config.importThreadMinBytes;
+  }
+
   async run(request: ImportRequest, progress: ProgressListener): Promise<ImportOutcome> {
     const bytes = uploadBytes(request);
-    if (!this.canStartThreads() || bytes < this.config.importThreadMinBytes) return this.inProcess.run(request, progress);
+    if (!this.runsOnThread(bytes)) return this.inProcess.run(request, progress);
     // The first step is told as the thread starts, not once its program has loaded; the thread's telling of it is not repeated.
     const [starting] = IMPORT_STEPS;
     await progress(starting);
