@@ -1,5 +1,5 @@
 import { Decimal } from '@app/shared/domain';
-import { COPY_PIECE_BYTES, copyField, copyPieces, copyStatement, rowsOf, textOrNull, type CopyPiece } from './bulk-copy.js';
+import { COPY_PIECE_BYTES, copyField, copyPieces, copyStatement, rowsOf, textOrNull, type CopyPiece, type CopyValue } from './bulk-copy.js';
 
 const noPause = async (): Promise<void> => undefined;
 
@@ -50,6 +50,15 @@ describe('COPY text format', () => {
     expect(pieces.map((piece) => piece.text).join('')).toBe(items.map((item) => `${copyField(item)}\n`).join(''));
     expect(pieces.map((piece) => piece.rows)).toEqual([3, 1, 1, 2]);
     for (const piece of pieces) expect(piece.text.split('\n').length - 1).toBe(piece.rows);
+  });
+
+  it('writes each field of a row as UTF-8, short and long, ASCII or not, wherever its first other character is', async () => {
+    const rows: CopyValue[][] = [
+      ['abc', 'caf\u00e9', 'x'.repeat(40), null, 'na\u00efve \u{1d11e}', 7, true],
+      ['\u20ac', `${'y'.repeat(31)}\u00fc`, `${'z'.repeat(40)}\u00fc`, '', 'tab\there'],
+    ];
+    const pieces = await all(copyPieces(rows, noPause, 16));
+    expect(pieces.map((piece) => piece.text).join('')).toBe(rows.map((row) => `${row.map(copyField).join('\t')}\n`).join(''));
   });
 
   it('stops for a pause every hundred rows while it builds, and after each piece', async () => {
