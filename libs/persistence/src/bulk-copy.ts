@@ -72,10 +72,11 @@ const ROWS_PER_PAUSE = 100;
 
 /**
  * Bytes of COPY text per piece, about (a piece ends with the line that reaches it). A piece is UTF-8
- * bytes outside V8's heap, written a line at a time: the rows' text is made once, as each line's
+ * bytes outside V8's heap, written a field at a time: the rows' text is made once, as each field's
  * string, where joining lines into a piece's string, and that string into bytes for the socket or the
  * engine's spool file, made it three times (a tenth of all a 100,000-row import allocated, and of the
- * young-generation collections that cost it 1.2-1.4 s; docs/operations.md "Imports").
+ * young-generation collections that cost it 1.2-1.4 s; docs/operations.md "Imports"), and a line's
+ * string twice.
  */
 export const COPY_PIECE_BYTES = 32_000;
 
@@ -102,8 +103,8 @@ export async function* copyPieces(rows: Iterable<readonly CopyValue[]>, pause: (
   let count = 0;
   const fields: string[] = [];
   for (const row of rows) {
-    // A UTF-16 code unit takes at most 3 bytes of UTF-8 (a pair of them 4), a tab or the line end one.
-    let room = row.length;
+    // A UTF-16 code unit takes at most 3 bytes of UTF-8 (a pair of them 4), the tabs and the line end one each.
+    let room = row.length + 1;
     for (let index = 0; index < row.length; index += 1) {
       const field = copyField(row[index]);
       fields[index] = field;

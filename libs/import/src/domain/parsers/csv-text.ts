@@ -238,7 +238,7 @@ export class CsvTextChecker {
     }
     const body = chunk.subarray(start, end);
     if (!isUtf8(body) || !this.scan(body, this.bytes + start)) return this.stop();
-    if (end < chunk.length) this.carry = chunk.slice(end);
+    if (end < chunk.length) this.carry = chunk.subarray(end);
     this.bytes += chunk.length;
   }
 
