@@ -119,6 +119,17 @@ describe('ThreadedImports (an import on its own thread, over a channel; real dat
     expect(history).toEqual({ status: 'failed' });
   }, 120000);
 
+  it('sends an upload to a thread from the threshold on (an undeclared length: never), and none where no program is built', () => {
+    const at = (threshold: number) => loadConfig({ DATA_DIR: dataDir, DATABASE_URL: serverDatabase?.url, IMPORT_THREAD_MIN_BYTES: String(threshold) });
+    const inProcess = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new SqlImportStore(database), sqlTradeLedgerOn(database), new SqlUploadHistory(database));
+    const notices = new TradeLedgerNotices(new UserChanges());
+    const onAChannel = new ImportsOnAChannel(database, inProcess, notices, at(1_000));
+    expect([999, 1_000, 50_000_000, Number.NaN].map((bytes) => onAChannel.runsOnThread(bytes))).toEqual([false, true, true, false]);
+    expect(new ImportsOnAChannel(database, inProcess, notices, at(0)).runsOnThread(0)).toBe(true);
+    // The specs run from the sources, where the thread's program is not built.
+    expect(new ThreadedImports(database, inProcess, notices, at(0)).runsOnThread(50_000_000)).toBe(false);
+  });
+
   it("creates the upload's account in the import's unit of work: kept with the import, gone with a failed one", async () => {
     const trader = await traderWithAccount('accounts@example.com');
     const accountFor = async (number: string) => {
