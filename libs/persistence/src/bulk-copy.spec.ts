@@ -84,4 +84,30 @@ describe('COPY text format', () => {
   it('writes an optional exact number as its text, and a missing one as null', () => {
     expect([textOrNull(Decimal.parse('-12.345')), textOrNull(null), textOrNull(undefined)]).toEqual(['-12.345', null, null]);
   });
+
+  it('writes exact decimals as their shortest text and integers as String gives them, without making either', async () => {
+    const decimals = ['0', '-0.0000000001', '0.0001', '12.5', '-12.345', '100', '900719.9254740991', '-900719.9254740991', '900719.9254740992', '-123456789012345678901.0000000001', '0.1000000000']
+      .map((text) => Decimal.parse(text));
+    const integers = [0, -0, 7, -42, 10, 1_000_000, 2 ** 31 - 1, -(2 ** 31) + 1, 2 ** 31, -(2 ** 31), 4_000_000_000, 99_999_999_999, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 60, 1.5, -0.25];
+    const rows: CopyValue[][] = [decimals, integers, [Decimal.parse('-7.25'), null, true, 'x', 3, 'C:\\x', 'a\rb\nc\td']];
+    const pieces = await all(copyPieces(rows, noPause, 16));
+    expect(pieces.map((piece) => piece.text).join('')).toBe(rows.map((row) => `${row.map((value) => copyField(value)).join('\t')}\n`).join(''));
+    expect(pieces[0].text.split('\t').slice(0, 3)).toEqual(['0', '-0.0000000001', '0.0001']);
+  });
+
+  it('writes any decimal as Decimal.toString does (units of 1 to 24 digits, trailing zeros or not, either sign)', async () => {
+    // Every length of digits with every count of trailing zeros, the digits from a fixed linear congruential sequence.
+    let state = 2026;
+    const digit = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) % 10;
+    const values: Decimal[] = [];
+    for (let digits = 1; digits <= 24; digits += 1) {
+      for (let zeros = 0; zeros < 12; zeros += 1) {
+        let units = 0n;
+        for (let index = 0; index < digits; index += 1) units = units * 10n + BigInt(digit());
+        values.push(Decimal.fromUnits(units * 10n ** BigInt(zeros)));
+      }
+    }
+    const pieces = await all(copyPieces(rowsOf(values, (value) => [value, value.neg()]), noPause));
+    expect(pieces.map((piece) => piece.text).join('')).toBe(values.map((value) => `${value.toString()}\t${value.neg().toString()}\n`).join(''));
+  });
 });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, mapInTurns, rowsOf, textOrNull, textOrNullFrom, type CopyTarget, type SqlRow } from '@app/persistence';
+import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, mapInTurns, rowsOf, textOrNullFrom, type CopyTarget, type SqlRow } from '@app/persistence';
 import { ConflictError } from '@app/shared';
 import type { IsoDate } from '@app/shared/domain';
 import { classifyAction, type BrokerTransaction } from '../../domain/broker-transaction.js';
@@ -142,10 +142,10 @@ export class SqlImportStore extends ImportStore {
           row.action,
           row.symbol,
           row.description,
-          textOrNull(row.quantity),
-          textOrNull(row.price),
-          textOrNull(row.fees),
-          textOrNull(row.amount),
+          row.quantity,
+          row.price,
+          row.fees,
+          row.amount,
           writtenCells(row),
           row.dayOrder ?? null,
         ]),
@@ -164,16 +164,16 @@ export class SqlImportStore extends ImportStore {
             lot.name,
             lot.closedDate,
             lot.openedDate,
-            lot.quantity.toString(),
-            textOrNull(lot.proceedsPerShare),
-            textOrNull(lot.costPerShare),
-            lot.proceeds.toString(),
-            lot.costBasis.toString(),
-            lot.gainLoss.toString(),
-            textOrNull(lot.gainLossPercent),
+            lot.quantity,
+            lot.proceedsPerShare,
+            lot.costPerShare,
+            lot.proceeds,
+            lot.costBasis,
+            lot.gainLoss,
+            lot.gainLossPercent,
             lot.term,
             lot.washSale,
-            textOrNull(lot.disallowedLoss),
+            lot.disallowedLoss,
             writtenCells(lot),
           ]);
         },

@@ -1,4 +1,4 @@
-import { eachInTurns, rowsOf, textOrNull, type CopyJob, type CopyTarget } from '@app/persistence';
+import { eachInTurns, rowsOf, type CopyJob, type CopyTarget, type CopyValue } from '@app/persistence';
 import { Decimal, decimalPlaces, type IsoDate } from '@app/shared/domain';
 import type { AccountLedger } from '../../application/trade-ledger.port.js';
 import { holdingPeriodOf, PROFIT_LOSS_EDGES, profitLossBucketOf } from '../../domain/trade-statistics.js';
@@ -294,16 +294,16 @@ class SymbolTotals {
   }
 
   /** The columns after the company name, in `SYMBOL_TOTALS`' order. */
-  columns(): (string | number | boolean | null)[] {
+  columns(): CopyValue[] {
     return [
       this.trades,
       this.winning,
       this.pnl.text(),
-      textOrNull(this.minPnl),
-      textOrNull(this.maxPnl),
+      this.minPnl,
+      this.maxPnl,
       this.returns.text(),
-      textOrNull(this.minReturn),
-      textOrNull(this.maxReturn),
+      this.minReturn,
+      this.maxReturn,
       this.holdingDays,
       this.volume.text(),
       this.costBasis.text(),
@@ -315,7 +315,7 @@ class SymbolTotals {
       this.firstDividend,
       this.lastDividend,
       this.latestPosition !== null,
-      this.currentShares.toString(),
+      this.currentShares,
       this.brokerTrades,
       this.fifoLong,
       this.fifoShort,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, mapInTurns, rowsOf, textOrNull, type CopyJob, type CopyTarget, type SqlRow } from '@app/persistence';
+import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, mapInTurns, rowsOf, type CopyJob, type CopyTarget, type SqlRow } from '@app/persistence';
 import { monthOf, type IsoDate } from '@app/shared/domain';
 import { TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type OpenBooks } from '../../application/trade-ledger.port.js';
 import type { ClosedTrade, TradeSide, TradeSource } from '../../domain/closed-trade.js';
@@ -145,21 +145,21 @@ export class SqlTradeLedger extends TradeLedger {
           t.sellDate,
           t.closeDate,
           t.openDate,
-          t.volume.toString(),
-          t.buyPrice.toString(),
-          t.sellPrice.toString(),
-          t.costBasis.toString(),
-          t.proceeds.toString(),
-          t.totalProfitLoss.toString(),
-          t.profitPerShare.toString(),
-          t.returnPercentage.toString(),
+          t.volume,
+          t.buyPrice,
+          t.sellPrice,
+          t.costBasis,
+          t.proceeds,
+          t.totalProfitLoss,
+          t.profitPerShare,
+          t.returnPercentage,
           t.holdingDays,
           t.tradeResult,
           t.washSale,
-          textOrNull(t.disallowedLoss),
+          t.disallowedLoss,
           t.term,
-          textOrNull(t.buyTxPrice),
-          textOrNull(t.sellTxPrice),
+          t.buyTxPrice,
+          t.sellTxPrice,
           first.trades + index,
           ids[index],
           t.txFingerprint ?? null,
@@ -167,9 +167,9 @@ export class SqlTradeLedger extends TradeLedger {
       },
       {
         target: DIVIDENDS,
-        rows: rowsOf(ledger.dividends, (d, index) => [userId, accountId, d.transactionDate, d.symbol, d.action, d.amount.toString(), first.dividends + index]),
+        rows: rowsOf(ledger.dividends, (d, index) => [userId, accountId, d.transactionDate, d.symbol, d.action, d.amount, first.dividends + index]),
       },
-      { target: POSITION_HISTORY, rows: rowsOf(ledger.positions, (p) => [userId, accountId, p.symbol, p.date, p.shares.toString()]) },
+      { target: POSITION_HISTORY, rows: rowsOf(ledger.positions, (p) => [userId, accountId, p.symbol, p.date, p.shares]) },
       {
         target: OPEN_LOTS,
         rows: rowsOf(ledger.openLots, (lot, index) => [
@@ -179,9 +179,9 @@ export class SqlTradeLedger extends TradeLedger {
           lot.symbol,
           lot.side,
           lot.openDate,
-          lot.shares.toString(),
-          lot.cost.toString(),
-          textOrNull(lot.price),
+          lot.shares,
+          lot.cost,
+          lot.price,
           lot.source,
         ]),
       },
