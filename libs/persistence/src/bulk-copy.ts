@@ -1,4 +1,4 @@
-import { Decimal } from '@app/shared/domain';
+import { decimalTextRoom, isSmallInteger, SMALL_INTEGER_ROOM, writeDecimalText, writeSmallInteger, type Decimal } from '@app/shared/domain';
 
 /**
  * A value of one column of a row written with `COPY`: numbers and exact decimals travel as their
@@ -111,7 +111,6 @@ export async function* copyPieces(rows: Iterable<readonly CopyValue[]>, pause: (
       const value = row[index];
       // The field's text where it is written as a string, and the bytes it may take.
       let text: string | undefined;
-      let units = 0;
       let room: number;
       if (typeof value === 'string') {
         text = value;
@@ -119,18 +118,12 @@ export async function* copyPieces(rows: Iterable<readonly CopyValue[]>, pause: (
       } else if (value === null) {
         room = 2;
       } else if (typeof value === 'number') {
-        if (Number.isInteger(value) && value < SMALL_INTEGER && value > -SMALL_INTEGER) room = INTEGER_ROOM;
+        if (isSmallInteger(value)) room = SMALL_INTEGER_ROOM;
         else room = (text = String(value)).length;
       } else if (typeof value === 'boolean') {
         room = (text = String(value)).length;
       } else {
-        const exact = value.rawUnits;
-        if (exact <= MAX_NUMBER_UNITS && exact >= -MAX_NUMBER_UNITS) {
-          units = Number(exact);
-          room = DECIMAL_ROOM;
-        } else {
-          room = (text = value.toString()).length;
-        }
+        room = decimalTextRoom(value);
       }
       // The tab before it and the line end after the row's last field.
       if (piece === undefined || piece.length - length < room + 2) piece = grown(piece, length, room + 2, pieceBytes);
@@ -141,9 +134,9 @@ export async function* copyPieces(rows: Iterable<readonly CopyValue[]>, pause: (
         piece[length++] = 0x5c; /* \ */
         piece[length++] = 0x4e; /* N */
       } else if (typeof value === 'number') {
-        length = writeInteger(piece, value, length);
-      } else {
-        length = writeDecimal(piece, units, length);
+        length = writeSmallInteger(piece, value, length);
+      } else if (typeof value === 'object') {
+        length = writeDecimalText(piece, value, length);
       }
     }
     if (piece === undefined || piece.length === length) piece = grown(piece, length, 1, pieceBytes);
@@ -167,19 +160,6 @@ function grown(piece: Buffer | undefined, length: number, room: number, pieceByt
   return next;
 }
 
-/** Bytes a small integer's text (below 2^31 either way) takes at most: a sign and 10 digits. */
-const INTEGER_ROOM = 11;
-/** The integers written from their value (others as `String` gives them). */
-const SMALL_INTEGER = 2 ** 31;
-/** Bytes a Decimal's text takes at most when its units are a safe integer: a sign, 6 digits, the point and SCALE places. */
-const DECIMAL_ROOM = 8 + Decimal.SCALE;
-/** The units a number holds exactly (Decimals within them are written from a number, without their text). */
-const MAX_NUMBER_UNITS = BigInt(Number.MAX_SAFE_INTEGER);
-/** 10^SCALE: one in units. */
-const UNIT = 10 ** Decimal.SCALE;
-/** 10^(SCALE / 2): what the two halves of a Decimal's places are written apart in. */
-const HALF_PLACES_UNIT = 10 ** (Decimal.SCALE / 2);
-
 /** Fields up to this long are copied a character at a time while they are ASCII with nothing to escape; a call into Buffer's UTF-8 writer costs more. */
 const SHORT_FIELD = 32;
 
@@ -201,64 +181,4 @@ function writeText(buffer: Buffer, text: string, at: number): number {
     if (index === text.length) return at + index;
   }
   return at + buffer.write(copyField(text), at, 'utf8');
-}
-
-/** Writes a small integer's digits (|value| < 2^31, as `String` gives them) at `at`, answering where they end. */
-function writeInteger(buffer: Buffer, value: number, at: number): number {
-  if (value < 0) {
-    buffer[at] = 0x2d; /* - */
-    return writeSmall(buffer, -value, at + 1);
-  }
-  return writeSmall(buffer, value, at);
-}
-
-/** Writes the digits of `value` (0 ≤ value < 2^31) at `at`, answering where they end. */
-function writeSmall(buffer: Buffer, value: number, at: number): number {
-  let width = 1;
-  for (let bound = 10; value >= bound && width < 10; bound *= 10) width += 1;
-  return writeFixed(buffer, value, width, at);
-}
-
-/**
- * Writes `value` (0 ≤ value < 2^31) as exactly `width` digits (zeros in front) at `at`, answering where
- * they end. Small integers, not doubles: V8 divides them as integers, where a double's remainder costs a
- * call (that made writing a figure slower than making its string).
- */
-function writeFixed(buffer: Buffer, value: number, width: number, at: number): number {
-  let rest = value;
-  for (let position = at + width - 1; position >= at; position -= 1) {
-    const next = (rest / 10) | 0;
-    buffer[position] = 0x30 + rest - next * 10;
-    rest = next;
-  }
-  return at + width;
-}
-
-/**
- * Writes a Decimal of `units` (a safe integer of 10^-SCALE units) as `Decimal.toString` writes it
- * (`-12.5`, `0.0001`, `3`: no trailing zeros), at `at`, answering where it ends. A million-row import
- * writes millions of figures: each one's string, made only to be copied into the piece, was a tenth of
- * what the COPY text allocated.
- */
-function writeDecimal(buffer: Buffer, units: number, at: number): number {
-  let rest = units;
-  if (rest < 0) {
-    buffer[at++] = 0x2d; /* - */
-    rest = -rest;
-  }
-  // The whole part is below 10^6 (units below 2^53); the SCALE places are written as two halves below 10^5.
-  const fraction = rest % UNIT;
-  at = writeSmall(buffer, (rest - fraction) / UNIT, at);
-  if (fraction === 0) return at;
-  const high = Math.floor(fraction / HALF_PLACES_UNIT);
-  const low = fraction - high * HALF_PLACES_UNIT;
-  let last = low === 0 ? high : low;
-  let width = Decimal.SCALE / 2;
-  while (last % 10 === 0) {
-    last /= 10;
-    width -= 1;
-  }
-  buffer[at++] = 0x2e; /* . */
-  if (low !== 0) at = writeFixed(buffer, high, Decimal.SCALE / 2, at);
-  return writeFixed(buffer, last, width, at);
 }

@@ -4,3 +4,4 @@ export * from './decimal.js';
 export * from './date.js';
 export * from './digest.js';
 export * from '../errors/domain.errors.js';
+export * from './number-bytes.js';

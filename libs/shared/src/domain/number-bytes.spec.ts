@@ -1,0 +1,44 @@
+import { Decimal } from './decimal.js';
+import { decimalTextRoom, isSmallInteger, SMALL_INTEGER_ROOM, writeDecimalText, writeSmallInteger } from './number-bytes.js';
+
+/** What a writer put in a buffer from `at` on, as text, with the bytes it took. */
+function written(write: (buffer: Buffer, at: number) => number): { text: string; bytes: number } {
+  const buffer = Buffer.alloc(64, 0x7e);
+  const end = write(buffer, 3);
+  return { text: buffer.toString('latin1', 3, end), bytes: end - 3 };
+}
+
+describe('figures written as bytes', () => {
+  it('writes a decimal as Decimal.toString does, in no more than its room (units of 1 to 24 digits, trailing zeros or not, either sign)', () => {
+    // Every length of digits with every count of trailing zeros, the digits from a fixed linear congruential sequence.
+    let state = 2026;
+    const digit = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) % 10;
+    const values = ['0', '0.0000000001', '0.00001', '0.0001', '0.1', '12.5', '100', '900719.9254740991', '900719.9254740992', '123456789012345678901.0000000001'].map((text) =>
+      Decimal.parse(text),
+    );
+    for (let digits = 1; digits <= 24; digits += 1) {
+      for (let zeros = 0; zeros < 12; zeros += 1) {
+        let units = 0n;
+        for (let index = 0; index < digits; index += 1) units = units * 10n + BigInt(digit());
+        values.push(Decimal.fromUnits(units * 10n ** BigInt(zeros)));
+      }
+    }
+    for (const value of [...values, ...values.map((each) => each.neg())]) {
+      const { text, bytes } = written((buffer, at) => writeDecimalText(buffer, value, at));
+      expect(text).toBe(value.toString());
+      expect(bytes).toBeLessThanOrEqual(decimalTextRoom(value));
+    }
+  });
+
+  it('writes a small integer as String does, in no more than its room; larger ones and fractions are not small', () => {
+    for (const value of [0, -0, 7, -42, 10, 99, 100, 1_000_000, 2 ** 31 - 1, -(2 ** 31) + 1]) {
+      expect(isSmallInteger(value)).toBe(true);
+      const { text, bytes } = written((buffer, at) => writeSmallInteger(buffer, value, at));
+      expect(text).toBe(String(value));
+      expect(bytes).toBeLessThanOrEqual(SMALL_INTEGER_ROOM);
+    }
+    for (const value of [2 ** 31, -(2 ** 31), 99_999_999_999, Number.MAX_SAFE_INTEGER, 1.5, -0.25, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(isSmallInteger(value)).toBe(false);
+    }
+  });
+});
