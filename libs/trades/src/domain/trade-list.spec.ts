@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { Decimal } from '@app/shared/domain';
 import { aTrade } from '../testing/in-memory-trade-reports.js';
-import { encodeCursor, parseTradeListQuery, tradeId } from './trade-list.js';
+import type { ClosedTrade } from './closed-trade.js';
+import { encodeCursor, parseTradeListQuery, tradeId, tradeIds } from './trade-list.js';
 
 describe('the trade list query', () => {
   it('defaults to every trade, newest close first, 100 a page', () => {
@@ -67,5 +69,39 @@ describe('a trade id', () => {
     expect(tradeId(1, trade, 1)).not.toBe(tradeId(1, trade, 0));
     expect(tradeId(2, trade, 0)).not.toBe(tradeId(1, trade, 0));
     expect(tradeId(1, { ...trade, volume: Decimal.parse('10.0000001') }, 0)).not.toBe(tradeId(1, trade, 0));
+  });
+
+  it('is the digest its trades have been stored under: account, identity and occurrence, as text joined by |', () => {
+    // Written out as plainly as it can be, so a faster way of making ids that gave other ones (and so
+    // orphaned every journal entry on the next import) fails.
+    const storedIds = (accountId: number, trades: readonly ClosedTrade[]) => {
+      const seen = new Map<string, number>();
+      return trades.map((each) => {
+        const units = [each.volume, each.costBasis, each.proceeds, each.totalProfitLoss].map((figure) => figure.rawUnits);
+        const identity = [each.symbol, each.side, each.source, each.openDate, each.closeDate, ...units].join('|');
+        const occurrence = seen.get(identity) ?? 0;
+        seen.set(identity, occurrence + 1);
+        return createHash('sha256').update(`${accountId}|${identity}|${occurrence}`, 'utf8').digest('hex').slice(0, 20);
+      });
+    };
+    const figures = ['0', '-0.0000000001', '12.5', '-12.345', '0.99999999', '900719.9254740991', '900719.9254740992', '-1234567.8912', '1000000'];
+    const trades: ClosedTrade[] = figures.map((figure, index) =>
+      aTrade({
+        symbol: ['NVDA', 'BRK.B', 'ÇA', '漢字', 'A'.repeat(40)][index % 5],
+        closeDate: `2025-02-0${1 + (index % 3)}`,
+        volume: Decimal.parse(figure).abs().add(Decimal.ONE),
+        costBasis: Decimal.parse(figure),
+        proceeds: Decimal.parse(figures[(index + 1) % figures.length]),
+        totalProfitLoss: Decimal.parse(figure).neg(),
+        side: index % 2 === 0 ? 'long' : 'short',
+        source: index % 3 === 0 ? 'broker' : 'fifo',
+      }),
+    );
+    // Identical trades (a lot sold in equal parts on one day) count their occurrences: 0, 1, 2.
+    const all = [...trades, trades[2], { ...trades[2] }, trades[5]];
+    expect(tradeIds(7, all)).toEqual(storedIds(7, all));
+    expect(tradeIds(12_345, all)).toEqual(storedIds(12_345, all));
+    // One trade's id as the occurrence-th of its kind: as the occurrence-th of a run of identical trades.
+    expect(trades.map((each, index) => tradeId(7, each, index % 3))).toEqual(trades.map((each, index) => storedIds(7, Array(1 + (index % 3)).fill(each))[index % 3]));
   });
 });
