@@ -86,12 +86,17 @@ describe('COPY text format', () => {
   });
 
   it('writes exact decimals as their shortest text and integers as String gives them, without making either', async () => {
-    const decimals = ['0', '-0.0000000001', '0.0001', '12.5', '-12.345', '100', '900719.9254740991', '-900719.9254740991', '900719.9254740992', '-123456789012345678901.0000000001', '0.1000000000']
-      .map((text) => Decimal.parse(text));
-    const integers = [0, -0, 7, -42, 10, 1_000_000, 2 ** 31 - 1, -(2 ** 31) + 1, 2 ** 31, -(2 ** 31), 4_000_000_000, 99_999_999_999, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 60, 1.5, -0.25];
+    const decimals = [
+      ...['0', '-0.0000000001', '0.0001', '12.5', '-12.345', '100', '0.1000000000'],
+      ...['900719.9254740991', '-900719.9254740991', '900719.9254740992', '-123456789012345678901.0000000001'],
+    ].map((text) => Decimal.parse(text));
+    const integers = [
+      ...[0, -0, 7, -42, 10, 1_000_000, 2 ** 31 - 1, -(2 ** 31) + 1],
+      ...[2 ** 31, -(2 ** 31), 4_000_000_000, 99_999_999_999, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 60, 1.5, -0.25],
+    ];
     const rows: CopyValue[][] = [decimals, integers, [Decimal.parse('-7.25'), null, true, 'x', 3, 'C:\\x', 'a\rb\nc\td']];
     const pieces = await all(copyPieces(rows, noPause, 16));
     expect(pieces.map((piece) => piece.text).join('')).toBe(rows.map((row) => `${row.map((value) => copyField(value)).join('\t')}\n`).join(''));
-    expect(pieces[0].text.split('\t').slice(0, 3)).toEqual(['0', '-0.0000000001', '0.0001']);
+    expect(pieces[0].text.split('\t').slice(0, 4)).toEqual(['0', '-0.0000000001', '0.0001', '12.5']);
   });
 });

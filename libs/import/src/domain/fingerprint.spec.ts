@@ -27,7 +27,8 @@ const figure = (value: Decimal | null) => (value === null ? '' : value.toString(
 
 function transactionFields(tx: BrokerTransaction): string[] {
   const fees = tx.fees === null || tx.fees.isZero() ? '0' : tx.fees.toString();
-  return [tx.date, tx.asOfDate ?? '', canonical(tx.action).toLowerCase(), canonical(tx.symbol).toUpperCase(), canonical(tx.description), figure(tx.quantity), figure(tx.price), fees, figure(tx.amount)];
+  const texts = [tx.date, tx.asOfDate ?? '', canonical(tx.action).toLowerCase(), canonical(tx.symbol).toUpperCase(), canonical(tx.description)];
+  return [...texts, figure(tx.quantity), figure(tx.price), fees, figure(tx.amount)];
 }
 
 function lotFields(lot: RealizedLot): string[] {
