@@ -217,7 +217,8 @@ export class CsvTextChecker {
     if (this.carry !== undefined) {
       const carried = this.carry;
       const rest = sequenceLength(carried[0]) - carried.length;
-      const whole = concatBytes(carried, chunk.subarray(0, rest));
+      const next = chunk.subarray(0, rest);
+      const whole = joinBytes([carried, next], carried.length + next.length);
       this.carry = undefined;
       if (chunk.length < rest) {
         this.carry = whole;
@@ -283,10 +284,6 @@ function sequenceLength(lead: number): number {
   if (lead >= 0xe0 && lead <= 0xef) return 3;
   if (lead >= 0xf0 && lead <= 0xf4) return 4;
   return 0;
-}
-
-function concatBytes(first: Uint8Array, second: Uint8Array): Uint8Array {
-  return joinBytes([first, second], first.length + second.length);
 }
 
 function joinBytes(parts: readonly Uint8Array[], length: number): Uint8Array {
