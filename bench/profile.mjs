@@ -15,10 +15,16 @@
 // what the service's main thread ran while the slowest probes waited (over 50 ms): its functions, its
 // collector, and the time the profiler found it not running at all.
 //
-// PROFILE_ROWS (100000) sizes the history as bench/scale.mjs does. It prints the upload's time, the
-// CPU the service and the database used for it, the functions that took most (self, then with what
-// they called) and writes the profile to PROFILE_OUT (bench/results/profile.cpuprofile or .heapprofile), which
-// Chrome's DevTools open.
+// The profiler sees the main thread only, so the measured upload is imported there whatever its size
+// (IMPORT_THREAD_MIN_BYTES at its largest, unless it is set or PROFILE_PROBES=1 looks at the main thread
+// beside an import's thread): a million rows would otherwise go to a thread of their own
+// (docs/operations.md "Large uploads on a thread of their own") and the profile show the main thread idle.
+//
+// PROFILE_ROWS (100000) sizes the history as bench/scale.mjs does, with as many symbols (PROFILE_SYMBOLS
+// gives another count; the generator stops early when the symbols cannot hold the rows: 1,026 symbols
+// hold about 580,000). It prints the upload's time, the CPU the service and the database used for it,
+// the functions that took most (self, then with what they called) and writes the profile to PROFILE_OUT
+// (bench/results/profile.cpuprofile or .heapprofile), which Chrome's DevTools open.
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -38,6 +44,7 @@ const SERVER_URL = process.env.BENCH_DATABASE_URL?.trim() || undefined;
 const KIND = process.env.PROFILE ?? 'cpu';
 const UPLOAD = process.env.PROFILE_UPLOAD ?? 'full';
 const ROWS = Number(process.env.PROFILE_ROWS ?? 100_000);
+const SYMBOLS = Number(process.env.PROFILE_SYMBOLS ?? Math.round(1_026 * Math.max(1, ROWS / 100_000)));
 const INTERVAL_US = Number(process.env.PROFILE_INTERVAL_US ?? 250);
 const PROBES = process.env.PROFILE_PROBES === '1';
 /** A /health/live probe slower than this counts as stalled. */
@@ -47,8 +54,8 @@ const TRADER = 'profile@example.com';
 /** Seconds between the uploads before and the measured one (`BENCH_SETTLE_SECONDS`, as bench/scale.mjs). */
 const SETTLE_S = Number(process.env.BENCH_SETTLE_SECONDS ?? 5);
 
-if (!['cpu', 'alloc'].includes(KIND) || !['full', 'day', 'overlap'].includes(UPLOAD) || !(ROWS > 0) || (PROBES && KIND !== 'cpu')) {
-  console.error('PROFILE is cpu or alloc, PROFILE_UPLOAD full, day or overlap, PROFILE_ROWS a number of rows; PROFILE_PROBES=1 goes with PROFILE=cpu');
+if (!['cpu', 'alloc'].includes(KIND) || !['full', 'day', 'overlap'].includes(UPLOAD) || !(ROWS > 0) || !Number.isInteger(SYMBOLS) || SYMBOLS < 1 || (PROBES && KIND !== 'cpu')) {
+  console.error('PROFILE is cpu or alloc, PROFILE_UPLOAD full, day or overlap, PROFILE_ROWS a number of rows, PROFILE_SYMBOLS of symbols; PROFILE_PROBES=1 goes with PROFILE=cpu');
   process.exit(2);
 }
 
@@ -166,7 +173,7 @@ function printTop(title, shares, unit, count) {
 }
 
 async function main() {
-  const history = generateActiveTraderHistory({ rows: ROWS, symbols: Math.round(1_026 * Math.max(1, ROWS / 100_000)) });
+  const history = generateActiveTraderHistory({ rows: ROWS, symbols: SYMBOLS });
   const { base, lastDay, overlap } = dailyUploads(history);
   const before = { full: [], day: [base], overlap: [base, lastDay] }[UPLOAD];
   const measured = { full: base, day: lastDay, overlap }[UPLOAD];
@@ -178,7 +185,11 @@ async function main() {
     dataDir,
     databaseUrl: database?.url,
     users: [TRADER],
-    env: { UPLOAD_MAX_BYTES: String(Math.max(52_428_800, (base.transactions.length + base.gains.length) * 2)) },
+    env: {
+      UPLOAD_MAX_BYTES: String(Math.max(52_428_800, (base.transactions.length + base.gains.length) * 2)),
+      // The service's own threshold where the probes look at the main thread beside an import's thread.
+      ...(PROBES || process.env.IMPORT_THREAD_MIN_BYTES !== undefined ? {} : { IMPORT_THREAD_MIN_BYTES: String(2 ** 53 - 1) }),
+    },
     nodeFlags: flags,
   });
   try {
