@@ -51,8 +51,8 @@ export function rollupJobs(userId: number, accountId: number, ledger: RolledUpLe
           g.grossLoss.text(),
           g.winnersDays,
           g.losersDays,
-          g.max.toString(),
-          g.min.toString(),
+          g.max,
+          g.min,
         ]),
     },
   ];
