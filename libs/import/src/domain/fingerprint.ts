@@ -184,14 +184,24 @@ export function naturalKeyOf(row: { readonly fingerprint?: string }): string {
   return row.fingerprint;
 }
 
+/** The keys of one file's transactions, in file order, by their day. */
+function transactionKeys(account: string, transactions: readonly BrokerTransaction[]): Steps<string[]> {
+  return fingerprintAll('transaction', account, transactions, (tx) => tx.date, transactionContent());
+}
+
+/** The keys of one file's lots, in file order, by their closing day. */
+function lotKeys(account: string, lots: readonly RealizedLot[]): Steps<string[]> {
+  return fingerprintAll('realized-lot', account, lots, (lot) => lot.closedDate, lotContent());
+}
+
 /** One key per transaction, same order. `transactions` must be one file's rows in file order. */
 export function fingerprintTransactions(account: string, transactions: readonly BrokerTransaction[]): string[] {
-  return runSteps(fingerprintAll('transaction', account, transactions, (tx) => tx.date, transactionContent()));
+  return runSteps(transactionKeys(account, transactions));
 }
 
 /** One key per lot row, same order. `lots` must be one file's rows in file order. */
 export function fingerprintLots(account: string, lots: readonly RealizedLot[]): string[] {
-  return runSteps(fingerprintAll('realized-lot', account, lots, (lot) => lot.closedDate, lotContent()));
+  return runSteps(lotKeys(account, lots));
 }
 
 /** The rows with their `fingerprint` set (in place); given turns, a promise, with a turn every few thousand rows. */
@@ -202,11 +212,11 @@ export function withTransactionFingerprints(
   transactions: readonly BrokerTransaction[],
   turns?: Turns,
 ): BrokerTransaction[] | Promise<BrokerTransaction[]> {
-  return runStepsMaybeWithTurns(withKeys(transactions, fingerprintAll('transaction', account, transactions, (tx) => tx.date, transactionContent())), turns);
+  return runStepsMaybeWithTurns(withKeys(transactions, transactionKeys(account, transactions)), turns);
 }
 
 export function withLotFingerprints(account: string, lots: readonly RealizedLot[]): RealizedLot[];
 export function withLotFingerprints(account: string, lots: readonly RealizedLot[], turns: Turns): Promise<RealizedLot[]>;
 export function withLotFingerprints(account: string, lots: readonly RealizedLot[], turns?: Turns): RealizedLot[] | Promise<RealizedLot[]> {
-  return runStepsMaybeWithTurns(withKeys(lots, fingerprintAll('realized-lot', account, lots, (lot) => lot.closedDate, lotContent())), turns);
+  return runStepsMaybeWithTurns(withKeys(lots, lotKeys(account, lots)), turns);
 }
