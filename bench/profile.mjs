@@ -31,7 +31,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { HEALTH_PROBES, load } from './support/load.mjs';
 import { cpuSecondsOf, createDatabase, databaseCpuSeconds, freePort, loadSignIn, startBenchService, waitForReady } from './support/service.mjs';
-import { dailyUploads, generateActiveTraderHistory } from './support/trading-history.mjs';
+import { activeTraderSymbols, dailyUploads, generateActiveTraderHistory } from './support/trading-history.mjs';
 import { schwabPair, setAccount, timedUpload } from './support/uploads.mjs';
 
 // Node 20 has WebSocket (for the inspector's protocol) behind a flag; later versions have it anyway.
@@ -44,7 +44,7 @@ const SERVER_URL = process.env.BENCH_DATABASE_URL?.trim() || undefined;
 const KIND = process.env.PROFILE ?? 'cpu';
 const UPLOAD = process.env.PROFILE_UPLOAD ?? 'full';
 const ROWS = Number(process.env.PROFILE_ROWS ?? 100_000);
-const SYMBOLS = Number(process.env.PROFILE_SYMBOLS ?? Math.round(1_026 * Math.max(1, ROWS / 100_000)));
+const SYMBOLS = Number(process.env.PROFILE_SYMBOLS ?? activeTraderSymbols(ROWS));
 const INTERVAL_US = Number(process.env.PROFILE_INTERVAL_US ?? 250);
 const PROBES = process.env.PROFILE_PROBES === '1';
 /** A /health/live probe slower than this counts as stalled. */

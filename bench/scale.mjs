@@ -18,7 +18,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HEALTH_PROBES, load, timedRequest } from './support/load.mjs';
 import { childPids, cpuMeter, cpuSecondsOf, createDatabase, databaseCpuSeconds, loadSignIn, peakRssMb, startBenchService, waitForReady } from './support/service.mjs';
-import { dailyUploads, generateActiveTraderHistory } from './support/trading-history.mjs';
+import { activeTraderSymbols, dailyUploads, generateActiveTraderHistory } from './support/trading-history.mjs';
 import { schwabPair, setAccount, timedUpload } from './support/uploads.mjs';
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL?.trim() || undefined;
@@ -29,7 +29,7 @@ const ENCODINGS = 'gzip, deflate, br, zstd';
 const SETTLE_S = Number(process.env.BENCH_SETTLE_SECONDS ?? 5);
 
 async function measure(size) {
-  const history = generateActiveTraderHistory({ rows: size, symbols: Math.round(1_026 * Math.max(1, size / 100_000)) });
+  const history = generateActiveTraderHistory({ rows: size, symbols: activeTraderSymbols(size) });
   // The busiest day of the last four weeks alone after what came before, then a 90-day export ending the day after.
   const { base, lastDay, overlap, overlapNew } = dailyUploads(history);
   const dataDir = await mkdtemp(join(tmpdir(), 'sta-bench-scale-'));
@@ -120,7 +120,7 @@ async function main() {
     const seconds = r.imported.totalMs / 1000;
     const [months, month] = r.reports;
     console.log(
-      `| ${r.base.rows.toLocaleString('en-US')} (${r.base.lots.toLocaleString('en-US')}) | ${Math.round(1_026 * Math.max(1, r.size / 100_000)).toLocaleString('en-US')} | ${seconds.toFixed(1)} s${check(goals.import(r.base.rows, seconds))} | ${r.imported.firstLineMs.toFixed(0)} ms${check(goals.firstLine(r.base.rows, r.imported.firstLineMs))} | ${Math.round(r.base.rows / seconds).toLocaleString('en-US')} | ${cpuOf(r.importCpu)} | ${r.servicePeak} MB${check(goals.rss(r.base.rows, r.servicePeak))} | ${r.enginePeak ? `${r.enginePeak} MB` : '–'} | ${r.live.p99} ms${check(r.live.p99 <= 50)} | ${r.day.totalMs.toFixed(0)} ms (${r.lastDay.rows} rows)${check(goals.daily(r.day.totalMs))} | ${r.ninety.totalMs.toFixed(0)} ms (${r.overlap.rows} rows, ${r.overlapNew.rows} new)${check(goals.daily(r.ninety.totalMs))} | ${months.firstMs.toFixed(0)} ms${check(goals.first(r.base.rows, months.firstMs))}, ${months.p99} ms${check(months.p99 <= 50)} | ${month.firstMs.toFixed(0)} ms${check(goals.first(r.base.rows, month.firstMs))}, ${month.p99} ms (${r.busiest.total_trades} trades; CPU: service ${percent(month.serviceCpu)}, load ${percent(month.clientCpu)})${check(month.p99 <= 50)} |`,
+      `| ${r.base.rows.toLocaleString('en-US')} (${r.base.lots.toLocaleString('en-US')}) | ${activeTraderSymbols(r.size).toLocaleString('en-US')} | ${seconds.toFixed(1)} s${check(goals.import(r.base.rows, seconds))} | ${r.imported.firstLineMs.toFixed(0)} ms${check(goals.firstLine(r.base.rows, r.imported.firstLineMs))} | ${Math.round(r.base.rows / seconds).toLocaleString('en-US')} | ${cpuOf(r.importCpu)} | ${r.servicePeak} MB${check(goals.rss(r.base.rows, r.servicePeak))} | ${r.enginePeak ? `${r.enginePeak} MB` : '–'} | ${r.live.p99} ms${check(r.live.p99 <= 50)} | ${r.day.totalMs.toFixed(0)} ms (${r.lastDay.rows} rows)${check(goals.daily(r.day.totalMs))} | ${r.ninety.totalMs.toFixed(0)} ms (${r.overlap.rows} rows, ${r.overlapNew.rows} new)${check(goals.daily(r.ninety.totalMs))} | ${months.firstMs.toFixed(0)} ms${check(goals.first(r.base.rows, months.firstMs))}, ${months.p99} ms${check(months.p99 <= 50)} | ${month.firstMs.toFixed(0)} ms${check(goals.first(r.base.rows, month.firstMs))}, ${month.p99} ms (${r.busiest.total_trades} trades; CPU: service ${percent(month.serviceCpu)}, load ${percent(month.clientCpu)})${check(month.p99 <= 50)} |`,
     );
   }
   if (failed) process.exitCode = 1;

@@ -20,6 +20,9 @@ export function generateTradingHistory(options?: {
 /** The generated Schwab history in another broker's layout, and its data rows. */
 export function inLayout(schwab: string, layout: 'robinhood' | 'ibkr-flex'): { text: string; rows: number };
 
+/** The symbols an active trader's history of `rows` rows is generated over in the benchmarks (1,026 per 100,000 rows, at least 1,026). */
+export function activeTraderSymbols(rows: number): number;
+
 /** An active trader's two years: lots for every sale, positions built in several buys, shorts, splits. */
 export function generateActiveTraderHistory(options?: { rows?: number; symbols?: number; dividends?: number; seed?: number }): TradingHistory;
 

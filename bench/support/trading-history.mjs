@@ -159,6 +159,15 @@ export function inLayout(schwab, layout) {
 }
 
 /**
+ * The symbols an active trader's history of `rows` rows is generated over in the benchmarks: 1,026,
+ * and ten times as many at ten times the rows, so a symbol's history keeps its length (1,026 symbols
+ * hold only about 580,000 rows).
+ */
+export function activeTraderSymbols(rows) {
+  return Math.round(1_026 * Math.max(1, rows / 100_000));
+}
+
+/**
  * An active trader's two years (2023–2024) of Schwab exports, the heavier shape: `rows` transaction
  * rows over `symbols` symbols, broker lot details for every sale, several lots closed by most sales
  * (a position built in 1–5 buys, 2.85 on average, then sold at once), about 3,000 trades a month, a
