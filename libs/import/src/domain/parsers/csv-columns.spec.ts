@@ -86,7 +86,16 @@ describe('CellMemo', () => {
     expect([memo.get('a'), memo.get('b')]).toEqual([0, 0]);
 
     memo.remember('c', 3);
-    expect(memo.get('c')).toBeUndefined();
     expect(memo.get('a')).toBe(0);
+    // Not kept, the memo being full: only the text read last is known beside its entries.
+    expect(memo.get('c')).toBeUndefined();
+  });
+
+  it('knows the text read last, as the same string or an equal one, also once it has let go of the column', () => {
+    const memo = new CellMemo<number>({ entries: 1_000, sample: 2 });
+    for (const [text, value] of [['x', 1], ['y', 2]] as const) if (memo.get(text) === undefined) memo.remember(text, value);
+    // Two readings, no hit: the column is let go.
+    expect(memo.get('x')).toBeUndefined();
+    expect(memo.get(['y'].join(''))).toBe(2);
   });
 });

@@ -328,19 +328,34 @@ export class CellMemo<T> {
   private values: Map<string, T> | undefined = new Map();
   private readings = 0;
   private misses = 0;
+  /**
+   * The text read last and its value: a column's cells often repeat from one row to the next (a
+   * sorted file's dates, a sale's lots), and a row may read a cell twice (its day, then its date).
+   * Comparing with it costs less than the map's lookup, which hashes each row's cell anew.
+   */
+  private lastText: string | undefined;
+  private lastValue: T | undefined;
 
   constructor(private readonly limits: MemoLimits = MEMO_LIMITS) {}
 
   /** The value read from `text` before, or undefined. */
   get(text: string): T | undefined {
+    if (text === this.lastText) return this.lastValue;
     const values = this.values;
     if (values === undefined) return undefined;
     this.readings += 1;
-    return values.get(text);
+    const value = values.get(text);
+    if (value !== undefined) {
+      this.lastText = text;
+      this.lastValue = value;
+    }
+    return value;
   }
 
   /** Keeps `value` as what `text` reads to (while the memo is worth its keep), and returns it. */
   remember(text: string, value: T): T {
+    this.lastText = text;
+    this.lastValue = value;
     const values = this.values;
     if (values === undefined) return value;
     this.misses += 1;
