@@ -36,7 +36,7 @@ import { UploadHistory } from '../application/upload-history.port.js';
 import { ImportFileError } from '../domain/import.errors.js';
 import { CsvTextChecker, CsvTextReceiver, hasCsvName } from '../domain/parsers/csv-text.js';
 import { brokerageFormats } from '../domain/parsers/format-registry.js';
-import { ThreadedImports } from '../infrastructure/thread/threaded-imports.js';
+import { ThreadedImports, type StartedThread } from '../infrastructure/thread/threaded-imports.js';
 
 const UPLOAD_FIELDS = ['transaction_history_file', 'realized_gains_file'];
 /** `POST /api/import`: transaction histories and, where their brokers give them, their realized lots. */
@@ -61,6 +61,11 @@ function decodedOnArrival(name: string): FileReceiver | undefined {
 /** A CSV file of an upload imported on a thread of its own is only checked as it arrives: the thread decodes it. */
 function checkedOnArrival(name: string): FileReceiver | undefined {
   return hasCsvName(name) ? new CsvTextChecker(name) : undefined;
+}
+
+/** The upload's declared length (`Content-Length`, which bounds its files' bytes); NaN when it has none. */
+function declaredLength(request: FastifyRequest): number {
+  return Number(request.headers['content-length']);
 }
 
 /** An import to run and stream; `detect` adds what was detected to the success line (`/api/import`). */
@@ -139,28 +144,32 @@ export class UploadController {
     const account = await this.accounts.findForUser(user.id);
     if (account === null) return refuse(reply, HttpStatus.BAD_REQUEST, ACCOUNT_NOT_SET);
     let release: (() => void) | undefined;
+    let thread: StartedThread | undefined;
     try {
       release = this.budget.reserve(user.id, request, maxFiles);
+      // An upload whose declared length sends it to a thread has the thread load while its files arrive.
+      thread = this.imports.startFor(declaredLength(request));
       const prepared = await prepare(account);
       if (typeof prepared === 'string') return refuse(reply, HttpStatus.BAD_REQUEST, prepared);
-      await this.streamImport(reply, prepared);
+      await this.streamImport(reply, prepared, thread);
     } catch (error) {
       if (!(error instanceof DomainError) || reply.sent) throw error;
       const { status, message } = describeFailure(error, this.logger);
       if (status >= 500 && status !== HttpStatus.SERVICE_UNAVAILABLE) throw error;
       return refuse(reply, status, message, error instanceof ImportFileError ? error.detail : null);
     } finally {
+      thread?.end();
       release?.();
     }
   }
 
   /** How an import's files are taken as they arrive: checked only when the upload's declared length sends its import to a thread. */
   private receiverFor(request: FastifyRequest): (name: string) => FileReceiver | undefined {
-    return this.imports.runsOnThread(Number(request.headers['content-length'])) ? checkedOnArrival : decodedOnArrival;
+    return this.imports.runsOnThread(declaredLength(request)) ? checkedOnArrival : decodedOnArrival;
   }
 
   /** From here on the answer is a stream: 200, one JSON object per line, each flushed as it happens. */
-  private async streamImport(reply: FastifyReply, request: StreamRequest): Promise<void> {
+  private async streamImport(reply: FastifyReply, request: StreamRequest, thread: StartedThread | undefined): Promise<void> {
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
@@ -169,7 +178,7 @@ export class UploadController {
       await nextTick(); // let the line leave before the next CPU-bound step
     };
     try {
-      const { stats, warnings, detected } = await this.imports.run(request, (step) => send({ type: 'progress', percentage: step.percentage, message: step.message }));
+      const { stats, warnings, detected } = await this.imports.run(request, (step) => send({ type: 'progress', percentage: step.percentage, message: step.message }), thread);
       // The contract's success line for /api/upload-csv; /api/import adds what it detected.
       const withDetected = request.detect ? { detected } : {};
       await send({ type: 'success', message: 'Successfully processed files', stats, ...(warnings.length > 0 ? { warnings } : {}), ...withDetected });

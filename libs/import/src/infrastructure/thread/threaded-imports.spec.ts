@@ -22,6 +22,9 @@ import { ThreadedImports, type ImportThread } from './threaded-imports.js';
  * on its own `ThreadDatabase`, against a real database (the embedded one, or DATABASE_URL's server).
  */
 class ImportsOnAChannel extends ThreadedImports {
+  /** How many threads were started, and ended. */
+  readonly threads = { started: 0, ended: 0 };
+
   protected override canStartThreads(): boolean {
     return true;
   }
@@ -29,13 +32,32 @@ class ImportsOnAChannel extends ThreadedImports {
   protected override startThread(): ImportThread {
     const { port1, port2 } = new MessageChannel();
     runImportsFrom(port2);
+    this.threads.started += 1;
     return {
       postMessage: (message, transfer) => port1.postMessage(message, transfer),
       on: (event, listener) => port1.on(event, listener),
       once: () => undefined, // a channel has no errors or exit of its own
       terminate: async () => {
+        this.threads.ended += 1;
         port1.close();
       },
+    };
+  }
+}
+
+/** A thread that fails as it loads (its program throws): it tells its error, then its exit, and takes no import. */
+class ImportsOnAFailingThread extends ImportsOnAChannel {
+  protected override startThread(): ImportThread {
+    const listeners = new Map<string, (value: unknown) => void>();
+    setImmediate(() => {
+      listeners.get('error')?.(new Error('the program could not load'));
+      listeners.get('exit')?.(1);
+    });
+    return {
+      postMessage: () => undefined,
+      on: () => undefined,
+      once: (event, listener) => listeners.set(event, listener),
+      terminate: async () => undefined,
     };
   }
 }
@@ -129,6 +151,43 @@ describe('ThreadedImports (an import on its own thread, over a channel; real dat
     // The specs run from the sources, where the thread's program is not built.
     expect(new ThreadedImports(database, inProcess, notices, at(0)).runsOnThread(50_000_000)).toBe(false);
   });
+
+  it('imports on the thread started while the files arrived, and ends it; ends one the files turn out too small for', async () => {
+    const at = (threshold: number) => loadConfig({ DATA_DIR: dataDir, DATABASE_URL: serverDatabase?.url, IMPORT_THREAD_MIN_BYTES: String(threshold) });
+    const inProcess = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new SqlImportStore(database), sqlTradeLedgerOn(database), new SqlUploadHistory(database));
+    const notices = new TradeLedgerNotices(new UserChanges());
+    const expected = readFixtureJson<{ stats: Record<string, number> }>('schwab-example', 'expected.json');
+
+    const early = new ImportsOnAChannel(database, inProcess, notices, at(0));
+    const started = early.startFor(50_000);
+    expect(started).toBeDefined();
+    expect(early.threads).toEqual({ started: 1, ended: 0 });
+    const steps: number[] = [];
+    const outcome = await early.run({ ...(await traderWithAccount('early@example.com')), ...schwabExample() }, async (step) => void steps.push(step.percentage), started);
+    expect(outcome.stats).toEqual(expected.stats);
+    expect(steps).toEqual(IMPORT_STEPS.map((step) => step.percentage));
+    started?.end(); // as the upload's end does: once only
+    expect(early.threads).toEqual({ started: 1, ended: 1 });
+
+    // A declared length over the threshold, files under it (the length bounds them): imported here.
+    const large = new ImportsOnAChannel(database, inProcess, notices, at(10_000_000));
+    expect(large.startFor(9_999_999)).toBeUndefined();
+    const unused = large.startFor(50_000_000);
+    const here = await large.run({ ...(await traderWithAccount('too-small@example.com')), ...schwabExample() }, async () => undefined, unused);
+    expect(here.stats).toEqual(expected.stats);
+    expect(large.threads).toEqual({ started: 1, ended: 1 });
+  }, 120000);
+
+  it('fails the import sent to a thread that failed while the files arrived, with what ended it', async () => {
+    const inProcess = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new SqlImportStore(database), sqlTradeLedgerOn(database), new SqlUploadHistory(database));
+    const failing = new ImportsOnAFailingThread(database, inProcess, new TradeLedgerNotices(new UserChanges()), config);
+    const started = failing.startFor(50_000);
+    await new Promise((resolve) => setImmediate(resolve)); // it fails before the files have all arrived
+    const trader = await traderWithAccount('failed-thread@example.com');
+    const error = await failing.run({ ...trader, ...schwabExample() }, async () => undefined, started).catch((caught: unknown) => caught);
+    expect(error).toEqual(new Error('the program could not load'));
+    expect(await rowsOf(trader.userId)).toBe(0);
+  }, 120000);
 
   it("creates the upload's account in the import's unit of work: kept with the import, gone with a failed one", async () => {
     const trader = await traderWithAccount('accounts@example.com');

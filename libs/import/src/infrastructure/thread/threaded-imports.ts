@@ -48,14 +48,33 @@ export class ThreadedImports {
     return this.canStartThreads() && bytes >= this.config.importThreadMinBytes;
   }
 
-  async run(request: ImportRequest, progress: ProgressListener): Promise<ImportOutcome> {
+  /**
+   * Starts the thread an upload whose declared length is `declaredBytes` will be imported on
+   * (`runsOnThread`), while its files arrive: the thread's program takes about a second to load, which
+   * otherwise came after the upload's last byte. Undefined for an upload imported here. Whoever starts
+   * it ends it (`StartedThread.end`) once the upload is over, imported or refused.
+   */
+  startFor(declaredBytes: number): StartedThread | undefined {
+    return this.runsOnThread(declaredBytes) ? new StartedThread(this.startThread(), this.logger) : undefined;
+  }
+
+  /**
+   * Imports the upload: on a thread of its own from `importThreadMinBytes` of files on (the thread
+   * `startFor` started for it, else one started now), else here. A thread started for it that the
+   * files turn out too small for is ended.
+   */
+  async run(request: ImportRequest, progress: ProgressListener, started?: StartedThread): Promise<ImportOutcome> {
     const bytes = uploadBytes(request);
-    if (!this.runsOnThread(bytes)) return this.inProcess.run(request, progress);
+    if (!this.runsOnThread(bytes)) {
+      started?.end();
+      return this.inProcess.run(request, progress);
+    }
     // The first step is told as the thread starts, not once its program has loaded; the thread's telling of it is not repeated.
     const [starting] = IMPORT_STEPS;
     await progress(starting);
     this.logger.log({ msg: 'import on a thread of its own', user: request.userId, bytes });
-    const worker = this.startThread();
+    const thread = started ?? new StartedThread(this.startThread(), this.logger);
+    const worker = thread.worker;
     const host = serveThreadDatabase(worker, this.database, {
       calls: {
         [THREAD_CALLS.progress]: async (step: Parameters<ProgressListener>[0]) => {
@@ -78,8 +97,7 @@ export class ThreadedImports {
         if (message.kind === 'outcome') resolve((message as FromImportThread & { kind: 'outcome' }).outcome);
         else if (message.kind === 'failed') reject(fromThreadError((message as FromImportThread & { kind: 'failed' }).error, IMPORT_ERROR_CLASSES));
       });
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`the import's thread ended before its import (exit code ${code})`)));
+      thread.ended.catch(reject);
     });
     const { sent, transfer } = threadRequestOf(request);
     worker.postMessage({ kind: 'run', request: sent } satisfies ToImportThread, transfer);
@@ -95,7 +113,7 @@ export class ThreadedImports {
     } finally {
       // A thread that failed (not its import) may have left a unit of work open here: rolled back.
       await host.close(ended);
-      worker.terminate().catch((error: unknown) => this.logger.warn(`could not end an import's thread: ${String(error)}`));
+      thread.end();
     }
   }
 
@@ -106,6 +124,33 @@ export class ThreadedImports {
 
   protected startThread(): ImportThread {
     return new Worker(PROGRAM);
+  }
+}
+
+/** An import's thread, started (its program loading) before the import is sent to it. */
+export class StartedThread {
+  /** Rejected when the thread fails or exits (once ended too): whatever import it runs fails with it. */
+  readonly ended: Promise<never>;
+  private ending = false;
+
+  constructor(
+    readonly worker: ImportThread,
+    private readonly logger: Logger,
+  ) {
+    // Listened to from the start: a thread that fails while the files still arrive (or that is ended
+    // with no import sent) must not be an unheard 'error' event.
+    this.ended = new Promise<never>((_, reject) => {
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`the import's thread ended before its import (exit code ${code})`)));
+    });
+    this.ended.catch(() => undefined);
+  }
+
+  /** Ends the thread (again: nothing more). */
+  end(): void {
+    if (this.ending) return;
+    this.ending = true;
+    this.worker.terminate().catch((error: unknown) => this.logger.warn(`could not end an import's thread: ${String(error)}`));
   }
 }
 
