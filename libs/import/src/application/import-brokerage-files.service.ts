@@ -279,66 +279,70 @@ export class ImportBrokerageFiles {
   }
 
   /**
-   * Step 1: the files as rows; their natural keys once the account is known (`take`). The rows of days
-   * the user's imports read before (`seen`) are put aside unread: `take` reads those of them the account
-   * does not hold byte for byte (file-days.ts). This is CPU work on the event loop: it gives the loop a
-   * turn every 10 ms of it, so other users' requests (and the health probes) are answered while a large
-   * file is read.
+   * Step 1: the transactions file as rows; their natural keys once the account is known
+   * (`takeTransactions`), then the lots (`takeLots`), whose file is read only when they are asked for:
+   * under the account lock, after the transactions, so that a first import's transactions go to the
+   * database while it is read. The rows of days the user's imports read before (`seen`) are put aside
+   * unread: the `take…` read those of them the account does not hold byte for byte (file-days.ts). This
+   * is CPU work on the event loop: it gives the loop a turn every 10 ms of it, so other users' requests
+   * (and the health probes) are answered while a large file is read.
    */
   private async readFiles(part: ImportPart, counts: { transactionsProcessed: number; realizedGainsLots: number }, seen: SeenDays): Promise<ReadFiles> {
     const transactionsFile = await parseTransactionsFile(part.transactions.name, part.transactions.content, undefined, TURNS, seen);
     letGo(part.transactions);
-    const lotsFile = part.gains === null ? null : await parseRealizedLotsFile(part.gains.name, part.gains.content, undefined, TURNS, seen);
-    if (part.gains !== null) letGo(part.gains);
+    const detected = [detectedFile(transactionsFile)];
     // A layout may carry its own closed lots beside the trades (Interactive Brokers).
-    const parsed: { transactions?: BrokerTransaction[]; lots?: RealizedLot[] } = { transactions: transactionsFile.transactions, lots: lotsFile?.lots ?? [] };
-    const detected = [transactionsFile, ...(lotsFile === null ? [] : [lotsFile])].map((file) => ({
-      file: file.fileName,
-      broker: brokerOf(file.format.id),
-      kind: file.kind,
-      rows: file.dataRows,
-    }));
     const carriedLots = transactionsFile.lots ?? [];
     counts.transactionsProcessed = transactionsFile.transactions.length + (transactionsFile.days?.waitingRows ?? 0);
-    counts.realizedGainsLots = carriedLots.length + (lotsFile?.lots.length ?? 0) + (lotsFile?.days?.waitingRows ?? 0);
-    const fileDays = { transactions: transactionsFile.days, lots: lotsFile?.days };
+    counts.realizedGainsLots = carriedLots.length;
+    const fileDays: ReadFiles['fileDays'] = { transactions: transactionsFile.days };
     // The file's rows are much of an import's memory: taken once, they are let go as soon as used.
-    const take = async (account: ImportAccount, known: KnownDays): Promise<KeyedRows> => {
-      const { transactions: read, lots: readLots } = parsed;
-      if (read === undefined || readLots === undefined) throw new Error('the uploaded rows have been imported already');
-      delete parsed.transactions;
-      delete parsed.lots;
-      const transactions = await runStepsWithTurns(withUnknownDays(read, fileDays.transactions, known.transactions), TURNS);
-      const fileLots = await runStepsWithTurns(withUnknownDays(readLots, fileDays.lots, known.lots), TURNS);
-      const lots = carriedLots.length === 0 ? fileLots.rows : [...carriedLots, ...fileLots.rows];
-      const accountKey = String(account.accountId);
-      const keyedTransactions = withTransactionFingerprints(accountKey, transactions.rows, TURNS);
-      const keyedLots = keyedTransactions.then(() => withLotFingerprints(accountKey, lots, TURNS));
-      keyedLots.catch(() => undefined); // met where the lots are awaited, after the transactions
+    let unread: BrokerTransaction[] | undefined = transactionsFile.transactions;
+    let lotsTaken = false;
+    const takeTransactions = async (account: ImportAccount, known: ReadonlySet<IsoDate>): Promise<KeyedRows<BrokerTransaction>> => {
+      const read = unread;
+      if (read === undefined) throw new Error('the uploaded rows have been imported already');
+      unread = undefined;
+      const transactions = await runStepsWithTurns(withUnknownDays(read, fileDays.transactions, known), TURNS);
+      const keyed = withTransactionFingerprints(String(account.accountId), transactions.rows, TURNS);
+      keyed.catch(() => undefined); // met where the rows are awaited
       return {
-        transactions: keyedTransactions,
-        lots: keyedLots,
-        days: {
-          transactions: await runStepsWithTurns(daysOf(transactions.rows, (row) => row.date), TURNS),
-          lots: await runStepsWithTurns(daysOf(lots, (lot) => lot.closedDate), TURNS),
-        },
+        rows: keyed,
+        days: await runStepsWithTurns(daysOf(transactions.rows, (row) => row.date), TURNS),
         fileWarnings: await runStepsWithTurns(unknownActionWarningSteps(part.transactions.name, transactions.rows), TURNS),
-        knownRows: transactions.knownRows + fileLots.knownRows,
+        knownRows: transactions.knownRows,
       };
     };
-    return { take, fileDays, detected, accountNumber: transactionsFile.accountNumber ?? null };
+    const takeLots = async (account: ImportAccount, knownOf: (days: FileDays<RealizedLot> | undefined) => Promise<ReadonlySet<IsoDate>>): Promise<KeyedRows<RealizedLot>> => {
+      if (lotsTaken) throw new Error('the uploaded lots have been imported already');
+      lotsTaken = true;
+      const lotsFile = part.gains === null ? null : await parseRealizedLotsFile(part.gains.name, part.gains.content, undefined, TURNS, seen);
+      if (part.gains !== null) letGo(part.gains);
+      if (lotsFile !== null) {
+        detected.push(detectedFile(lotsFile));
+        counts.realizedGainsLots += lotsFile.lots.length + (lotsFile.days?.waitingRows ?? 0);
+        fileDays.lots = lotsFile.days;
+      }
+      const fileLots = await runStepsWithTurns(withUnknownDays(lotsFile?.lots ?? [], fileDays.lots, await knownOf(fileDays.lots)), TURNS);
+      const lots = carriedLots.length === 0 ? fileLots.rows : [...carriedLots, ...fileLots.rows];
+      const keyed = withLotFingerprints(String(account.accountId), lots, TURNS);
+      keyed.catch(() => undefined); // met where the rows are awaited
+      return { rows: keyed, days: await runStepsWithTurns(daysOf(lots, (lot) => lot.closedDate), TURNS), fileWarnings: [], knownRows: fileLots.knownRows };
+    };
+    return { takeTransactions, takeLots, fileDays, detected, accountNumber: transactionsFile.accountNumber ?? null };
   }
 
   /**
    * Step 2, under the account lock: leaves out the days the account holds byte for byte (their digests
-   * stored, file-days.ts), keys the other rows for the account (`read.take`) while the stored keys of
-   * their days are looked up, stores the rows the account does not hold yet (when everything is
-   * matched again, the transactions' write starts while the lots are still being keyed), and matches
-   * the trades they come to. When every new row is dated after the account's last stored transaction (a
-   * later export, or one that overlaps the stored days and adds later ones), the stored trades cannot
-   * change: matching goes on from the open lots the ledger holds for the symbols the new rows touch, and
-   * only what they add is matched (`after` is then that last date; docs/operations.md "Imports").
-   * Otherwise everything the account holds is matched again (`after` null).
+   * stored, file-days.ts), keys the other rows for the account (`read.take…`), stores the rows the
+   * account does not hold yet and matches the trades they come to. When every new row is dated after the
+   * account's last stored transaction (a later export, or one that overlaps the stored days and adds
+   * later ones), the stored trades cannot change: matching goes on from the open lots the ledger holds
+   * for the symbols the new rows touch, and only what they add is matched (`after` is then that last
+   * date; docs/operations.md "Imports"); the stored keys of the upload's days are looked up while its
+   * rows are keyed. Otherwise everything the account holds is matched again (`after` null). An account
+   * with no transaction stored takes that way at once: its new transactions' write starts before the
+   * lots file is read (the database takes them in meanwhile, on another core), and the lots follow.
    *
    * The new rows are written while the trades are matched: matching needs no database, and the
    * database (a server, or the embedded engine's process) works on another core meanwhile; matching in
@@ -349,21 +353,21 @@ export class ImportBrokerageFiles {
     const { accountId } = account;
     const lastDate = this.store.lastTransactionDate(accountId);
     lastDate.catch(() => undefined); // a failure is met below, after the keying
-    const keyed = await read.take(account, {
-      transactions: await this.knownDays(accountId, read.fileDays.transactions),
-      lots: await this.knownDays(accountId, read.fileDays.lots),
-    });
-    const { fileWarnings, knownRows } = keyed;
-    // The stored rows of the upload's days are looked up while its rows are keyed (the database
-    // answers while the keys are computed, between their turns).
-    const storedKeys = this.store.storedKeysIn(accountId, keyed.days);
-    storedKeys.catch(() => undefined); // a failure is met below, after the keying
-    const transactions = await keyed.transactions;
-    const [last, known] = await Promise.all([lastDate, storedKeys]);
+    const keyed = await read.takeTransactions(account, await this.knownDays(accountId, read.fileDays.transactions));
+    const { fileWarnings } = keyed;
+    let lots: KeyedRows<RealizedLot> | undefined;
+    const last = await lastDate;
     if (last !== null) {
+      lots = await read.takeLots(account, (days) => this.knownDays(accountId, days));
+      // The stored rows of the upload's days are looked up while its rows are keyed (the database
+      // answers while the keys are computed, between their turns).
+      const storedKeys = this.store.storedKeysIn(accountId, { transactions: keyed.days, lots: lots.days });
+      storedKeys.catch(() => undefined); // a failure is met below, after the keying
+      const transactions = await keyed.rows;
+      const known = await storedKeys;
       const added: Rows = {
         transactions: transactions.filter((row) => !known.transactions.has(naturalKeyOf(row))),
-        lots: (await keyed.lots).filter((lot) => !known.lots.has(naturalKeyOf(lot))),
+        lots: (await lots.rows).filter((lot) => !known.lots.has(naturalKeyOf(lot))),
       };
       if (added.transactions.every((row) => row.date > last) && added.lots.every((lot) => lot.closedDate > last)) {
         const symbols = [...new Set([...added.transactions.map((row) => symbolKey(row.symbol)), ...added.lots.map((lot) => symbolKey(lot.symbol))])];
@@ -374,18 +378,23 @@ export class ImportBrokerageFiles {
           const written = this.store.addRows(accountId, uploadId, added);
           const result = await matchTrades(added.transactions, [...laterLots, ...added.lots], { ...TURNS, resumeFrom: books });
           const unchanged = added.transactions.length === 0 && added.lots.length === 0;
-          return { result, written, after: last, symbols, brokerTradesBefore: books.brokerTrades, unchanged, fileWarnings, knownRows };
+          return { result, written, after: last, symbols, brokerTradesBefore: books.brokerTrades, unchanged, fileWarnings, knownRows: keyed.knownRows + lots.knownRows };
         }
       }
     }
     const stored = await this.store.loadRows(accountId);
-    const addedTransactions = notStoredYet(transactions, stored.transactions);
-    // The new transactions' write starts before the lots are keyed (a first import's lots are keyed
-    // while the database takes its transactions in).
-    const addedLots = keyed.lots.then((lots) => notStoredYet(lots, stored.lots));
+    const addedTransactions = notStoredYet(await keyed.rows, stored.transactions);
+    // With no transaction stored, the new transactions' write starts before the lots are read and
+    // keyed (a first import's lots are read while the database takes its transactions in). No day of
+    // the lots is looked up then: a statement of the unit of work waits for its write, which waits for
+    // these lots. Every lot is read, and those the account holds (next to none, with no transaction)
+    // are left out by their keys, as the lots of any day read.
+    const keyedLots = lots !== undefined ? Promise.resolve(lots) : read.takeLots(account, async () => NO_DAYS);
+    const addedLots = keyedLots.then(async (taken) => notStoredYet(await taken.rows, stored.lots));
+    addedLots.catch(() => undefined); // met below, and by the write
     const written = this.store.addRows(accountId, uploadId, { transactions: addedTransactions, lots: addedLots });
     const result = await matchTrades(joined(stored.transactions, addedTransactions), joined(stored.lots, await addedLots), TURNS);
-    return { result, written, after: null, symbols: [], brokerTradesBefore: 0, unchanged: false, fileWarnings, knownRows };
+    return { result, written, after: null, symbols: [], brokerTradesBefore: 0, unchanged: false, fileWarnings, knownRows: keyed.knownRows + (await keyedLots).knownRows };
   }
 
   /** The days of a file put aside unread whose digest the account holds (none for a layout without days). */
@@ -454,28 +463,30 @@ interface Matched {
   knownRows: number;
 }
 
-/** A history's rows as they are keyed: the transactions, then the lots; with what is known of them before. */
-interface KeyedRows {
-  transactions: Promise<BrokerTransaction[]>;
-  lots: Promise<RealizedLot[]>;
-  /** The days the rows are dated (transactions) and closed (lots) within, null for none. */
-  days: { transactions: RowDays | null; lots: RowDays | null };
+/** A history's transactions or lots as they are keyed, with what is known of them before. */
+interface KeyedRows<T> {
+  /** The rows with their keys, once keyed. */
+  rows: Promise<T[]>;
+  /** The days the rows are dated (transactions) or closed (lots) within, null for none. */
+  days: RowDays | null;
+  /** The warnings about the rows themselves (unknown actions of transactions). */
   fileWarnings: string[];
+  /** The rows of days the account holds byte for byte, not read. */
   knownRows: number;
-}
-
-/** Per file, the days put aside whose rows the account holds byte for byte: not read. */
-interface KnownDays {
-  transactions: ReadonlySet<IsoDate>;
-  lots: ReadonlySet<IsoDate>;
 }
 
 /** One history's files, read: the rows come out once, keyed for the account they go to. */
 interface ReadFiles {
-  /** The rows keyed for the account (the transactions first, then the lots), those of the days `known` left out. */
-  take: (account: ImportAccount, known: KnownDays) => Promise<KeyedRows>;
-  /** The files' days, where their layouts date each row. */
+  /** The transactions keyed for the account, those of the days `known` left out. */
+  takeTransactions: (account: ImportAccount, known: ReadonlySet<IsoDate>) => Promise<KeyedRows<BrokerTransaction>>;
+  /**
+   * The lots keyed for the account (the history's own, then the lots file's), the lots file read now:
+   * those of the days `knownOf` its days answers left out.
+   */
+  takeLots: (account: ImportAccount, knownOf: (days: FileDays<RealizedLot> | undefined) => Promise<ReadonlySet<IsoDate>>) => Promise<KeyedRows<RealizedLot>>;
+  /** The files' days, where their layouts date each row (the lots file's once it is read). */
   fileDays: { transactions?: FileDays<BrokerTransaction>; lots?: FileDays<RealizedLot> };
+  /** The files read so far (the lots file's once it is read). */
   detected: Omit<DetectedFile, 'account'>[];
   /** The account number the history carries, if its layout has one. */
   accountNumber: string | null;
@@ -542,6 +553,13 @@ function notStoredYet<T extends { fingerprint?: string }>(rows: readonly T[], st
 function joined<T>(stored: readonly T[], added: readonly T[]): readonly T[] {
   return stored.length === 0 ? added : [...stored, ...added];
 }
+
+/** What the answer tells of a file read. */
+function detectedFile(file: { fileName: string; format: { id: string }; kind: DetectedFile['kind']; dataRows: number }): Omit<DetectedFile, 'account'> {
+  return { file: file.fileName, broker: brokerOf(file.format.id), kind: file.kind, rows: file.dataRows };
+}
+
+const NO_DAYS: ReadonlySet<IsoDate> = new Set();
 
 /** The broker of a layout, by its id. */
 function brokerOf(formatId: string): string {
