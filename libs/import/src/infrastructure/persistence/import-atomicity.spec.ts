@@ -234,6 +234,29 @@ describe('import atomicity (real database)', () => {
     expect(await derived(again.userId)).toEqual(tables);
   }, 60000);
 
+  it("starts a first import's write before reading its lots file, and reads an account's lots before writing into it", async () => {
+    // The import lets go of a file's bytes once it has read it: whether the lots file was still unread when the write began.
+    const lotsUnreadAtWrite: boolean[] = [];
+    let upload: ImportRequest | undefined;
+    class WatchedStore extends SqlImportStore {
+      override addRows(...args: Parameters<SqlImportStore['addRows']>): ReturnType<SqlImportStore['addRows']> {
+        lotsUnreadAtWrite.push((upload?.gains?.content.length ?? 0) > 0);
+        return super.addRows(...args);
+      }
+    }
+    const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new WatchedStore(database), sqlTradeLedgerOn(database), new SqlUploadHistory(database));
+    const full = readFixtureBytes('schwab-example', 'transactions.csv').toString('utf8');
+    const [trader] = await traderWith('lots-while-writing@example.com', 'W-1');
+    for (const transactions of [untilMay(full), full]) {
+      upload = { ...request(transactions), ...trader };
+      await importer.run(upload, noProgress);
+    }
+    expect(lotsUnreadAtWrite).toEqual([true, false]);
+    const [whole] = await traderWith('lots-read-first@example.com', 'W-2');
+    await importer.run({ ...request(full), ...whole }, noProgress);
+    expect(await derived(trader.userId)).toEqual(await derived(whole.userId));
+  }, 60000);
+
   it('an append into one of a user’s accounts adds into rollups the other account shares', async () => {
     const ledger = new RecordingLedger(sqlTradeLedgerOn(database));
     const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new SqlImportStore(database), ledger, new SqlUploadHistory(database));
