@@ -34,6 +34,8 @@ export function divideRounded(numerator: bigint, denominator: bigint): bigint {
 const NUMBER_POWERS = Array.from({ length: SCALE + 1 }, (_, exponent) => 10 ** exponent);
 /** The largest count of units a number holds exactly. */
 const MAX_EXACT_UNITS = BigInt(Number.MAX_SAFE_INTEGER);
+/** Its negation, made once (negating a BigInt makes a new one each time). */
+const MIN_EXACT_UNITS = -MAX_EXACT_UNITS;
 
 const POWERS_OF_TEN = Array.from({ length: 2 * SCALE + 1 }, (_, exponent) => 10n ** BigInt(exponent));
 
@@ -276,7 +278,7 @@ export class Decimal {
     if (places === undefined) return Number(this.toString());
     assertPlaces(places);
     const units = this.units;
-    if (places < SCALE && units <= MAX_EXACT_UNITS && units >= -MAX_EXACT_UNITS) {
+    if (places < SCALE && units <= MAX_EXACT_UNITS && units >= MIN_EXACT_UNITS) {
       // The same rounding in a number: every step below is exact (integers under 2^53), and the last
       // division is correctly rounded, so it gives the double nearest the rounded value, as
       // Number(toFixed(places)) does: without the text in between, which the reports do per figure.
@@ -318,10 +320,12 @@ function assertPlaces(places: number): void {
 }
 
 const CENT_SHIFT = 10n ** BigInt(SCALE - 2);
+/** The places a product of two decimals has beyond the cent. */
+const PRODUCT_CENT_SHIFT = 10n ** BigInt(2 * SCALE - 2);
 
 /** `a × b` rounded once, half away from zero, to the cent (no intermediate rounding). */
 export function productInCents(a: Decimal, b: Decimal): Decimal {
-  const cents = divideRounded(a.rawUnits * b.rawUnits, 10n ** BigInt(2 * SCALE - 2));
+  const cents = divideRounded(a.rawUnits * b.rawUnits, PRODUCT_CENT_SHIFT);
   return Decimal.fromUnits(cents * CENT_SHIFT);
 }
 
@@ -335,7 +339,7 @@ export function percentage(part: Decimal, whole: Decimal): Decimal {
 /** Number of decimals written after the point (`12.50` → 2). */
 export function decimalPlaces(value: Decimal): number {
   const units = value.rawUnits;
-  if (units <= MAX_EXACT_UNITS && units >= -MAX_EXACT_UNITS) {
+  if (units <= MAX_EXACT_UNITS && units >= MIN_EXACT_UNITS) {
     // Without the text: the trailing zeros of the units, counted in a number (exact below 2^53).
     let rest = Math.abs(Number(units));
     if (rest === 0) return 0;

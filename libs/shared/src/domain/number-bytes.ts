@@ -64,6 +64,8 @@ const SMALL_INTEGER = 2 ** 31;
 /** Bytes a Decimal's text takes at most when its units are a safe integer: a sign, 6 digits, the point and SCALE places. */
 const DECIMAL_ROOM = 8 + Decimal.SCALE;
 const MAX_NUMBER_UNITS = BigInt(Number.MAX_SAFE_INTEGER);
+/** Its negation, made once: `-MAX_NUMBER_UNITS` in the check made a BigInt every time (100 MB of a 100,000-row import's allocations). */
+const MIN_NUMBER_UNITS = -MAX_NUMBER_UNITS;
 /** 10^SCALE: one in units. */
 const UNIT = 10 ** Decimal.SCALE;
 /** A Decimal's places are written as two halves of this many, each below 2^31. */
@@ -72,7 +74,7 @@ const HALF_UNIT = 10 ** HALF_PLACES;
 
 /** True when a number holds `units` exactly. */
 function inNumberRange(units: bigint): boolean {
-  return units <= MAX_NUMBER_UNITS && units >= -MAX_NUMBER_UNITS;
+  return units <= MAX_NUMBER_UNITS && units >= MIN_NUMBER_UNITS;
 }
 
 /** Writes the digits of `value` (0 ≤ value < 2^31) at `at`. */
