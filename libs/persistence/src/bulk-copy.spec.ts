@@ -41,6 +41,27 @@ describe('COPY text format', () => {
     expect(pieces.map((piece) => piece.text).join('')).toBe(`${line}\n`.repeat(1_000));
   });
 
+  it('makes the same pieces of rows given in batches as they come, a piece sent once full whichever batch fills it', async () => {
+    const rows = Array.from({ length: 1_000 }, (_, index) => [`row ${index}`, index, Decimal.parse(`${index}.25`)]);
+    const whole = await all(copyPieces(rows, noPause, 256));
+    let given = 0;
+    const taken: number[] = [];
+    async function* batches(): AsyncGenerator<CopyValue[][]> {
+      for (const size of [1, 0, 17, 300, 2, 680]) {
+        taken.push(given);
+        yield rows.slice(given, (given += size));
+      }
+    }
+    const pieces: { text: string; rows: number }[] = [];
+    for await (const piece of copyPieces(batches(), noPause, 256)) {
+      pieces.push({ text: piece.bytes.toString('utf8'), rows: piece.rows });
+      // A piece holds no row of a batch not taken yet.
+      expect(pieces.reduce((sum, each) => sum + each.rows, 0)).toBeLessThanOrEqual(given);
+    }
+    expect(taken).toEqual([0, 1, 1, 18, 318, 320]);
+    expect(pieces).toEqual(whole);
+  });
+
   it('writes any text as UTF-8, lines longer than a piece included', async () => {
     // Two-byte and four-byte characters (a pair of UTF-16 units), a line of 3 bytes a character beyond
     // a new piece's room (6,000 bytes after two lines: the piece grows, keeping them), and lines around

@@ -37,6 +37,12 @@ export function copyField(value: CopyValue): string {
   return SPECIAL.test(text) ? text.replace(SPECIALS, (character) => ESCAPES[character]) : text;
 }
 
+/**
+ * A job's rows: all of them, or batches of them as they are worked out (the trades of an import while
+ * its matching goes on): the writer sends each batch as it comes, and the table takes the rows in.
+ */
+export type CopyRows = Iterable<readonly CopyValue[]> | AsyncIterable<readonly (readonly CopyValue[])[]>;
+
 /** Rows to write into one table. */
 export interface CopyJob {
   target: CopyTarget;
@@ -44,7 +50,7 @@ export interface CopyJob {
    * The rows, or a function that works them out when the writer comes to them (its work may take
    * turns of the event loop, which making the first row of an iterable cannot).
    */
-  rows: Iterable<readonly CopyValue[]> | (() => Promise<Iterable<readonly CopyValue[]>>);
+  rows: CopyRows | (() => Promise<CopyRows>);
 }
 
 /**
@@ -57,8 +63,17 @@ export interface CopyTextJob {
 }
 
 /** A job's rows, worked out first if the job gives them so. */
-export async function rowsOfJob(job: CopyJob): Promise<Iterable<readonly CopyValue[]>> {
+export async function rowsOfJob(job: CopyJob): Promise<CopyRows> {
   return typeof job.rows === 'function' ? job.rows() : job.rows;
+}
+
+/** Every row of a job, its batches awaited (for specs and small jobs). */
+export async function allRowsOfJob(job: CopyJob): Promise<(readonly CopyValue[])[]> {
+  const rows = await rowsOfJob(job);
+  if (!(Symbol.asyncIterator in rows)) return [...rows];
+  const all: (readonly CopyValue[])[] = [];
+  for await (const batch of rows) all.push(...batch);
+  return all;
 }
 
 /** A job's COPY text: made as it is asked for from its rows (`copyPieces`), or the text it holds. */
@@ -102,53 +117,57 @@ export interface CopyPiece {
  * event loop a turn: thousands of rows took 20–60 ms to build on cold code, with no other request
  * answered meanwhile).
  */
-export async function* copyPieces(rows: Iterable<readonly CopyValue[]>, pause: () => Promise<void>, pieceBytes: number = COPY_PIECE_BYTES): AsyncGenerator<CopyPiece> {
+export async function* copyPieces(rows: CopyRows, pause: () => Promise<void>, pieceBytes: number = COPY_PIECE_BYTES): AsyncGenerator<CopyPiece> {
   let piece: Buffer | undefined;
   let length = 0;
   let count = 0;
-  for (const row of rows) {
-    for (let index = 0; index < row.length; index += 1) {
-      const value = row[index];
-      // The field's text where it is written as a string, and the bytes it may take.
-      let text: string | undefined;
-      let room: number;
-      if (typeof value === 'string') {
-        text = value;
-        room = 3 * text.length; // a UTF-16 code unit takes at most 3 bytes of UTF-8 (a pair of them 4), an escaped one 2
-      } else if (value === null) {
-        room = 2;
-      } else if (typeof value === 'number') {
-        if (isSmallInteger(value)) room = SMALL_INTEGER_ROOM;
-        else room = (text = String(value)).length;
-      } else if (typeof value === 'boolean') {
-        room = (text = String(value)).length;
-      } else {
-        room = decimalTextRoom(value);
+  // Rows given in batches as they are worked out: a piece is sent once full, whichever batch fills it.
+  const batches = Symbol.asyncIterator in rows ? rows : [rows];
+  for await (const batch of batches) {
+    for (const row of batch) {
+      for (let index = 0; index < row.length; index += 1) {
+        const value = row[index];
+        // The field's text where it is written as a string, and the bytes it may take.
+        let text: string | undefined;
+        let room: number;
+        if (typeof value === 'string') {
+          text = value;
+          room = 3 * text.length; // a UTF-16 code unit takes at most 3 bytes of UTF-8 (a pair of them 4), an escaped one 2
+        } else if (value === null) {
+          room = 2;
+        } else if (typeof value === 'number') {
+          if (isSmallInteger(value)) room = SMALL_INTEGER_ROOM;
+          else room = (text = String(value)).length;
+        } else if (typeof value === 'boolean') {
+          room = (text = String(value)).length;
+        } else {
+          room = decimalTextRoom(value);
+        }
+        // The tab before it and the line end after the row's last field.
+        if (piece === undefined || piece.length - length < room + 2) piece = grown(piece, length, room + 2, pieceBytes);
+        if (index > 0) piece[length++] = 0x09;
+        if (text !== undefined) {
+          length = writeText(piece, text, length);
+        } else if (value === null) {
+          piece[length++] = 0x5c; /* \ */
+          piece[length++] = 0x4e; /* N */
+        } else if (typeof value === 'number') {
+          length = writeSmallInteger(piece, value, length);
+        } else if (typeof value === 'object') {
+          length = writeDecimalText(piece, value, length);
+        }
       }
-      // The tab before it and the line end after the row's last field.
-      if (piece === undefined || piece.length - length < room + 2) piece = grown(piece, length, room + 2, pieceBytes);
-      if (index > 0) piece[length++] = 0x09;
-      if (text !== undefined) {
-        length = writeText(piece, text, length);
-      } else if (value === null) {
-        piece[length++] = 0x5c; /* \ */
-        piece[length++] = 0x4e; /* N */
-      } else if (typeof value === 'number') {
-        length = writeSmallInteger(piece, value, length);
-      } else if (typeof value === 'object') {
-        length = writeDecimalText(piece, value, length);
+      if (piece === undefined || piece.length === length) piece = grown(piece, length, 1, pieceBytes);
+      piece[length++] = 0x0a;
+      count += 1;
+      if (length >= pieceBytes) {
+        yield { bytes: piece.subarray(0, length), rows: count };
+        piece = undefined;
+        length = 0;
+        count = 0;
       }
+      if (count % ROWS_PER_PAUSE === 0) await pause();
     }
-    if (piece === undefined || piece.length === length) piece = grown(piece, length, 1, pieceBytes);
-    piece[length++] = 0x0a;
-    count += 1;
-    if (length >= pieceBytes) {
-      yield { bytes: piece.subarray(0, length), rows: count };
-      piece = undefined;
-      length = 0;
-      count = 0;
-    }
-    if (count % ROWS_PER_PAUSE === 0) await pause();
   }
   if (piece !== undefined && count > 0) yield { bytes: piece.subarray(0, length), rows: count };
 }

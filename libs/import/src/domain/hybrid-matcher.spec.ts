@@ -326,6 +326,34 @@ describe('matchTrades', () => {
       expect(sliced).toEqual(matchTrades(rows, lots));
     });
 
+    it('tells the trades made so far at each stop, each time the earlier ones unchanged and in place', async () => {
+      const builder = new TransactionsBuilder();
+      for (let day = 1; day <= 28; day += 1) {
+        const date = `2024-02-${String(day).padStart(2, '0')}`;
+        builder.add(date, 'Buy', 'ABC', '10', '10', '-100');
+        if (day % 2 === 0) builder.add(date, 'Sell', 'ABC', '15', '11', '165');
+      }
+      const rows = builder.build();
+      const told: { trades: readonly unknown[]; copies: unknown[] }[] = [];
+      let pauses = 0;
+      const result = await matchTrades(rows, [], {
+        pause: async () => void (pauses += 1),
+        sliceSize: 5,
+        tradesSoFar: (trades) => told.push({ trades, copies: structuredClone([...trades]) }),
+      });
+      // Told before each stop of the matching itself (after every 5 rows applied) and once at its end.
+      expect(told).toHaveLength(Math.floor((rows.length - 1) / 5) + 1);
+      const lengths = told.map(({ copies }) => copies.length);
+      expect(lengths).toEqual([...lengths].sort((a, b) => a - b));
+      expect(new Set(lengths).size).toBeGreaterThan(3);
+      for (const { trades, copies } of told) {
+        expect(trades).toBe(result.trades);
+        expect(copies).toEqual(structuredClone(result.trades.slice(0, copies.length)));
+      }
+      expect(lengths[lengths.length - 1]).toBe(result.trades.length);
+      expect(pauses).toBeGreaterThan(0);
+    });
+
     it('calls a trade shown as 0.00 Breakeven', () => {
       const rows = new TransactionsBuilder()
         .add('2024-03-10', 'Sell', 'ABC', '3', '1', '10.001')

@@ -93,6 +93,12 @@ export interface MatchResumePoint {
 /** Matching that gives the caller a place to stop every `sliceSize` transactions (`pause` resolves when it may go on). */
 export interface SlicedMatchOptions extends MatchOptions, Turns {
   readonly sliceSize?: number;
+  /**
+   * Told, before each stop and once the last transaction is matched, of the trades made so far (the
+   * result's `trades` as it grows): trades are made in their final order and a trade made never
+   * changes, so the caller may take the new ones while matching goes on (the import writes them).
+   */
+  readonly tradesSoFar?: (trades: readonly MatchedTrade[]) => void;
 }
 
 /** A symbol as matching keys it (trimmed, upper case): trades, lots and books are per key. */
@@ -142,7 +148,7 @@ export function matchTrades(
 ): MatchResult | Promise<MatchResult> {
   const run = new MatchRun(transactions, options.useBrokerLots === false ? [] : lots, lots.length);
   if (options.resumeFrom !== undefined) run.resume(options.resumeFrom);
-  return 'pause' in options ? run.runInSlices(options.pause, options.sliceSize ?? ROWS_PER_TURN) : run.run();
+  return 'pause' in options ? run.runInSlices(options.pause, options.sliceSize ?? ROWS_PER_TURN, options.tradesSoFar) : run.run();
 }
 
 /** The state of one matching pass. */
@@ -204,13 +210,17 @@ class MatchRun {
     return runSteps(this.result());
   }
 
-  async runInSlices(pause: () => Promise<void>, sliceSize: number): Promise<MatchResult> {
+  async runInSlices(pause: () => Promise<void>, sliceSize: number, tradesSoFar?: (trades: readonly MatchedTrade[]) => void): Promise<MatchResult> {
     await runStepsWithTurns(this.prepare(sliceSize), { pause });
     await runStepsWithTurns(this.allocateBrokerLots(sliceSize), { pause });
     for (let index = 0; index < this.ordered.length; index += 1) {
-      if (index > 0 && index % sliceSize === 0) await pause();
+      if (index > 0 && index % sliceSize === 0) {
+        tradesSoFar?.(this.trades);
+        await pause();
+      }
       this.apply(this.ordered[index], index);
     }
+    tradesSoFar?.(this.trades);
     return runStepsWithTurns(this.result(sliceSize), { pause });
   }
 
