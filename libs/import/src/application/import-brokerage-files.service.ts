@@ -1,10 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { UnitOfWork } from '@app/persistence';
-import { collectGarbageAbove, turnIfDue } from '@app/shared';
+import { BatchFeed, collectGarbageAbove, turnIfDue } from '@app/shared';
 import { DomainError, type IsoDate } from '@app/shared/domain';
-import { TradeLedger } from '@app/trades';
+import { TradeLedger, type AccountLedger } from '@app/trades';
 import { naturalKeyOf, withLotFingerprints, withTransactionFingerprints } from '../domain/fingerprint.js';
 import { matchTrades, symbolKey, type MatchResult } from '../domain/hybrid-matcher.js';
+import type { MatchedTrade } from '../domain/matched-trade.js';
 import { ImportFileError } from '../domain/import.errors.js';
 import { checkCsvTextInTurns, hasCsvName } from '../domain/parsers/csv-text.js';
 import { withUnknownDays, type FileDays, type SeenDays } from '../domain/parsers/file-days.js';
@@ -193,31 +194,19 @@ export class ImportBrokerageFiles {
         for (const [index, entry] of parts.entries()) {
           entry.uploadId = await this.history.reserveId();
           const matched = await this.storeAndMatch(request.userId, entry.uploadId, reads[index], entry.account);
-          const { result: current } = matched;
           for (const days of Object.values(reads[index].fileDays)) {
             if (days !== undefined) await this.store.recordDays(entry.account.accountId, days.layout, days.digests);
           }
-          const ledger = {
-            trades: current.trades,
-            dividends: current.dividends,
-            positions: await runStepsWithTurns(current.positions.entrySteps(), TURNS),
-            companyNames: current.companyNames,
-            openLots: current.openLots.map((lot) => ({
-              symbol: lot.symbol,
-              side: lot.side,
-              openDate: lot.openDate,
-              shares: lot.quantity,
-              cost: lot.amount,
-              price: lot.txPrice,
-              source: lot.source,
-            })),
-          };
+          const { accountId } = entry.account;
           // An upload the account holds every row of changes nothing: its reports (and their caches) stay as they are.
-          const { monthsChanged } = matched.unchanged
-            ? { monthsChanged: [] }
+          // A whole history matched again has its trades written as they are made (`tradesAsMade`).
+          const change = matched.unchanged
+            ? Promise.resolve({ monthsChanged: [] })
             : matched.after === null
-              ? await this.ledger.replaceAccount(request.userId, entry.account.accountId, ledger)
-              : await this.ledger.appendToAccount(request.userId, entry.account.accountId, { ...ledger, after: matched.after, symbols: matched.symbols });
+              ? this.ledger.replaceAccount(request.userId, accountId, { trades: matched.tradesAsMade, whole: matched.result.then(ledgerOf) })
+              : matched.result.then(async (result) => this.ledger.appendToAccount(request.userId, accountId, { ...(await ledgerOf(result)), after: matched.after, symbols: matched.symbols }));
+          // Whichever fails first is told: a failed matching fails the write of its trades after it.
+          const [current, { monthsChanged }] = await Promise.all([matched.result, change]);
           [entry.counts.transactionsInserted] = await matched.written;
           entry.counts.brokerVerifiedTrades = matched.brokerTradesBefore + current.stats.brokerVerifiedTrades;
           entry.counts.monthsUpdated = monthsChanged.length;
@@ -346,8 +335,10 @@ export class ImportBrokerageFiles {
    *
    * The new rows are written while the trades are matched: matching needs no database, and the
    * database (a server, or the embedded engine's process) works on another core meanwhile; matching in
-   * slices gives the event loop a turn now and then to feed it. A failed write fails the unit of work,
-   * which waits for the write before it ends.
+   * slices gives the event loop a turn now and then to feed it. A whole history matched again gives its
+   * trades as they are made (`tradesAsMade`, a batch at each turn), and the ledger writes them behind
+   * the new rows while the rest is matched. A failed write fails the unit of work, which waits for the
+   * write before it ends.
    */
   private async storeAndMatch(userId: number, uploadId: number, read: ReadFiles, account: ImportAccount): Promise<Matched> {
     const { accountId } = account;
@@ -378,7 +369,17 @@ export class ImportBrokerageFiles {
           const written = this.store.addRows(accountId, uploadId, added);
           const result = await matchTrades(added.transactions, [...laterLots, ...added.lots], { ...TURNS, resumeFrom: books });
           const unchanged = added.transactions.length === 0 && added.lots.length === 0;
-          return { result, written, after: last, symbols, brokerTradesBefore: books.brokerTrades, unchanged, fileWarnings, knownRows: keyed.knownRows + lots.knownRows };
+          return {
+            result: Promise.resolve(result),
+            tradesAsMade: null,
+            written,
+            after: last,
+            symbols,
+            brokerTradesBefore: books.brokerTrades,
+            unchanged,
+            fileWarnings,
+            knownRows: keyed.knownRows + lots.knownRows,
+          };
         }
       }
     }
@@ -393,8 +394,20 @@ export class ImportBrokerageFiles {
     const addedLots = keyedLots.then(async (taken) => notStoredYet(await taken.rows, stored.lots));
     addedLots.catch(() => undefined); // met below, and by the write
     const written = this.store.addRows(accountId, uploadId, { transactions: addedTransactions, lots: addedLots });
-    const result = await matchTrades(joined(stored.transactions, addedTransactions), joined(stored.lots, await addedLots), TURNS);
-    return { result, written, after: null, symbols: [], brokerTradesBefore: 0, unchanged: false, fileWarnings, knownRows: keyed.knownRows + (await keyedLots).knownRows };
+    // Matching goes on while the caller writes the trades it has made (a batch at each of its turns).
+    const tradesAsMade = new BatchFeed<MatchedTrade>();
+    let told = 0;
+    const tradesSoFar = (trades: readonly MatchedTrade[]) => {
+      tradesAsMade.add(trades.slice(told));
+      told = trades.length;
+    };
+    const result = matchTrades(joined(stored.transactions, addedTransactions), joined(stored.lots, await addedLots), { ...TURNS, tradesSoFar });
+    result.then(
+      () => tradesAsMade.end(),
+      (error: unknown) => tradesAsMade.fail(error),
+    );
+    const knownRows = keyed.knownRows + (await keyedLots).knownRows;
+    return { result, tradesAsMade, written, after: null, symbols: [], brokerTradesBefore: 0, unchanged: false, fileWarnings, knownRows };
   }
 
   /** The days of a file put aside unread whose digest the account holds (none for a layout without days). */
@@ -441,16 +454,48 @@ function sumCounts(counts: readonly ImportCounts[]): ImportCounts {
   return total;
 }
 
+/** The ledger a match comes to. */
+async function ledgerOf(result: MatchResult): Promise<AccountLedger> {
+  return {
+    trades: result.trades,
+    dividends: result.dividends,
+    positions: await runStepsWithTurns(result.positions.entrySteps(), TURNS),
+    companyNames: result.companyNames,
+    openLots: result.openLots.map((lot) => ({
+      symbol: lot.symbol,
+      side: lot.side,
+      openDate: lot.openDate,
+      shares: lot.quantity,
+      cost: lot.amount,
+      price: lot.txPrice,
+      source: lot.source,
+    })),
+  };
+}
+
 /** What step 2 matched: everything the account holds (`after` null), or what it adds after `after`. */
-interface Matched {
-  result: MatchResult;
+type Matched = MatchedRows &
+  (
+    | {
+        after: null;
+        /** The trades as matching makes them: the whole history is matched again while they are written. */
+        tradesAsMade: AsyncIterable<readonly MatchedTrade[]>;
+      }
+    | {
+        /** The account's last stored transaction date: only the rows after it were matched. */
+        after: IsoDate;
+        tradesAsMade: null;
+      }
+  );
+
+interface MatchedRows {
+  /** The match, still going on when the trades are given as made (its failure is met by the caller). */
+  result: Promise<MatchResult>;
   /**
    * The new rows' write (rows written per table), still going on: the ledger is worked out meanwhile,
    * its statements waiting for the write (the unit of work's rule).
    */
   written: Promise<number[]>;
-  /** The account's last stored transaction date when only the rows after it were matched. */
-  after: string | null;
   /** The symbols the new rows touch (when `after` is set). */
   symbols: string[];
   /** The account's broker-lot trades already stored (when `after` is set): the stats count them too. */

@@ -36,6 +36,16 @@ export interface AccountLedger {
 }
 
 /**
+ * An account's ledger while the import still works it out: its trades come in batches, in their final
+ * order, as matching makes them (`trades`), and `whole` is the ledger once matching has ended (its
+ * `trades` those of the batches, in order). A failed matching fails both.
+ */
+export interface LedgerInMaking {
+  readonly trades: AsyncIterable<readonly LedgerTrade[]>;
+  readonly whole: Promise<AccountLedger>;
+}
+
+/**
  * What an import adds to an account whose stored rows all come before `after`'s end: the trades,
  * dividends and position changes dated after it, and the open lots and company names of `symbols`
  * (the symbols the new rows touch), which replace the ones stored.
@@ -75,9 +85,11 @@ export abstract class TradeLedger {
   /**
    * Replaces an account's trades, dividends, positions, open lots and company names with `ledger`, moves the
    * journal of trades it no longer holds to the trades of their closing fill, rebuilds the user's report
-   * rollups, and raises the user's report version once the unit of work has committed.
+   * rollups, and raises the user's report version once the unit of work has committed. A ledger in
+   * making has its trades written as they come, while the rest of it is worked out (unless the journal
+   * has trades to carry over, which needs every new trade first).
    */
-  abstract replaceAccount(userId: number, accountId: number, ledger: AccountLedger): Promise<LedgerChange>;
+  abstract replaceAccount(userId: number, accountId: number, ledger: AccountLedger | LedgerInMaking): Promise<LedgerChange>;
 
   /** What the account holds of `symbols` (keys as the trades store them) for a match that goes on from it. */
   abstract openBooks(userId: number, accountId: number, symbols: readonly string[]): Promise<OpenBooks>;

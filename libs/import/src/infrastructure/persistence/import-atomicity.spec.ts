@@ -7,7 +7,7 @@ import { Database, MIGRATIONS, TypeOrmUnitOfWork } from '@app/persistence';
 import { loadConfig } from '@app/shared';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
 import { ImportBrokerageFiles, type ImportRequest } from '../../application/import-brokerage-files.service.js';
-import { sqlTradeLedgerOn, TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type OpenBooks } from '@app/trades';
+import { sqlTradeLedgerOn, TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type LedgerInMaking, type OpenBooks } from '@app/trades';
 import { withLotFingerprints, withTransactionFingerprints } from '../../domain/fingerprint.js';
 import { readFixtureBytes } from '../../testing/fixtures.js';
 import { brokerLot, TransactionsBuilder } from '../../testing/transaction-builders.js';
@@ -22,7 +22,7 @@ class RecordingLedger extends TradeLedger {
     super();
   }
 
-  replaceAccount(userId: number, accountId: number, ledger: AccountLedger): Promise<LedgerChange> {
+  replaceAccount(userId: number, accountId: number, ledger: AccountLedger | LedgerInMaking): Promise<LedgerChange> {
     this.writes.push('replaceAccount');
     return this.ledger.replaceAccount(userId, accountId, ledger);
   }
@@ -39,7 +39,7 @@ class RecordingLedger extends TradeLedger {
 
 /** A ledger whose write fails once it is done: everything the import wrote before must be undone. */
 class FailingAfterWritesLedger extends RecordingLedger {
-  override async replaceAccount(userId: number, accountId: number, ledger: AccountLedger): Promise<LedgerChange> {
+  override async replaceAccount(userId: number, accountId: number, ledger: AccountLedger | LedgerInMaking): Promise<LedgerChange> {
     await super.replaceAccount(userId, accountId, ledger);
     throw new Error('injected failure after every write of the import');
   }

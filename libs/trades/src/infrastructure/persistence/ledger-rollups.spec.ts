@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
-import { Database, MIGRATIONS, rowsOfJob, type CopyJob } from '@app/persistence';
+import { allRowsOfJob, Database, MIGRATIONS, type CopyJob } from '@app/persistence';
 import { loadConfig } from '@app/shared';
 import { Decimal } from '@app/shared/domain';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
@@ -116,7 +116,7 @@ describe('rollups from a ledger in memory (real database)', () => {
   /** The rows `rollupJobs` would write, as text the same way. */
   const computed = async (jobs: CopyJob[]) =>
     Object.fromEntries(
-      await Promise.all(jobs.map(async (job) => [job.target.table, sorted([...(await rowsOfJob(job))].map((row) => row.map((value) => (value === null ? null : String(value)))))])),
+      await Promise.all(jobs.map(async (job) => [job.target.table, sorted((await allRowsOfJob(job)).map((row) => row.map((value) => (value === null ? null : String(value)))))])),
     );
   const sorted = (rows: (string | null)[][]) => rows.sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
 

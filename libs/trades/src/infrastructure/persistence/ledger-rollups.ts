@@ -25,17 +25,24 @@ type RolledUpLedger = Pick<AccountLedger, 'trades' | 'dividends' | 'positions' |
  * embedded engine once it comes to the job; the adding up takes turns of the event loop (70,000
  * trades took 140–360 ms, a million several seconds, with no other request answered).
  */
-export function rollupJobs(userId: number, accountId: number, ledger: RolledUpLedger): CopyJob[] {
+export function rollupJobs(userId: number, accountId: number, ledger: RolledUpLedger | Promise<RolledUpLedger>): CopyJob[] {
   let totals: Promise<RollupTotals> | undefined;
-  const added = () => (totals ??= rollupTotals(ledger));
-  const companyName = (symbol: string) => (symbol === '' ? null : (ledger.companyNames.get(symbol) ?? null));
+  // A ledger still worked out (its trades written as matching makes them) is added up once it is whole.
+  const added = () => (totals ??= Promise.resolve(ledger).then(rollupTotals));
+  const names = async () => (await ledger).companyNames;
   return [
     {
       target: DAILY_SYMBOL_TOTALS,
       rows: async () => rowsOf((await added()).daysOfSymbols, (t) => [userId, t.symbol, t.day, t.trades, t.winning, t.pnl.text(), t.dividends, t.paid.text()]),
     },
     { target: DAILY_TOTALS, rows: async () => rowsOf((await added()).days, (t) => [userId, t.day, t.trades, t.winning, t.pnl.text(), t.dividends, t.paid.text()]) },
-    { target: SYMBOL_TOTALS, rows: async () => rowsOf((await added()).symbols, (t) => [userId, accountId, t.symbol, companyName(t.symbol), ...t.columns()]) },
+    {
+      target: SYMBOL_TOTALS,
+      rows: async () => {
+        const companyNames = await names();
+        return rowsOf((await added()).symbols, (t) => [userId, accountId, t.symbol, t.symbol === '' ? null : (companyNames.get(t.symbol) ?? null), ...t.columns()]);
+      },
+    },
     {
       target: TRADE_STATISTIC_GROUPS,
       rows: async () =>

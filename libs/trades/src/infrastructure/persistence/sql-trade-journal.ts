@@ -324,14 +324,19 @@ export interface JournalRewrite {
   readonly before: ReadonlySet<string>;
 }
 
+/** Whether the journal holds notes or tags of any trade of the account. */
+export async function hasJournal(manager: Manager, accountId: number): Promise<boolean> {
+  const [{ any }] = (await manager.query(`SELECT EXISTS (SELECT 1 FROM journal_trades WHERE account_id = $1) AS any`, [accountId])) as { any: boolean }[];
+  return any;
+}
+
 /**
  * Before an import rewrites an account's trades (`newIds`: the ids of the trades it will write): the
  * annotated trades it drops, and the trades their fills held; null when the account has no annotated
  * trade. Two queries at most; the dropped ones are found by hash against the new ids, however many.
  */
 export async function journalBeforeRewrite(manager: Manager, accountId: number, newIds: readonly string[]): Promise<JournalRewrite | null> {
-  const [{ any }] = (await manager.query(`SELECT EXISTS (SELECT 1 FROM journal_trades WHERE account_id = $1) AS any`, [accountId])) as { any: boolean }[];
-  if (!any) return null;
+  if (!(await hasJournal(manager, accountId))) return null;
   const stale = (await manager.query(
     `SELECT trade_id, close_fill FROM journal_trades WHERE account_id = $1 AND trade_id <> ALL($2::text[])
       ORDER BY close_date, open_date, trade_id`,

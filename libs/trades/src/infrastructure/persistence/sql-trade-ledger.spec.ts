@@ -6,7 +6,7 @@ import { Database, MIGRATIONS } from '@app/persistence';
 import { loadConfig } from '@app/shared';
 import { Decimal } from '@app/shared/domain';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
-import type { AccountLedger } from '../../application/trade-ledger.port.js';
+import type { AccountLedger, LedgerTrade } from '../../application/trade-ledger.port.js';
 import { aDividend, aTrade } from '../../testing/in-memory-trade-reports.js';
 import { ReportDataChanges } from './report-data-changes.js';
 import { InProcessReportVersions } from './report-versions.adapters.js';
@@ -78,6 +78,108 @@ describe('SqlTradeLedger (real database)', () => {
       [accountId],
     );
     expect(stored).toEqual({ trades: 2, total: expect.stringMatching(/^9\.25(0*)$/) });
+  });
+
+  describe('a ledger in making (its trades given as matching makes them)', () => {
+    /** Every row the ledger's tables and the user's rollups hold, as text. */
+    const stored = async () => {
+      const all: Record<string, unknown[]> = {};
+      for (const [table, owner, order] of [
+        ['closed_trades', 'account_id', 'seq'],
+        ['dividends', 'account_id', 'seq'],
+        ['position_history', 'account_id', 'symbol, as_of'],
+        ['open_lots', 'account_id', 'seq'],
+        ['securities', 'account_id', 'symbol'],
+        ['daily_symbol_totals', 'user_id', 'symbol, day'],
+        ['symbol_totals', 'user_id', 'symbol'],
+      ]) {
+        const rows: Record<string, unknown>[] = await database.manager.query(`SELECT * FROM ${table} WHERE ${owner} = $1 ORDER BY ${order}`, [owner === 'user_id' ? userId : accountId]);
+        all[table] = rows.map(({ id: _id, updated_at: _updated, created_at: _created, ...row }) => JSON.stringify(row));
+      }
+      return all;
+    };
+
+    /**
+     * The ledger's trades in two batches, the second given once the writer has taken the first, and
+     * the ledger whole once both are taken (or after two seconds, which a writer that waited for the
+     * whole ledger before taking a trade would show in `events`).
+     */
+    const inMaking = (ledger: AccountLedger, failure?: Error) => {
+      const events: string[] = [];
+      let timer: NodeJS.Timeout | undefined;
+      let whole: () => void = () => undefined;
+      let broken: (error: Error) => void = () => undefined;
+      const wholeLedger = new Promise<AccountLedger>((resolve, reject) => {
+        whole = () => {
+          clearTimeout(timer);
+          resolve(ledger);
+        };
+        broken = reject;
+        timer = setTimeout(() => {
+          events.push('whole, no trade taken');
+          whole();
+        }, 2000);
+      });
+      wholeLedger.catch(() => undefined);
+      async function* trades(): AsyncGenerator<readonly LedgerTrade[]> {
+        events.push('first batch taken');
+        yield ledger.trades.slice(0, 2);
+        events.push('second batch taken');
+        if (failure !== undefined) {
+          clearTimeout(timer);
+          broken(failure);
+          throw failure;
+        }
+        yield ledger.trades.slice(2);
+        events.push('whole');
+        whole();
+      }
+      return { making: { trades: trades(), whole: wholeLedger }, events };
+    };
+
+    it('writes the trades as they come, before the ledger is whole, and the same rows as the whole ledger', async () => {
+      const ledger = new SqlTradeLedger(database, new ReportDataChanges());
+      const contents = ledgerOf({ trades: [...ledgerOf().trades, aTrade({ symbol: 'AAPL', closeDate: '2025-02-03', totalProfitLoss: d('7') })] });
+      await replace(ledger, contents);
+      const whole = await stored();
+      await replace(ledger, ledgerOf({ trades: [], dividends: [], positions: [], openLots: [] }));
+      const { making, events } = inMaking(contents);
+      expect(await database.inTransaction(() => ledger.replaceAccount(userId, accountId, making))).toEqual({ monthsChanged: ['2025-01', '2025-02', '2025-03'] });
+      expect(events).toEqual(['first batch taken', 'second batch taken', 'whole']);
+      expect(await stored()).toEqual(whole);
+    });
+
+    it('fails with the matching, writing nothing', async () => {
+      const ledger = new SqlTradeLedger(database, new ReportDataChanges());
+      await replace(ledger, ledgerOf());
+      const before = await stored();
+      const { making } = inMaking(ledgerOf(), new Error('matching failed'));
+      await expect(database.inTransaction(() => ledger.replaceAccount(userId, accountId, making))).rejects.toThrow('matching failed');
+      expect(await stored()).toEqual(before);
+    });
+
+    it('waits for the whole ledger when the journal has trades to carry over', async () => {
+      const ledger = new SqlTradeLedger(database, new ReportDataChanges());
+      await replace(ledger, ledgerOf());
+      const [trade] = await database.manager.query(
+        `INSERT INTO journal_trades (user_id, trade_id, account_id, close_fill, symbol, side, open_date, close_date, volume, profit_loss)
+         SELECT user_id, trade_id, account_id, close_fill, symbol, side, open_date, close_date, volume, profit_loss
+           FROM closed_trades WHERE account_id = $1 ORDER BY seq LIMIT 1 RETURNING trade_id`,
+        [accountId],
+      );
+      const whole = await stored();
+      let taken = false;
+      async function* untaken(): AsyncGenerator<readonly LedgerTrade[]> {
+        taken = true;
+        yield [];
+      }
+      await database.inTransaction(() => ledger.replaceAccount(userId, accountId, { trades: untaken(), whole: Promise.resolve(ledgerOf()) }));
+      expect(taken).toBe(false);
+      expect(await stored()).toEqual(whole);
+      // The trade is derived again: its journal stays its own.
+      expect(await database.manager.query(`SELECT trade_id FROM journal_trades WHERE account_id = $1`, [accountId])).toEqual([{ trade_id: trade.trade_id }]);
+      await database.manager.query(`DELETE FROM journal_trades WHERE account_id = $1`, [accountId]);
+    });
   });
 
   it('keeps the open lots as given, replacing the earlier ones', async () => {

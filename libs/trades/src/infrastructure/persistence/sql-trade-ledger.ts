@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, mapInTurns, rowsOf, type CopyJob, type CopyTarget, type SqlRow } from '@app/persistence';
+import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, mapInTurns, rowsOf, type CopyJob, type CopyRows, type CopyTarget, type CopyValue, type SqlRow } from '@app/persistence';
 import { monthOf, type IsoDate } from '@app/shared/domain';
-import { TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type OpenBooks } from '../../application/trade-ledger.port.js';
+import { TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type LedgerInMaking, type LedgerTrade, type OpenBooks } from '../../application/trade-ledger.port.js';
 import type { ClosedTrade, TradeSide, TradeSource } from '../../domain/closed-trade.js';
 import { TradeIdSequence } from '../../domain/trade-list.js';
 import { ReportDataChanges } from './report-data-changes.js';
-import { journalBeforeRewrite, reattachJournal } from './sql-trade-journal.js';
+import { hasJournal, journalBeforeRewrite, reattachJournal } from './sql-trade-journal.js';
 import { ROLLUP_TABLES, rollupJobs } from './ledger-rollups.js';
 import { appendTradeReports, otherAccountsHoldLedgers, raiseReportVersion, refreshTradeReports } from './report-rollups.js';
 
@@ -23,13 +23,18 @@ export class SqlTradeLedger extends TradeLedger {
     super();
   }
 
-  async replaceAccount(userId: number, accountId: number, ledger: AccountLedger): Promise<LedgerChange> {
+  async replaceAccount(userId: number, accountId: number, given: AccountLedger | LedgerInMaking): Promise<LedgerChange> {
     const manager = this.database.manager;
+    // A ledger in making has its trades written as matching makes them: the database takes them in
+    // meanwhile instead of waiting for the matching's end. Unless the journal has trades to carry over,
+    // which needs every new trade's id before the old trades go: the whole ledger is awaited then.
+    const inMaking = 'whole' in given && !(await hasJournal(manager, accountId)) ? given : null;
+    const ledger = inMaking !== null ? null : 'whole' in given ? await given.whole : given;
     // The trades' ids first: CPU work, done while the database may still be taking in what the import
     // wrote before (the statements wait for that).
-    const ids = await tradeIdsInTurns(accountId, ledger.trades);
+    const ids = ledger === null ? null : await tradeIdsInTurns(accountId, ledger.trades);
     const before = await this.monthSignatures(accountId);
-    const journal = await journalBeforeRewrite(manager, accountId, ids);
+    const journal = ids === null ? null : await journalBeforeRewrite(manager, accountId, ids);
     // When the account is all the user holds, its ledger in memory gives the user's rollups: written
     // behind the ledger's rows, in the same call (on the embedded database, computed while the engine
     // takes in the trades), instead of the statements over the tables at the end (docs/operations.md "Imports").
@@ -38,15 +43,18 @@ export class SqlTradeLedger extends TradeLedger {
       await manager.query(`DELETE FROM ${table} WHERE account_id = $1`, [accountId]);
     }
     if (fromMemory) for (const table of ROLLUP_TABLES) await manager.query(`DELETE FROM ${table} WHERE user_id = $1`, [userId]);
-    await this.copyLedger(userId, accountId, ledger, ids, { trades: 0, dividends: 0, openLots: 0 }, fromMemory ? rollupJobs(userId, accountId, ledger) : []);
-    await this.writeCompanyNames(userId, accountId, ledger.companyNames);
+    const whole = inMaking?.whole ?? (ledger as AccountLedger);
+    const trades = inMaking !== null ? tradeRowsAsMade(userId, accountId, inMaking.trades) : tradeRows(userId, accountId, ledger as AccountLedger, ids as string[], 0);
+    await this.copyLedger(userId, accountId, whole, trades, { dividends: 0, openLots: 0 }, fromMemory ? rollupJobs(userId, accountId, whole) : []);
+    const written = await whole;
+    await this.writeCompanyNames(userId, accountId, written.companyNames);
     // Only an account with a journal has one to carry over (a million trades' pairs took 0.2 s to make for nothing).
-    if (journal !== null) {
+    if (journal !== null && ids !== null) {
       await reattachJournal(
         manager,
         userId,
         journal,
-        ledger.trades.map((trade, seq) => ({ id: ids[seq], closeFill: trade.txFingerprint ?? null })),
+        written.trades.map((trade, seq) => ({ id: ids[seq], closeFill: trade.txFingerprint ?? null })),
       );
     }
     // An account that held nothing before changes in every month it holds now: no digest is needed.
@@ -54,7 +62,7 @@ export class SqlTradeLedger extends TradeLedger {
     if (fromMemory) await raiseReportVersion(manager, userId);
     else await refreshTradeReports(this.database, userId);
     this.database.afterCommit(() => this.changes.changed(userId));
-    if (after === null) return { monthsChanged: await activeMonths(ledger) };
+    if (after === null) return { monthsChanged: await activeMonths(written) };
     const months = new Set([...before.keys(), ...after.keys()]);
     return { monthsChanged: [...months].filter((month) => before.get(month) !== after.get(month)).sort() };
   }
@@ -106,8 +114,7 @@ export class SqlTradeLedger extends TradeLedger {
     // count their own occurrences only, as a full rewrite would.
     const ids = await tradeIdsInTurns(accountId, append.trades);
     await manager.query(`DELETE FROM open_lots WHERE account_id = $1 AND symbol = ANY($2::text[])`, [accountId, append.symbols]);
-    await this.copyLedger(userId, accountId, append, ids, {
-      trades: Number(next.trades),
+    await this.copyLedger(userId, accountId, append, tradeRows(userId, accountId, append, ids, Number(next.trades)), {
       dividends: Number(next.dividends),
       openLots: Number(next.open_lots),
     });
@@ -118,75 +125,47 @@ export class SqlTradeLedger extends TradeLedger {
   }
 
   /**
-   * Writes the ledger's rows with `COPY`, each table's `seq` from `first` on, then the `after` jobs.
-   * Once the import has committed, the tables' statistics (what the report queries plan on) are
-   * refreshed where the write has made them stale.
+   * Writes the ledger's rows with `COPY`: its trades' rows (`tradeRows`, or `tradeRowsAsMade` while the
+   * ledger is worked out), then the rest of it once it is whole, each table's `seq` from `first` on,
+   * then the `after` jobs. Once the import has committed, the tables' statistics (what the report
+   * queries plan on) are refreshed where the write has made them stale.
    */
-  private copyLedger(
+  private async copyLedger(
     userId: number,
     accountId: number,
-    ledger: AccountLedger,
-    ids: readonly string[],
-    first: { trades: number; dividends: number; openLots: number },
+    ledger: AccountLedger | Promise<AccountLedger>,
+    trades: CopyRows,
+    first: { dividends: number; openLots: number },
     after: readonly CopyJob[] = [],
-  ): Promise<number[]> {
-    // One count for all the tables: the rows of the ledger, which the rollups' rows grow with.
-    this.database.refreshStatisticsAfterCommit(LEDGER_STATISTICS, ledger.trades.length + ledger.positions.length + ledger.dividends.length);
-    return this.database.copyRows(
-      {
-        target: CLOSED_TRADES,
-        rows: rowsOf(ledger.trades, (t, index) => [
-          userId,
-          accountId,
-          t.symbol,
-          t.side,
-          t.source,
-          t.buyDate,
-          t.sellDate,
-          t.closeDate,
-          t.openDate,
-          t.volume,
-          t.buyPrice,
-          t.sellPrice,
-          t.costBasis,
-          t.proceeds,
-          t.totalProfitLoss,
-          t.profitPerShare,
-          t.returnPercentage,
-          t.holdingDays,
-          t.tradeResult,
-          t.washSale,
-          t.disallowedLoss,
-          t.term,
-          t.buyTxPrice,
-          t.sellTxPrice,
-          first.trades + index,
-          ids[index],
-          t.txFingerprint ?? null,
-        ]),
-      },
+  ): Promise<void> {
+    await this.database.copyRows(
+      { target: CLOSED_TRADES, rows: trades },
       {
         target: DIVIDENDS,
-        rows: rowsOf(ledger.dividends, (d, index) => [userId, accountId, d.transactionDate, d.symbol, d.action, d.amount, first.dividends + index]),
+        rows: async () => rowsOf((await ledger).dividends, (d, index) => [userId, accountId, d.transactionDate, d.symbol, d.action, d.amount, first.dividends + index]),
       },
-      { target: POSITION_HISTORY, rows: rowsOf(ledger.positions, (p) => [userId, accountId, p.symbol, p.date, p.shares]) },
+      { target: POSITION_HISTORY, rows: async () => rowsOf((await ledger).positions, (p) => [userId, accountId, p.symbol, p.date, p.shares]) },
       {
         target: OPEN_LOTS,
-        rows: rowsOf(ledger.openLots, (lot, index) => [
-          userId,
-          accountId,
-          first.openLots + index,
-          lot.symbol,
-          lot.side,
-          lot.openDate,
-          lot.shares,
-          lot.cost,
-          lot.price,
-          lot.source,
-        ]),
+        rows: async () =>
+          rowsOf((await ledger).openLots, (lot, index) => [
+            userId,
+            accountId,
+            first.openLots + index,
+            lot.symbol,
+            lot.side,
+            lot.openDate,
+            lot.shares,
+            lot.cost,
+            lot.price,
+            lot.source,
+          ]),
       },
       ...after,
     );
+    // One count for all the tables: the rows of the ledger, which the rollups' rows grow with.
+    const { trades: written, positions, dividends } = await ledger;
+    this.database.refreshStatisticsAfterCommit(LEDGER_STATISTICS, written.length + positions.length + dividends.length);
   }
 
   /** Sets the account's company names (symbol → name; the empty symbol has none). */
@@ -232,6 +211,54 @@ async function activeMonths(ledger: Pick<AccountLedger, 'trades' | 'dividends'>)
   await eachInTurns(ledger.trades, (trade) => days.add(trade.closeDate));
   await eachInTurns(ledger.dividends, (dividend) => days.add(dividend.transactionDate));
   return [...new Set([...days].map(monthOf))].sort();
+}
+
+/** A trade's row of `closed_trades` (CLOSED_TRADES' columns). */
+function tradeRow(userId: number, accountId: number, t: LedgerTrade, seq: number, id: string): CopyValue[] {
+  return [
+    userId,
+    accountId,
+    t.symbol,
+    t.side,
+    t.source,
+    t.buyDate,
+    t.sellDate,
+    t.closeDate,
+    t.openDate,
+    t.volume,
+    t.buyPrice,
+    t.sellPrice,
+    t.costBasis,
+    t.proceeds,
+    t.totalProfitLoss,
+    t.profitPerShare,
+    t.returnPercentage,
+    t.holdingDays,
+    t.tradeResult,
+    t.washSale,
+    t.disallowedLoss,
+    t.term,
+    t.buyTxPrice,
+    t.sellTxPrice,
+    seq,
+    id,
+    t.txFingerprint ?? null,
+  ];
+}
+
+/** A whole ledger's trades' rows, `seq` from `first` on, with their ids. */
+function tradeRows(userId: number, accountId: number, ledger: AccountLedger, ids: readonly string[], first: number): CopyRows {
+  return rowsOf(ledger.trades, (trade, index) => tradeRow(userId, accountId, trade, first + index, ids[index]));
+}
+
+/**
+ * The trades' rows as matching makes them, a batch at a time: each trade's place and id (its
+ * occurrence among identical ones, `TradeIdSequence`) counted as they come, in their final order.
+ */
+async function* tradeRowsAsMade(userId: number, accountId: number, batches: AsyncIterable<readonly LedgerTrade[]>): AsyncGenerator<CopyValue[][]> {
+  const sequence = new TradeIdSequence(accountId);
+  let seq = 0;
+  for await (const batch of batches) yield batch.map((trade) => tradeRow(userId, accountId, trade, seq++, sequence.next(trade)));
 }
 
 /**
