@@ -28,13 +28,12 @@ export class SqlTradeLedger extends TradeLedger {
     // A ledger in making has its trades written as matching makes them: the database takes them in
     // meanwhile instead of waiting for the matching's end. Unless the journal has trades to carry over,
     // which needs every new trade's id before the old trades go: the whole ledger is awaited then.
-    const inMaking = 'whole' in given && !(await hasJournal(manager, accountId)) ? given : null;
-    const ledger = inMaking !== null ? null : 'whole' in given ? await given.whole : given;
-    // The trades' ids first: CPU work, done while the database may still be taking in what the import
-    // wrote before (the statements wait for that).
-    const ids = ledger === null ? null : await tradeIdsInTurns(accountId, ledger.trades);
+    // Otherwise the trades' ids first: CPU work, done while the database may still be taking in what
+    // the import wrote before (the statements wait for that).
+    const writing: LedgerInMaking | LedgerWithIds =
+      'whole' in given && !(await hasJournal(manager, accountId)) ? given : await withIds(accountId, 'whole' in given ? await given.whole : given);
     const before = await this.monthSignatures(accountId);
-    const journal = ids === null ? null : await journalBeforeRewrite(manager, accountId, ids);
+    const journal = 'ids' in writing ? await journalBeforeRewrite(manager, accountId, writing.ids) : null;
     // When the account is all the user holds, its ledger in memory gives the user's rollups: written
     // behind the ledger's rows, in the same call (on the embedded database, computed while the engine
     // takes in the trades), instead of the statements over the tables at the end (docs/operations.md "Imports").
@@ -43,13 +42,14 @@ export class SqlTradeLedger extends TradeLedger {
       await manager.query(`DELETE FROM ${table} WHERE account_id = $1`, [accountId]);
     }
     if (fromMemory) for (const table of ROLLUP_TABLES) await manager.query(`DELETE FROM ${table} WHERE user_id = $1`, [userId]);
-    const whole = inMaking?.whole ?? (ledger as AccountLedger);
-    const trades = inMaking !== null ? tradeRowsAsMade(userId, accountId, inMaking.trades) : tradeRows(userId, accountId, ledger as AccountLedger, ids as string[], 0);
+    const whole = 'ids' in writing ? writing.ledger : writing.whole;
+    const trades = 'ids' in writing ? tradeRows(userId, accountId, writing.ledger, writing.ids, 0) : tradeRowsAsMade(userId, accountId, writing.trades);
     await this.copyLedger(userId, accountId, whole, trades, { dividends: 0, openLots: 0 }, fromMemory ? rollupJobs(userId, accountId, whole) : []);
     const written = await whole;
     await this.writeCompanyNames(userId, accountId, written.companyNames);
     // Only an account with a journal has one to carry over (a million trades' pairs took 0.2 s to make for nothing).
-    if (journal !== null && ids !== null) {
+    if (journal !== null && 'ids' in writing) {
+      const { ids } = writing;
       await reattachJournal(
         manager,
         userId,
@@ -259,6 +259,16 @@ async function* tradeRowsAsMade(userId: number, accountId: number, batches: Asyn
   const sequence = new TradeIdSequence(accountId);
   let seq = 0;
   for await (const batch of batches) yield batch.map((trade) => tradeRow(userId, accountId, trade, seq++, sequence.next(trade)));
+}
+
+/** A whole ledger and its trades' ids (`tradeIdsInTurns`). */
+interface LedgerWithIds {
+  readonly ledger: AccountLedger;
+  readonly ids: readonly string[];
+}
+
+async function withIds(accountId: number, ledger: AccountLedger): Promise<LedgerWithIds> {
+  return { ledger, ids: await tradeIdsInTurns(accountId, ledger.trades) };
 }
 
 /**
