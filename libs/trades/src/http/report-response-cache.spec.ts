@@ -154,4 +154,9 @@ describe('Accept-Encoding', () => {
   ])('%p: the service may send %p', (header, codings) => {
     expect([...acceptedEncodings(header as string | string[] | undefined)].sort()).toEqual(codings);
   });
+
+  it('reads each header for itself when headers alternate (the last answer is kept)', () => {
+    const answers = ['br', 'gzip', 'br', 'br', 'identity', 'gzip, br'].map((header) => [...acceptedEncodings(header)].sort());
+    expect(answers).toEqual([['br'], ['gzip'], ['br'], ['br'], [], ['br', 'gzip']]);
+  });
 });
