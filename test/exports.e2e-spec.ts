@@ -103,6 +103,22 @@ describe('exports: a day or a month as CSV, Excel and PDF', () => {
     });
   });
 
+  it('PDFs one after another and two at once (render threads used again) each hold their own document', async () => {
+    type Wanted = { session: Session; path: string; title: string; account: string };
+    const day: Wanted = { session: trader, path: '/api/calendar/export/pdf?date=2024-05-08', title: 'Trading day 2024-05-08', account: 'Account XXXX-1234' };
+    const month: Wanted = { session: trader, path: '/api/monthly/export/pdf?month=2024-05&paper=letter', title: 'Trading month 2024-05', account: 'Account XXXX-1234' };
+    const theirs: Wanted = { session: stranger, path: '/api/monthly/export/pdf?month=2024-05', title: 'Trading month 2024-05', account: 'Account YYYY-0002' };
+    const check = async ({ session, path, title, account }: Wanted) => {
+      const { response, content } = await download(session, path);
+      expect(response.status).toBe(200);
+      const { text } = await pdfText(content);
+      expect(text).toContain(title);
+      expect(text).toContain(account);
+    };
+    for (const wanted of [day, month, theirs, day]) await check(wanted);
+    await Promise.all([month, theirs, day].map(check));
+  });
+
   it('a day without trades is a 404 with the contract message; so is a month without data', async () => {
     const day = await trader.fetch('/api/calendar/export/csv?date=2024-05-11');
     expect(day.status).toBe(404);
