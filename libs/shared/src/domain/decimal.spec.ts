@@ -61,6 +61,42 @@ describe('Decimal', () => {
       expect(Decimal.max(d('2'), d('-1'), d('5')).toString()).toBe('5');
       expect([d('-0.1').isNegative(), d('0.1').isPositive(), d('0').isPositive()]).toEqual([true, true, false]);
     });
+    it('gives what bigint arithmetic on the units gives, in one form for one value, across the ranges it keeps them in', () => {
+      // Units are kept in two halves of 30 bits and below (up to 2^61 either way), computed in numbers
+      // below 2^53, and as a bigint beyond 2^61: every boundary, and values of every size between.
+      const units: bigint[] = [0n];
+      for (const bits of [30n, 53n, 61n, 75n]) {
+        for (const delta of [-1n, 0n, 1n]) units.push((1n << bits) + delta, -((1n << bits) + delta));
+      }
+      let seed = 7n;
+      for (let index = 0; index < 120; index += 1) {
+        seed = (seed * 6_364_136_223_846_793_005n + 1_442_695_040_888_963_407n) % (1n << 64n);
+        const value = seed % (1n << BigInt(1 + (index % 72)));
+        units.push(index % 2 === 0 ? value : -value);
+      }
+      const reference = (value: bigint): string => {
+        const negative = value < 0n;
+        const digits = (negative ? -value : value).toString().padStart(Decimal.SCALE + 1, '0');
+        const text = `${digits.slice(0, -Decimal.SCALE)}.${digits.slice(-Decimal.SCALE)}`.replace(/\.?0+$/, '');
+        return value === 0n ? '0' : negative ? `-${text}` : text;
+      };
+      const signOf = (value: bigint): number => (value === 0n ? 0 : value < 0n ? -1 : 1);
+      for (const a of units) {
+        const x = Decimal.fromUnits(a);
+        expect([a, x.rawUnits, x.toString(), x.sign(), x.neg().rawUnits, x.abs().rawUnits]).toEqual([a, a, reference(a), signOf(a), -a, a < 0n ? -a : a]);
+        const exact = x.exactUnits;
+        if (exact !== undefined) expect([a, BigInt(exact)]).toEqual([a, a]);
+        if (a < 1n << 53n && a > -(1n << 53n)) expect([a, exact]).toEqual([a, Number(a)]);
+        expect([a, Decimal.parse(reference(a))]).toEqual([a, x]);
+        for (const b of units.slice(0, 40)) {
+          const y = Decimal.fromUnits(b);
+          // `toEqual` compares the forms too: a sum made in numbers is the value `fromUnits` makes.
+          expect([a, b, x.add(y), x.sub(y), x.cmp(y)]).toEqual([a, b, Decimal.fromUnits(a + b), Decimal.fromUnits(a - b), signOf(a - b)]);
+          expect([a, b, Decimal.sum([x, y, x])]).toEqual([a, b, Decimal.fromUnits(a + b + a)]);
+          expect([a, b, x.mul(y).rawUnits]).toEqual([a, b, divideRounded(a * b, 10n ** 10n)]);
+        }
+      }
+    });
   });
 
   describe('rounding for display', () => {

@@ -1,7 +1,7 @@
 /**
  * Exact decimal numbers for money, prices, quantities and percentages.
  *
- * A `Decimal` is an immutable fixed-point number: a `bigint` count of 10^-10 units. Ten places hold
+ * A `Decimal` is an immutable fixed-point number: an integer count of 10^-10 units. Ten places hold
  * every broker figure exactly (cents, 4-decimal prices, fractional shares) and leave room for pro-rata
  * shares of a cost, so sums of many trades stay exact to far below a cent. Only `mul` and `div` can
  * produce more digits than that; they round half away from zero at the tenth place.
@@ -78,26 +78,58 @@ function tryParseShort(text: string): Decimal | undefined {
 /**
  * The decimal whose digits, read as an integer, are `digits` (exact in a number: at most EXACT_DIGITS
  * of them), `places` of them after the point (0 ≤ places ≤ SCALE). Made in one BigInt when the units
- * are below 2^53 (the product of the digits and the power of ten is then exact in a number), as most are.
+ * are below 2^53 (the product of the digits and the power of ten is then exact in a number), as most are,
+ * with no bigint at all.
  */
 export function decimalFromDigits(digits: number, places: number, negative: boolean): Decimal {
   const scaled = digits * NUMBER_POWERS[SCALE - places];
-  if (scaled <= Number.MAX_SAFE_INTEGER) return Decimal.fromUnits(BigInt(negative ? -scaled : scaled));
+  if (scaled <= Number.MAX_SAFE_INTEGER) return Decimal.fromExactUnits(negative ? -scaled : scaled);
   const units = BigInt(digits) * POWERS_OF_TEN[SCALE - places];
   return Decimal.fromUnits(negative ? -units : units);
 }
 
+/** A Decimal's units are `high × SPLIT + low`, `low` in [0, SPLIT) (`Decimal`). */
+const SPLIT = 2 ** 30;
+const SPLIT_BITS = 30n;
+const LOW_MASK = (1n << SPLIT_BITS) - 1n;
+/** `high` is a 32-bit integer: units from -2^61 to 2^61 are held in the two halves. */
+const MAX_SPLIT_UNITS = 1n << 61n;
+const MIN_SPLIT_UNITS = -MAX_SPLIT_UNITS;
+/** While `high` is within ±HIGH_EXACT, `high × SPLIT + low` is below 2^53: exact in a number. */
+const HIGH_EXACT = 2 ** 23;
+
 export class Decimal {
   static readonly SCALE = SCALE;
-  static readonly ZERO = new Decimal(0n);
-  static readonly ONE = new Decimal(UNIT);
-  static readonly HUNDRED = new Decimal(100n * UNIT);
+  static readonly ZERO = new Decimal(0, 0);
+  static readonly ONE = Decimal.fromUnits(UNIT);
+  static readonly HUNDRED = Decimal.fromUnits(100n * UNIT);
 
-  private constructor(private readonly units: bigint) {}
+  /**
+   * The units as two small integers, `high × 2^30 + low` (`low` from 0 to 2^30 − 1, `high` a 32-bit
+   * integer), or, beyond ±2^61 units (±230 million), `low` is the units' bigint and `high` 0. V8 keeps
+   * a small integer inside its object, where a bigint, or a number beyond 32 bits, is an object of its
+   * own: a figure is one object instead of two. A large import holds millions of figures (a trade ten,
+   * a lot eight) until it ends, and its young-generation collections copy each object that lives on
+   * (docs/operations.md "Imports"). Arithmetic within a number's exact range (2^53 units, 900,719.9…)
+   * is done in numbers; beyond it, and for products and quotients, in bigints.
+   */
+  private constructor(
+    private readonly high: number,
+    private readonly low: number | bigint,
+  ) {}
 
   /** From the raw count of 10^-SCALE units. */
   static fromUnits(units: bigint): Decimal {
-    return units === 0n ? Decimal.ZERO : new Decimal(units);
+    if (units <= MAX_EXACT_UNITS && units >= MIN_EXACT_UNITS) return Decimal.fromExactUnits(Number(units));
+    if (units < MAX_SPLIT_UNITS && units >= MIN_SPLIT_UNITS) return new Decimal(Number(units >> SPLIT_BITS), Number(units & LOW_MASK));
+    return new Decimal(0, units);
+  }
+
+  /** From a count of units that is an integer a number holds exactly (|units| < 2^53). */
+  static fromExactUnits(units: number): Decimal {
+    if (units === 0) return Decimal.ZERO; // -0 as well: a high half of -0 would not be a small integer
+    const high = Math.floor(units / SPLIT);
+    return new Decimal(high, units - high * SPLIT);
   }
 
   /** From a plain decimal string, a finite number (via its shortest decimal form) or an integer. */
@@ -106,7 +138,7 @@ export class Decimal {
       return value;
     }
     if (typeof value === 'bigint') {
-      return new Decimal(value * UNIT);
+      return Decimal.fromUnits(value * UNIT);
     }
     if (typeof value === 'number') {
       if (!Number.isFinite(value)) {
@@ -151,65 +183,110 @@ export class Decimal {
   }
 
   static sum(values: Iterable<Decimal>): Decimal {
-    let total = 0n;
+    // In a number while the sum is exact in one, then in a bigint.
+    let exact = 0;
+    let big: bigint | undefined;
     for (const value of values) {
-      total += value.units;
+      const units = value.exactUnits;
+      if (big === undefined && units !== undefined) {
+        const next = exact + units;
+        if (next <= Number.MAX_SAFE_INTEGER && next >= -Number.MAX_SAFE_INTEGER) {
+          exact = next;
+          continue;
+        }
+      }
+      big = (big ?? BigInt(exact)) + value.rawUnits;
     }
-    return Decimal.fromUnits(total);
+    return big === undefined ? Decimal.fromExactUnits(exact) : Decimal.fromUnits(big);
   }
 
   static min(first: Decimal, ...rest: Decimal[]): Decimal {
-    return rest.reduce((low, value) => (value.units < low.units ? value : low), first);
+    return rest.reduce((low, value) => (value.cmp(low) < 0 ? value : low), first);
   }
 
   static max(first: Decimal, ...rest: Decimal[]): Decimal {
-    return rest.reduce((high, value) => (value.units > high.units ? value : high), first);
+    return rest.reduce((high, value) => (value.cmp(high) > 0 ? value : high), first);
   }
 
   /** The raw count of 10^-SCALE units (for storage as an integer, or exact comparisons). */
   get rawUnits(): bigint {
-    return this.units;
+    const { high, low } = this;
+    if (typeof low === 'bigint') return low;
+    if (high < HIGH_EXACT && high >= -HIGH_EXACT) return BigInt(high * SPLIT + low);
+    return (BigInt(high) << SPLIT_BITS) + BigInt(low);
+  }
+
+  /** The count of units as a number where one holds it exactly (below 2^53 either way), else undefined. */
+  get exactUnits(): number | undefined {
+    const { high, low } = this;
+    return typeof low === 'number' && high < HIGH_EXACT && high >= -HIGH_EXACT ? high * SPLIT + low : undefined;
   }
 
   add(other: DecimalInput): Decimal {
-    return Decimal.fromUnits(this.units + Decimal.of(other).units);
+    const that = Decimal.of(other);
+    const a = this.exactUnits;
+    const b = that.exactUnits;
+    if (a !== undefined && b !== undefined) {
+      // Exact whenever the true sum is below 2^53; a rounded one is 2^53 or more.
+      const sum = a + b;
+      if (sum <= Number.MAX_SAFE_INTEGER && sum >= -Number.MAX_SAFE_INTEGER) return Decimal.fromExactUnits(sum);
+    }
+    return Decimal.fromUnits(this.rawUnits + that.rawUnits);
   }
 
   sub(other: DecimalInput): Decimal {
-    return Decimal.fromUnits(this.units - Decimal.of(other).units);
+    const that = Decimal.of(other);
+    const a = this.exactUnits;
+    const b = that.exactUnits;
+    if (a !== undefined && b !== undefined) {
+      const difference = a - b;
+      if (difference <= Number.MAX_SAFE_INTEGER && difference >= -Number.MAX_SAFE_INTEGER) return Decimal.fromExactUnits(difference);
+    }
+    return Decimal.fromUnits(this.rawUnits - that.rawUnits);
   }
 
   /** Product, rounded half away from zero at SCALE places. */
   mul(other: DecimalInput): Decimal {
-    return Decimal.fromUnits(divideRounded(this.units * Decimal.of(other).units, UNIT));
+    return Decimal.fromUnits(divideRounded(this.rawUnits * Decimal.of(other).rawUnits, UNIT));
   }
 
   /** Quotient, rounded half away from zero at SCALE places. Throws RangeError on division by zero. */
   div(other: DecimalInput): Decimal {
-    return Decimal.fromUnits(divideRounded(this.units * UNIT, Decimal.of(other).units));
+    return Decimal.fromUnits(divideRounded(this.rawUnits * UNIT, Decimal.of(other).rawUnits));
   }
 
   /** `this × numerator ÷ denominator` with a single rounding: the exact pro-rata share. */
   mulDiv(numerator: DecimalInput, denominator: DecimalInput): Decimal {
-    return Decimal.fromUnits(divideRounded(this.units * Decimal.of(numerator).units, Decimal.of(denominator).units));
+    return Decimal.fromUnits(divideRounded(this.rawUnits * Decimal.of(numerator).rawUnits, Decimal.of(denominator).rawUnits));
   }
 
   neg(): Decimal {
-    return Decimal.fromUnits(-this.units);
+    const units = this.exactUnits;
+    return units !== undefined ? Decimal.fromExactUnits(-units) : Decimal.fromUnits(-this.rawUnits);
   }
 
   abs(): Decimal {
-    return this.units < 0n ? new Decimal(-this.units) : this;
+    return this.isNegative() ? this.neg() : this;
   }
 
   /** -1, 0 or 1. */
   sign(): -1 | 0 | 1 {
-    return this.units === 0n ? 0 : this.units < 0n ? -1 : 1;
+    const { high, low } = this;
+    if (typeof low === 'bigint') return low < 0n ? -1 : 1; // beyond ±2^61: never zero
+    return high < 0 ? -1 : high === 0 && low === 0 ? 0 : 1;
   }
 
   cmp(other: DecimalInput): -1 | 0 | 1 {
-    const otherUnits = Decimal.of(other).units;
-    return this.units === otherUnits ? 0 : this.units < otherUnits ? -1 : 1;
+    const that = Decimal.of(other);
+    const { high, low } = this;
+    if (typeof low === 'number' && typeof that.low === 'number') {
+      // Both in halves: the high halves first, then the low ones (never negative).
+      if (high !== that.high) return high < that.high ? -1 : 1;
+      return low === that.low ? 0 : low < that.low ? -1 : 1;
+    }
+    const a = this.rawUnits;
+    const b = that.rawUnits;
+    return a === b ? 0 : a < b ? -1 : 1;
   }
 
   eq(other: DecimalInput): boolean {
@@ -233,15 +310,15 @@ export class Decimal {
   }
 
   isZero(): boolean {
-    return this.units === 0n;
+    return this.sign() === 0;
   }
 
   isNegative(): boolean {
-    return this.units < 0n;
+    return this.sign() < 0;
   }
 
   isPositive(): boolean {
-    return this.units > 0n;
+    return this.sign() > 0;
   }
 
   /** Rounded half away from zero to `places` decimals (0 ≤ places). */
@@ -251,13 +328,13 @@ export class Decimal {
       return this;
     }
     const factor = pow10(SCALE - places);
-    return Decimal.fromUnits(divideRounded(this.units, factor) * factor);
+    return Decimal.fromUnits(divideRounded(this.rawUnits, factor) * factor);
   }
 
   /** Exactly `places` decimals, rounded half away from zero; never `-0.00`. */
   toFixed(places: number): string {
     assertPlaces(places);
-    let units = this.units;
+    let units = this.rawUnits;
     let scale = SCALE;
     if (places < SCALE) {
       units = divideRounded(units, pow10(SCALE - places));
@@ -277,12 +354,11 @@ export class Decimal {
   toNumber(places?: number): number {
     if (places === undefined) return Number(this.toString());
     assertPlaces(places);
-    const units = this.units;
-    if (places < SCALE && units <= MAX_EXACT_UNITS && units >= MIN_EXACT_UNITS) {
+    const exact = this.exactUnits;
+    if (places < SCALE && exact !== undefined) {
       // The same rounding in a number: every step below is exact (integers under 2^53), and the last
       // division is correctly rounded, so it gives the double nearest the rounded value, as
       // Number(toFixed(places)) does: without the text in between, which the reports do per figure.
-      const exact = Number(units);
       const step = NUMBER_POWERS[SCALE - places];
       const rest = exact % step;
       let rounded = (exact - rest) / step;
@@ -294,11 +370,14 @@ export class Decimal {
 
   /** Shortest exact form: `-12.5`, `0.0001`, `3`. */
   toString(): string {
-    if (this.units === 0n) {
+    const sign = this.sign();
+    if (sign === 0) {
       return '0';
     }
-    const negative = this.units < 0n;
-    const digits = (negative ? -this.units : this.units).toString().padStart(SCALE + 1, '0');
+    const negative = sign < 0;
+    // A bigint's digits: V8 writes them in half the time of a number's beyond 2^31.
+    const units = this.rawUnits;
+    const digits = (negative ? -units : units).toString().padStart(SCALE + 1, '0');
     const cut = digits.length - SCALE;
     let fractionEnd = digits.length;
     while (fractionEnd > cut && digits.charCodeAt(fractionEnd - 1) === 48) {
@@ -338,10 +417,10 @@ export function percentage(part: Decimal, whole: Decimal): Decimal {
 
 /** Number of decimals written after the point (`12.50` → 2). */
 export function decimalPlaces(value: Decimal): number {
-  const units = value.rawUnits;
-  if (units <= MAX_EXACT_UNITS && units >= MIN_EXACT_UNITS) {
+  const units = value.exactUnits;
+  if (units !== undefined) {
     // Without the text: the trailing zeros of the units, counted in a number (exact below 2^53).
-    let rest = Math.abs(Number(units));
+    let rest = Math.abs(units);
     if (rest === 0) return 0;
     // Eight, four, two and one zeros at a time (SCALE is 10): each step strips them only when all are there.
     let places = SCALE;

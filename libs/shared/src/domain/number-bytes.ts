@@ -26,7 +26,7 @@ export function writeSmallInteger(buffer: Buffer, value: number, at: number): nu
 
 /** Bytes `writeDecimalText` takes for `value` at most. */
 export function decimalTextRoom(value: Decimal): number {
-  return inNumberRange(value.rawUnits) ? DECIMAL_ROOM : value.toString().length;
+  return value.exactUnits !== undefined ? DECIMAL_ROOM : value.toString().length;
 }
 
 /**
@@ -36,9 +36,8 @@ export function decimalTextRoom(value: Decimal): number {
  * for every digit was slower than making the string.
  */
 export function writeDecimalText(buffer: Buffer, value: Decimal, at: number): number {
-  const exact = value.rawUnits;
-  if (!inNumberRange(exact)) return at + buffer.write(value.toString(), at, 'latin1');
-  let rest = Number(exact);
+  let rest = value.exactUnits;
+  if (rest === undefined) return at + buffer.write(value.toString(), at, 'latin1');
   if (rest < 0) {
     buffer[at++] = 0x2d; /* - */
     rest = -rest;
@@ -63,19 +62,11 @@ export function writeDecimalText(buffer: Buffer, value: Decimal, at: number): nu
 const SMALL_INTEGER = 2 ** 31;
 /** Bytes a Decimal's text takes at most when its units are a safe integer: a sign, 6 digits, the point and SCALE places. */
 const DECIMAL_ROOM = 8 + Decimal.SCALE;
-const MAX_NUMBER_UNITS = BigInt(Number.MAX_SAFE_INTEGER);
-/** Its negation, made once: `-MAX_NUMBER_UNITS` in the check made a BigInt every time (100 MB of a 100,000-row import's allocations). */
-const MIN_NUMBER_UNITS = -MAX_NUMBER_UNITS;
 /** 10^SCALE: one in units. */
 const UNIT = 10 ** Decimal.SCALE;
 /** A Decimal's places are written as two halves of this many, each below 2^31. */
 const HALF_PLACES = Decimal.SCALE / 2;
 const HALF_UNIT = 10 ** HALF_PLACES;
-
-/** True when a number holds `units` exactly. */
-function inNumberRange(units: bigint): boolean {
-  return units <= MAX_NUMBER_UNITS && units >= MIN_NUMBER_UNITS;
-}
 
 /** Writes the digits of `value` (0 ≤ value < 2^31) at `at`. */
 function writeDigits(buffer: Buffer, value: number, at: number): number {

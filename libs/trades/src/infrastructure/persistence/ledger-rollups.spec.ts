@@ -54,6 +54,10 @@ function ledgerOf(seed: number): AccountLedger {
       }),
     );
   }
+  // Sums past 2^53 units ($900,719.92…), where they are no longer kept in a number, and a loss that brings one back below.
+  for (const [pnl, costBasis] of [['800000.1234567891', '2500000.5'], ['750000.5', '4000000'], ['-1900000.25', '9000000.0000000001']]) {
+    trades.push(aTrade({ symbol: 'AAPL', closeDate: day(7), openDate: day(3), holdingDays: 4, totalProfitLoss: Decimal.parse(pnl), volume: Decimal.parse('1000000'), costBasis: Decimal.parse(costBasis), returnPercentage: Decimal.parse('32.5') }));
+  }
   const dividends: DividendPayment[] = Array.from({ length: 80 }, () => aDividend(symbols[next(symbols.length)], day(next(420)), figure(300).toString()));
   const positions: PositionChange[] = [];
   for (const symbol of symbols.slice(0, 6)) {

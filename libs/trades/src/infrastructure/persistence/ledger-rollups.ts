@@ -153,13 +153,13 @@ const GROUPINGS = ['side', 'day', 'period', 'symbol', 'bucket'] as const;
 /** The bucket numbers as keys (one string each, not one per trade). */
 const BUCKET_KEYS = Array.from({ length: PROFIT_LOSS_EDGES.length + 1 }, (_, bucket) => String(bucket));
 
-/** A figure as a term of sums and extremes: its units and its decimals, worked out once for all the sums it goes into. */
+/** A figure as a term of sums and extremes: its sign and its decimals, worked out once for all the sums it goes into. */
 class Term {
-  readonly units: bigint;
+  readonly sign: -1 | 0 | 1;
   readonly places: number;
 
   constructor(readonly value: Decimal) {
-    this.units = value.rawUnits;
+    this.sign = value.sign();
     this.places = decimalPlaces(value);
   }
 }
@@ -167,25 +167,45 @@ class Term {
 /**
  * A sum of exact figures as PostgreSQL's numeric `SUM` writes it: with as many decimals as its most
  * precise term (each term as its row was written: the figure's shortest text); `0` for no terms,
- * as the statements' COALESCE gives.
+ * as the statements' COALESCE gives. Summed in a number while one holds the units exactly (below
+ * 2^53: every sum of an account's figures short of $900,000), then in a bigint.
  */
 class NumericSum {
-  private units = 0n;
+  private exact = 0;
+  private big: bigint | undefined;
   private places = 0;
 
   add(term: Term): void {
-    this.units += term.units;
+    this.addUnits(term.value.exactUnits, term.value);
     if (term.places > this.places) this.places = term.places;
   }
 
   /** Adds another sum (a sum of sums: the decimals of the most precise). */
   addSum(sum: NumericSum): void {
-    this.units += sum.units;
+    this.addUnits(sum.big === undefined ? sum.exact : undefined, sum);
     if (sum.places > this.places) this.places = sum.places;
   }
 
   text(): string {
-    return Decimal.fromUnits(this.units).toFixed(this.places);
+    return (this.big === undefined ? Decimal.fromExactUnits(this.exact) : Decimal.fromUnits(this.big)).toFixed(this.places);
+  }
+
+  /** The units so far as a bigint. */
+  get rawUnits(): bigint {
+    return this.big ?? BigInt(this.exact);
+  }
+
+  /** Adds units given as a number where one holds them exactly (`exact`), else as `whole`'s bigint. */
+  private addUnits(exact: number | undefined, whole: { readonly rawUnits: bigint }): void {
+    if (this.big === undefined && exact !== undefined) {
+      const next = this.exact + exact;
+      // Exact whenever the true sum is below 2^53; a rounded one is 2^53 or more.
+      if (next <= Number.MAX_SAFE_INTEGER && next >= -Number.MAX_SAFE_INTEGER) {
+        this.exact = next;
+        return;
+      }
+    }
+    this.big = this.rawUnits + whole.rawUnits;
   }
 }
 
@@ -220,14 +240,14 @@ class GroupTotals {
   ) {}
 
   add(pnl: Term, holdingDays: number): void {
-    if (this.trades === 0 || pnl.units > this.max.rawUnits) this.max = pnl.value;
-    if (this.trades === 0 || pnl.units < this.min.rawUnits) this.min = pnl.value;
+    if (this.trades === 0 || pnl.value.gt(this.max)) this.max = pnl.value;
+    if (this.trades === 0 || pnl.value.lt(this.min)) this.min = pnl.value;
     this.trades += 1;
-    if (pnl.units > 0n) {
+    if (pnl.sign > 0) {
       this.winning += 1;
       this.grossProfit.add(pnl);
       this.winnersDays += holdingDays;
-    } else if (pnl.units < 0n) {
+    } else if (pnl.sign < 0) {
       this.losing += 1;
       this.grossLoss.add(pnl);
       this.losersDays += holdingDays;
@@ -269,8 +289,8 @@ class SymbolTotals {
     this.trades += 1;
     if (win) this.winning += 1;
     this.pnl.add(pnl);
-    if (this.minPnl === null || pnl.units < this.minPnl.rawUnits) this.minPnl = pnl.value;
-    if (this.maxPnl === null || pnl.units > this.maxPnl.rawUnits) this.maxPnl = pnl.value;
+    if (this.minPnl === null || pnl.value.lt(this.minPnl)) this.minPnl = pnl.value;
+    if (this.maxPnl === null || pnl.value.gt(this.maxPnl)) this.maxPnl = pnl.value;
     this.returns.add(new Term(ret));
     if (this.minReturn === null || ret.lt(this.minReturn)) this.minReturn = ret;
     if (this.maxReturn === null || ret.gt(this.maxReturn)) this.maxReturn = ret;
