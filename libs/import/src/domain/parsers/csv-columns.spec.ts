@@ -40,6 +40,21 @@ describe('reading a file whose cells repeat', () => {
     expect(read(['pep', '10%', '']).sharedText('amount')).toBe('10%');
   });
 
+  it('lets go of what cells read to once told (the cells are slices of the file), reading the same values again after', () => {
+    const specs = { amount: column('Amount') };
+    const layout = ColumnLayout.of(specs, ['Amount']);
+    if (layout === undefined) throw new Error('the header has the columns');
+    const read = () => new RowReader('file.csv', { line: 3, cells: ['$1,234.50'], json: undefined }, layout, specs).number('amount');
+    const first = read();
+
+    expect(read()).toBe(first); // remembered: the same Decimal
+    layout.forgetReadings();
+    const again = read();
+    expect(again).not.toBe(first);
+    expect(again?.toString()).toBe('1234.5');
+    expect(read()).toBe(again);
+  });
+
   it('keeps the columns of a very wide file apart too', () => {
     // A hostile header: thousands of columns, a text column a thousand to the right of the symbol.
     const names = Array.from({ length: 3_000 }, (_, index) => `Column ${index}`);

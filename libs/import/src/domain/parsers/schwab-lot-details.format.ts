@@ -66,6 +66,7 @@ export const schwabLotDetailsFormat: BrokerageFormat = {
       if (days.putAside(reader.date('closedDate').date, row)) continue;
       lots.push(readLot(reader));
     }
+    layout.forgetReadings(); // the layout lives on with the rows put aside (`days`), its memos need not
     const fileDays = days.finish((waiting: readonly CsvRow[]) => waiting.map((row) => readLot(new RowReader(fileName, row, layout, COLUMNS))));
     return { kind: 'realized-lots', format: INFO, fileName, headerLine: header.line, dataRows: lots.length + fileDays.waitingRows, lots, days: fileDays };
   },

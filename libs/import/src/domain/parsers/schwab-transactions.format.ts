@@ -63,6 +63,7 @@ export const schwabTransactionsFormat: BrokerageFormat = {
       if (days.putAside(reader.date('date').date, row)) continue;
       transactions.push(readTransaction(reader));
     }
+    layout.forgetReadings(); // the layout lives on with the rows put aside (`days`), its memos need not
     const fileDays = days.finish((waiting: readonly CsvRow[]) => waiting.map((row) => readTransaction(new RowReader(fileName, row, layout, COLUMNS))));
     if (transactions.length + fileDays.waitingRows === 0) {
       throw new ImportFileError('IMPORT_NO_DATA_ROWS', fileName, header.line, 'no transactions after the header');
