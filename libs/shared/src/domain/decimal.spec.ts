@@ -61,6 +61,7 @@ describe('Decimal', () => {
       expect(Decimal.max(d('2'), d('-1'), d('5')).toString()).toBe('5');
       expect([d('-0.1').isNegative(), d('0.1').isPositive(), d('0').isPositive()]).toEqual([true, true, false]);
     });
+
     it('gives what bigint arithmetic on the units gives, in one form for one value, across the ranges it keeps them in', () => {
       // Units are kept in two halves of 30 bits and below (up to 2^61 either way), computed in numbers
       // below 2^53, and as a bigint beyond 2^61: every boundary, and values of every size between.

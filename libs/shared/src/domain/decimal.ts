@@ -77,9 +77,8 @@ function tryParseShort(text: string): Decimal | undefined {
 
 /**
  * The decimal whose digits, read as an integer, are `digits` (exact in a number: at most EXACT_DIGITS
- * of them), `places` of them after the point (0 ≤ places ≤ SCALE). Made in one BigInt when the units
- * are below 2^53 (the product of the digits and the power of ten is then exact in a number), as most are,
- * with no bigint at all.
+ * of them), `places` of them after the point (0 ≤ places ≤ SCALE). Made without a bigint when the units
+ * are below 2^53 (the product of the digits and the power of ten is then exact in a number), as most are.
  */
 export function decimalFromDigits(digits: number, places: number, negative: boolean): Decimal {
   const scaled = digits * NUMBER_POWERS[SCALE - places];
@@ -125,7 +124,7 @@ export class Decimal {
     return new Decimal(0, units);
   }
 
-  /** From a count of units that is an integer a number holds exactly (|units| < 2^53). */
+  /** From a count of units that is an integer a number holds exactly (|units| ≤ 2^53). */
   static fromExactUnits(units: number): Decimal {
     if (units === 0) return Decimal.ZERO; // -0 as well: a high half of -0 would not be a small integer
     const high = Math.floor(units / SPLIT);
