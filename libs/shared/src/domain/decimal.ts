@@ -278,14 +278,18 @@ export class Decimal {
   cmp(other: DecimalInput): -1 | 0 | 1 {
     const that = Decimal.of(other);
     const { high, low } = this;
-    if (typeof low === 'number' && typeof that.low === 'number') {
+    const otherLow = that.low;
+    if (typeof low === 'number') {
       // Both in halves: the high halves first, then the low ones (never negative).
-      if (high !== that.high) return high < that.high ? -1 : 1;
-      return low === that.low ? 0 : low < that.low ? -1 : 1;
+      if (typeof otherLow === 'number') {
+        if (high !== that.high) return high < that.high ? -1 : 1;
+        return low === otherLow ? 0 : low < otherLow ? -1 : 1;
+      }
+      // The other beyond ±2^61 (a figure's limit, when a file's figure is checked against it): its sign decides.
+      return otherLow < 0n ? 1 : -1;
     }
-    const a = this.rawUnits;
-    const b = that.rawUnits;
-    return a === b ? 0 : a < b ? -1 : 1;
+    if (typeof otherLow === 'number') return low < 0n ? -1 : 1;
+    return low === otherLow ? 0 : low < otherLow ? -1 : 1;
   }
 
   eq(other: DecimalInput): boolean {
