@@ -70,15 +70,20 @@ export class PdfExportGenerator extends ExportGenerator implements OnModuleDestr
     if (this.closed) return void end(thread);
     if (!rendered || thread.renders >= RENDERS_PER_THREAD || this.waiting.length >= MAX_PARALLEL_RENDERS) {
       void end(thread);
-      if (this.waiting.length === 0) this.wait(this.startThread());
+      this.keepOneWaiting();
       return;
     }
     this.wait(thread);
     thread.expiry = setTimeout(() => {
       this.forget(thread);
       void end(thread);
-      if (this.waiting.length === 0 && !this.closed) this.wait(this.startThread());
+      this.keepOneWaiting();
     }, WARM_FOR_MS).unref();
+  }
+
+  /** A fresh thread waits when none does (unless the module is closing). */
+  private keepOneWaiting(): void {
+    if (this.waiting.length === 0 && !this.closed) this.wait(this.startThread());
   }
 
   private startThread(): RenderThread {
