@@ -21,6 +21,7 @@ import { DailySymbolTotalsByDay1763900000000 } from './1763900000000-daily-symbo
 import { RawRowKeysByDay1763910000000 } from './1763910000000-raw-row-keys-by-day.js';
 import { PositionHistoryByAccount1763920000000 } from './1763920000000-position-history-by-account.js';
 import { ImportedDays1763930000000 } from './1763930000000-imported-days.js';
+import { RawRowCellsAsText1763940000000 } from './1763940000000-raw-row-cells-as-text.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   RawRowKeysByDay1763910000000,
   PositionHistoryByAccount1763920000000,
   ImportedDays1763930000000,
+  RawRowCellsAsText1763940000000,
 ];

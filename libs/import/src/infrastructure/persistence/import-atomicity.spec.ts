@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { Database, MIGRATIONS, TypeOrmUnitOfWork } from '@app/persistence';
 import { loadConfig } from '@app/shared';
+import { migrateAgain } from '../../../../../test/support/migrations.js';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
 import { ImportBrokerageFiles, type ImportRequest } from '../../application/import-brokerage-files.service.js';
 import { sqlTradeLedgerOn, TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type LedgerInMaking, type OpenBooks } from '@app/trades';
@@ -356,12 +357,16 @@ describe('import atomicity (real database)', () => {
       '',
     ].join('\r\n');
     await importer.run({ ...request(transactions), ...odd }, noProgress);
-    const rows: { description: string; cells: string[] }[] = await database.manager.query(
+    const rows: { description: string; cells: string }[] = await database.manager.query(
       `SELECT description, cells FROM broker_transactions WHERE account_id = $1 ORDER BY line`,
       [odd.account.accountId],
     );
     expect(rows.map((row) => row.description)).toEqual([description, description]);
-    expect(rows.map((row) => row.cells[3])).toEqual([description, description]);
+    expect(rows.map((row) => (JSON.parse(row.cells) as string[])[3])).toEqual([description, description]);
+    // The cells' column back to `json` and to `text` again (RawRowCellsAsText1763940000000): the same text.
+    await migrateAgain(database, 'RawRowCellsAsText1763940000000');
+    const migrated: { cells: string }[] = await database.manager.query(`SELECT cells FROM broker_transactions WHERE account_id = $1 ORDER BY line`, [odd.account.accountId]);
+    expect(migrated.map((row) => row.cells)).toEqual(rows.map((row) => row.cells));
   }, 60000);
 
   it("writes each row's cells and lets go of them: the rows the import keeps hold '[]', as read back", async () => {
@@ -374,11 +379,11 @@ describe('import atomicity (real database)', () => {
     const written = await new TypeOrmUnitOfWork(database).run(() => new SqlImportStore(database).addRows(holder.account.accountId, 1, { transactions, lots: Promise.resolve(lots) }));
     expect(written).toEqual([2, 1]);
     expect([...transactions, ...lots].map((row) => row.cellsJson)).toEqual(['[]', '[]', '[]']);
-    const stored: { cells: unknown }[] = await database.manager.query(
+    const stored: { cells: string }[] = await database.manager.query(
       `SELECT cells FROM (SELECT line, cells, 0 AS kind FROM broker_transactions WHERE account_id = $1 UNION ALL SELECT line, cells, 1 FROM realized_lots WHERE account_id = $1) AS raw ORDER BY kind, line`,
       [holder.account.accountId],
     );
-    expect(stored.map((row) => JSON.stringify(row.cells))).toEqual(cells);
+    expect(stored.map((row) => row.cells)).toEqual(cells);
   });
 
   it("refuses a raw row whose natural key its account holds, and takes the key in another account", async () => {
