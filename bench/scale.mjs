@@ -9,7 +9,7 @@
 //   the first progress line after the upload's last byte (≤ 200 ms up to 100,000 rows);
 // - then, after BENCH_SETTLE_SECONDS (5) for the import's after-work, the daily uploads: that day
 //   alone (its rows and lots), and a 90-day export that ends with the next day (89 stored days and
-//   one new one), each timed;
+//   one new one), each timed (≤ 300 ms on a server, ≤ 600 ms embedded, up to 100,000 rows);
 // - then /api/months and the busiest month's /api/month/{m}: the first (uncached) answer and p99
 //   under 64 connections for 5 s, with the CPU the service and this load generator used meanwhile.
 // Exit code 1 when a goal is missed.
@@ -95,7 +95,10 @@ async function main() {
   const goals = {
     import: (rows, seconds) => (million(rows) ? seconds <= (server ? 20 : 40) : rows >= 90_000 ? seconds <= (server ? 2 : 4) : undefined),
     rss: (rows, mb) => (million(rows) ? mb <= 600 : mb <= 400),
-    daily: (ms) => ms <= (server ? 300 : 600),
+    // A day's upload (≈ 200 rows) or a 90-day export into an account of 100,000 rows: ≤ 300 ms / ≤ 600 ms.
+    // The goal names none at a million rows, whose "day" holds ten times the rows (≈ 1,700) and whose
+    // 90-day export 117,000 rows, more than the whole 100,000-row import: shown for the slope.
+    daily: (rows, ms) => (million(rows) ? undefined : ms <= (server ? 300 : 600)),
     // The first answer after an import: ≤ 100 ms, ≤ 300 ms at a million rows.
     first: (rows, ms) => ms <= (million(rows) ? 300 : 100),
     // The first progress line after the upload's last byte: ≤ 200 ms (the goal names none at a million rows).
@@ -120,7 +123,7 @@ async function main() {
     const seconds = r.imported.totalMs / 1000;
     const [months, month] = r.reports;
     console.log(
-      `| ${r.base.rows.toLocaleString('en-US')} (${r.base.lots.toLocaleString('en-US')}) | ${activeTraderSymbols(r.size).toLocaleString('en-US')} | ${seconds.toFixed(1)} s${check(goals.import(r.base.rows, seconds))} | ${r.imported.firstLineMs.toFixed(0)} ms${check(goals.firstLine(r.base.rows, r.imported.firstLineMs))} | ${Math.round(r.base.rows / seconds).toLocaleString('en-US')} | ${cpuOf(r.importCpu)} | ${r.servicePeak} MB${check(goals.rss(r.base.rows, r.servicePeak))} | ${r.enginePeak ? `${r.enginePeak} MB` : '–'} | ${r.live.p99} ms${check(r.live.p99 <= 50)} | ${r.day.totalMs.toFixed(0)} ms (${r.lastDay.rows} rows)${check(goals.daily(r.day.totalMs))} | ${r.ninety.totalMs.toFixed(0)} ms (${r.overlap.rows} rows, ${r.overlapNew.rows} new)${check(goals.daily(r.ninety.totalMs))} | ${months.firstMs.toFixed(0)} ms${check(goals.first(r.base.rows, months.firstMs))}, ${months.p99} ms${check(months.p99 <= 50)} | ${month.firstMs.toFixed(0)} ms${check(goals.first(r.base.rows, month.firstMs))}, ${month.p99} ms (${r.busiest.total_trades} trades; CPU: service ${percent(month.serviceCpu)}, load ${percent(month.clientCpu)})${check(month.p99 <= 50)} |`,
+      `| ${r.base.rows.toLocaleString('en-US')} (${r.base.lots.toLocaleString('en-US')}) | ${activeTraderSymbols(r.size).toLocaleString('en-US')} | ${seconds.toFixed(1)} s${check(goals.import(r.base.rows, seconds))} | ${r.imported.firstLineMs.toFixed(0)} ms${check(goals.firstLine(r.base.rows, r.imported.firstLineMs))} | ${Math.round(r.base.rows / seconds).toLocaleString('en-US')} | ${cpuOf(r.importCpu)} | ${r.servicePeak} MB${check(goals.rss(r.base.rows, r.servicePeak))} | ${r.enginePeak ? `${r.enginePeak} MB` : '–'} | ${r.live.p99} ms${check(r.live.p99 <= 50)} | ${r.day.totalMs.toFixed(0)} ms (${r.lastDay.rows} rows)${check(goals.daily(r.base.rows, r.day.totalMs))} | ${r.ninety.totalMs.toFixed(0)} ms (${r.overlap.rows} rows, ${r.overlapNew.rows} new)${check(goals.daily(r.base.rows, r.ninety.totalMs))} | ${months.firstMs.toFixed(0)} ms${check(goals.first(r.base.rows, months.firstMs))}, ${months.p99} ms${check(months.p99 <= 50)} | ${month.firstMs.toFixed(0)} ms${check(goals.first(r.base.rows, month.firstMs))}, ${month.p99} ms (${r.busiest.total_trades} trades; CPU: service ${percent(month.serviceCpu)}, load ${percent(month.clientCpu)})${check(month.p99 <= 50)} |`,
     );
   }
   if (failed) process.exitCode = 1;
