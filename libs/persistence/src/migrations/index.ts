@@ -22,6 +22,7 @@ import { RawRowKeysByDay1763910000000 } from './1763910000000-raw-row-keys-by-da
 import { PositionHistoryByAccount1763920000000 } from './1763920000000-position-history-by-account.js';
 import { ImportedDays1763930000000 } from './1763930000000-imported-days.js';
 import { RawRowCellsAsText1763940000000 } from './1763940000000-raw-row-cells-as-text.js';
+import { TradeIdsByHash1763950000000 } from './1763950000000-trade-ids-by-hash.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   PositionHistoryByAccount1763920000000,
   ImportedDays1763930000000,
   RawRowCellsAsText1763940000000,
+  TradeIdsByHash1763950000000,
 ];

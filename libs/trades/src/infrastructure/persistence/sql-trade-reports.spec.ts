@@ -326,6 +326,7 @@ describe('SqlTradeReports (real database)', () => {
       'TradeIdsWithProfitLoss1763835000000',
       'TagFiguresWithoutJoins1763840000000',
       'SymbolsAndTradeIdsInByteOrder1763890000000',
+      'TradeIdsByHash1763950000000',
     );
     expect(await ids()).toEqual(written);
   });
