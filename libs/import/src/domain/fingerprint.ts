@@ -132,38 +132,62 @@ function lotContent(): (content: KeyContent, lot: RealizedLot) => void {
 }
 
 /**
- * The rows' keys. Identical rows are counted per day (the content's first field, the row's date): a
- * map of every row of a million-row file took the event loop 50-130 ms at once each time it grew
- * (V8 moves its entries to a table twice the size), a day's map takes a few thousand.
+ * Keys one file's rows for one account, as they come (a batch at a time, in file order): identical
+ * rows are counted per day (the content's first field, the row's date) across the batches. A map of
+ * every row of a million-row file took the event loop 50-130 ms at once each time it grew (V8 moves
+ * its entries to a table twice the size); a day's map takes a few thousand.
  */
-function* fingerprintAll<T>(kind: string, account: string, rows: readonly T[], dayOf: (row: T) => string, write: (content: KeyContent, row: T) => void): Steps<string[]> {
-  const occurrencesByDay = new Map<string, Map<string, number>>();
-  const content = new KeyContent(kind, account);
-  const keys: string[] = [];
-  // Indexed, not `rows.entries()`: a generator's loop cannot drop the [index, row] pair each step makes.
-  for (let index = 0; index < rows.length; index += 1) {
-    if (index > 0 && index % ROWS_PER_TURN === 0) yield;
-    const row = rows[index];
-    // Unit and record separators cannot occur in CSV text cells, so the content is unambiguous.
-    write(content.begin(), row);
-    const contentKey = content.digest();
-    const day = dayOf(row);
-    let occurrences = occurrencesByDay.get(day);
-    if (occurrences === undefined) occurrencesByDay.set(day, (occurrences = new Map()));
-    const occurrence = (occurrences.get(contentKey) ?? 0) + 1;
-    occurrences.set(contentKey, occurrence);
-    // The first occurrence is keyed by its content alone; a second identical fill of the day gets #2 …
-    keys.push(key128(occurrence === 1 ? contentKey : hash('sha256', `${contentKey}#${occurrence}`, 'hex')));
+export class RowKeying<T extends { fingerprint?: string }> {
+  private readonly occurrencesByDay = new Map<string, Map<string, number>>();
+  private readonly content: KeyContent;
+
+  constructor(
+    kind: string,
+    account: string,
+    private readonly dayOf: (row: T) => string,
+    private readonly write: (content: KeyContent, row: T) => void,
+  ) {
+    this.content = new KeyContent(kind, account);
   }
-  return keys;
+
+  /**
+   * Sets the key of each of `rows[from..to)` in place (rows fresh from a file, keyed for one account:
+   * not copied, as 100,000s of rows are much of an import's memory). Steps (turns.ts).
+   */
+  *key(rows: readonly T[], from = 0, to = rows.length): Steps<void> {
+    const { content, occurrencesByDay } = this;
+    // Indexed, not `rows.entries()`: a generator's loop cannot drop the [index, row] pair each step makes.
+    for (let index = from; index < to; index += 1) {
+      if (index > from && (index - from) % ROWS_PER_TURN === 0) yield;
+      const row = rows[index];
+      // Unit and record separators cannot occur in CSV text cells, so the content is unambiguous.
+      this.write(content.begin(), row);
+      const contentKey = content.digest();
+      const day = this.dayOf(row);
+      let occurrences = occurrencesByDay.get(day);
+      if (occurrences === undefined) occurrencesByDay.set(day, (occurrences = new Map()));
+      const occurrence = (occurrences.get(contentKey) ?? 0) + 1;
+      occurrences.set(contentKey, occurrence);
+      // The first occurrence is keyed by its content alone; a second identical fill of the day gets #2 …
+      row.fingerprint = key128(occurrence === 1 ? contentKey : hash('sha256', `${contentKey}#${occurrence}`, 'hex'));
+    }
+  }
 }
 
-/** Sets each row's key (rows fresh from a file, keyed for one account: not copied, as 100,000s of rows are much of an import's memory). */
-function* withKeys<T extends { fingerprint?: string }>(rows: readonly T[], keying: Steps<string[]>): Steps<T[]> {
-  const keys = yield* keying;
-  for (let index = 0; index < rows.length; index += 1) {
-    if (index > 0 && index % ROWS_PER_TURN === 0) yield;
-    rows[index].fingerprint = keys[index];
+/** Rows keyed between two calls of `keyedSoFar` (`keyingSteps`). */
+const ROWS_PER_KEYED_BATCH = 1_000;
+
+/**
+ * Keys all the rows (`RowKeying.key`) and answers them (a new array, the rows themselves); with
+ * `keyedSoFar`, each thousand rows are told to it once keyed (a first import writes them while the
+ * rest are keyed).
+ */
+export function* keyingSteps<T extends { fingerprint?: string }>(keying: RowKeying<T>, rows: readonly T[], keyedSoFar?: (batch: readonly T[]) => void): Steps<T[]> {
+  for (let from = 0; from < rows.length; from += ROWS_PER_KEYED_BATCH) {
+    if (from > 0) yield;
+    const to = Math.min(rows.length, from + ROWS_PER_KEYED_BATCH);
+    yield* keying.key(rows, from, to);
+    keyedSoFar?.(rows.slice(from, to));
   }
   return rows.slice();
 }
@@ -184,24 +208,31 @@ export function naturalKeyOf(row: { readonly fingerprint?: string }): string {
   return row.fingerprint;
 }
 
-/** The keys of one file's transactions, in file order, by their day. */
-function transactionKeys(account: string, transactions: readonly BrokerTransaction[]): Steps<string[]> {
-  return fingerprintAll('transaction', account, transactions, (tx) => tx.date, transactionContent());
+/** Keys for one file's transactions, in file order, by their day. */
+export function transactionKeying(account: string): RowKeying<BrokerTransaction> {
+  return new RowKeying('transaction', account, (tx) => tx.date, transactionContent());
 }
 
-/** The keys of one file's lots, in file order, by their closing day. */
-function lotKeys(account: string, lots: readonly RealizedLot[]): Steps<string[]> {
-  return fingerprintAll('realized-lot', account, lots, (lot) => lot.closedDate, lotContent());
+/** Keys for one file's lots, in file order, by their closing day. */
+export function lotKeying(account: string): RowKeying<RealizedLot> {
+  return new RowKeying('realized-lot', account, (lot) => lot.closedDate, lotContent());
+}
+
+/** The keys rows would get (the rows themselves are left as they are). */
+function keysOf<T extends { fingerprint?: string }>(keying: RowKeying<T>, rows: readonly T[]): string[] {
+  const copies = rows.map((row) => ({ ...row }));
+  runSteps(keying.key(copies));
+  return copies.map(naturalKeyOf);
 }
 
 /** One key per transaction, same order. `transactions` must be one file's rows in file order. */
 export function fingerprintTransactions(account: string, transactions: readonly BrokerTransaction[]): string[] {
-  return runSteps(transactionKeys(account, transactions));
+  return keysOf(transactionKeying(account), transactions);
 }
 
 /** One key per lot row, same order. `lots` must be one file's rows in file order. */
 export function fingerprintLots(account: string, lots: readonly RealizedLot[]): string[] {
-  return runSteps(lotKeys(account, lots));
+  return keysOf(lotKeying(account), lots);
 }
 
 /** The rows with their `fingerprint` set (in place); given turns, a promise, with a turn every few thousand rows. */
@@ -212,11 +243,11 @@ export function withTransactionFingerprints(
   transactions: readonly BrokerTransaction[],
   turns?: Turns,
 ): BrokerTransaction[] | Promise<BrokerTransaction[]> {
-  return runStepsMaybeWithTurns(withKeys(transactions, transactionKeys(account, transactions)), turns);
+  return runStepsMaybeWithTurns(keyingSteps(transactionKeying(account), transactions), turns);
 }
 
 export function withLotFingerprints(account: string, lots: readonly RealizedLot[]): RealizedLot[];
 export function withLotFingerprints(account: string, lots: readonly RealizedLot[], turns: Turns): Promise<RealizedLot[]>;
 export function withLotFingerprints(account: string, lots: readonly RealizedLot[], turns?: Turns): RealizedLot[] | Promise<RealizedLot[]> {
-  return runStepsMaybeWithTurns(withKeys(lots, lotKeys(account, lots)), turns);
+  return runStepsMaybeWithTurns(keyingSteps(lotKeying(account), lots), turns);
 }

@@ -1,4 +1,4 @@
-import { fingerprintLots, fingerprintTransactions, withLotFingerprints, withTransactionFingerprints } from './fingerprint.js';
+import { fingerprintLots, fingerprintTransactions, keyingSteps, transactionKeying, withLotFingerprints, withTransactionFingerprints } from './fingerprint.js';
 import { ImportFileError } from './import.errors.js';
 import { parseRealizedLotsFile, parseTransactionsFile } from './parsers/format-registry.js';
 import { ROWS_PER_TURN, runSteps, runStepsWithTurns, type Steps, type Turns } from './turns.js';
@@ -76,9 +76,50 @@ describe('work in turns', () => {
     const keyed = await withTransactionFingerprints('1', transactions, turns);
     expect(keyed.map((tx) => tx.fingerprint)).toEqual(fingerprintTransactions('1', transactions));
     expect(new Set(keyed.map((tx) => tx.fingerprint)).size).toBe(ROWS);
-    // A turn every ROWS_PER_TURN rows keyed, and again as the keys are set on the rows.
-    expect(turns.taken).toBe(2 * Math.floor((ROWS - 1) / ROWS_PER_TURN));
+    // A turn every ROWS_PER_TURN rows keyed.
+    expect(turns.taken).toBe(Math.floor((ROWS - 1) / ROWS_PER_TURN));
     expect((await withLotFingerprints('1', lots, countingTurns())).map((lot) => lot.fingerprint)).toEqual(fingerprintLots('1', lots));
     expect(withTransactionFingerprints('1', transactions)).toEqual(keyed);
+  });
+
+  it('tells the rows keyed a thousand at a time, each keyed as at a stretch, identical rows counted across the batches', async () => {
+    const many = [TX_HEADER, ...Array.from({ length: 2_345 }, () => BUY)].join('\n');
+    const { transactions } = parseTransactionsFile('tx.csv', many);
+    const expected = fingerprintTransactions('1', transactions);
+    const told: (string | undefined)[][] = [];
+    const keyed = await runStepsWithTurns(
+      keyingSteps(transactionKeying('1'), transactions, (batch) => told.push(batch.map((tx) => tx.fingerprint))),
+      countingTurns(),
+    );
+    expect(told.map((batch) => batch.length)).toEqual([1_000, 1_000, 345]);
+    expect(told.flat()).toEqual(expected);
+    expect(keyed.map((tx) => tx.fingerprint)).toEqual(expected);
+    expect(new Set(expected).size).toBe(2_345);
+    // Keyed in slices of any size by one keying, the same keys.
+    const again = parseTransactionsFile('tx.csv', many).transactions;
+    const keying = transactionKeying('1');
+    for (const [from, to] of [[0, 7], [7, 1_500], [1_500, 2_345]]) runSteps(keying.key(again, from, to));
+    expect(again.map((tx) => tx.fingerprint)).toEqual(expected);
+  });
+
+  it('tells the lots read so far at each step of a realized-lots file, in either layout', async () => {
+    const fidelityLots = [
+      'Symbol(CUSIP),Security Description,Quantity,Date Acquired,Date Sold,Proceeds,Cost Basis,Short Term Gain/Loss,Long Term Gain/Loss',
+      ...Array.from({ length: ROWS }, (_, index) => `PEP,PEPSICO INC,${index + 1},04/03/2024,06/25/2024,$176.55,$175.35,$1.20,`),
+    ].join('\n');
+    for (const [name, file] of [
+      ['lots.csv', lotsFile],
+      ['fidelity.csv', fidelityLots],
+    ]) {
+      const sizes: number[] = [];
+      let seen: readonly unknown[] | undefined;
+      const parsed = await parseRealizedLotsFile(name, file, undefined, countingTurns(), undefined, (lots) => {
+        sizes.push(lots.length);
+        seen = lots;
+      });
+      expect(sizes).toEqual([ROWS_PER_TURN, 2 * ROWS_PER_TURN]);
+      expect(seen).toBe(parsed.lots); // the same array, read on to its end
+      expect(parsed.lots).toHaveLength(ROWS);
+    }
   });
 });

@@ -29,7 +29,8 @@ export function accountNumberOf(text: string): string | undefined {
 /**
  * The data rows of an export that may end with disclaimer lines, each read by `read` (with its layout's
  * RowReader): note rows before the first data row are skipped, and after it they close the data (a data
- * row after them is refused, as is the header repeated). Yields every ROWS_PER_TURN rows.
+ * row after them is refused, as is the header repeated). Yields every ROWS_PER_TURN rows, telling
+ * `soFar` the rows read until then.
  */
 export function* readExportRows<K extends string, T>(
   fileName: string,
@@ -37,11 +38,15 @@ export function* readExportRows<K extends string, T>(
   layout: ColumnLayout<K>,
   specs: Readonly<Record<K, ColumnSpec>>,
   read: (reader: RowReader<K>, cells: readonly string[]) => T,
+  soFar?: (found: readonly T[]) => void,
 ): Steps<T[]> {
   const found: T[] = [];
   let ended = false;
   for (const [index, row] of rows.entries()) {
-    if (index > 0 && index % ROWS_PER_TURN === 0) yield;
+    if (index > 0 && index % ROWS_PER_TURN === 0) {
+      soFar?.(found);
+      yield;
+    }
     if (isNote(row.cells)) {
       ended = found.length > 0;
       continue;

@@ -49,6 +49,11 @@ export interface FormatInput {
   readonly rows: CsvRecords;
   /** Days an earlier import read in each layout: a layout that dates its rows puts theirs aside (file-days.ts). */
   readonly seen?: SeenDays;
+  /**
+   * Told the lots read so far at each step, by a realized-lots layout (the same array, growing): a
+   * first import keys and writes them while the rest of the file is read.
+   */
+  readonly lotsSoFar?: (lots: readonly RealizedLot[]) => void;
 }
 
 /** What a layout expects, for the list of supported layouts (`GET /api/import/formats`). */

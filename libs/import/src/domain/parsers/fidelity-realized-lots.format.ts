@@ -35,10 +35,10 @@ export const fidelityRealizedLotsFormat: BrokerageFormat = {
   accepted: true,
   layout: { broker: 'Fidelity', kind: 'realized-lots', columns: columnList(COLUMNS) },
   recognises: (cells) => ColumnLayout.of(COLUMNS, cells) !== undefined,
-  *parse({ fileName, header, rows }: FormatInput): Steps<ParsedRealizedLotsFile> {
+  *parse({ fileName, header, rows, lotsSoFar }: FormatInput): Steps<ParsedRealizedLotsFile> {
     const layout = ColumnLayout.of(COLUMNS, header.cells);
     if (!layout) throw new ImportFileError('IMPORT_HEADER_NOT_RECOGNISED', fileName, header.line, `not a ${INFO.label} header`);
-    const lots = yield* readExportRows(fileName, rows, layout, COLUMNS, readLot);
+    const lots = yield* readExportRows(fileName, rows, layout, COLUMNS, readLot, lotsSoFar);
     return { kind: 'realized-lots', format: INFO, fileName, headerLine: header.line, dataRows: lots.length, lots };
   },
 };

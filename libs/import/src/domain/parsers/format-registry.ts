@@ -3,6 +3,7 @@ import { runSteps, runStepsMaybeWithTurns, type Steps, type Turns } from '../tur
 import type {
   BrokerageFormat,
   FormatInfo,
+  FormatInput,
   LayoutDescription,
   ParsedBrokerageFile,
   ParsedRealizedLotsFile,
@@ -65,9 +66,10 @@ export class FormatRegistry {
 
   /**
    * `parse` as steps (turns.ts): decoding, splitting, then every few thousand rows read. With `seen`, a
-   * layout that dates its rows puts aside those of the days seen in it (file-days.ts).
+   * layout that dates its rows puts aside those of the days seen in it (file-days.ts); a realized-lots
+   * layout tells `lotsSoFar` the lots read at each step.
    */
-  *parsing(fileName: string, content: Uint8Array | string, seen?: SeenDays): Steps<ParsedBrokerageFile> {
+  *parsing(fileName: string, content: Uint8Array | string, seen?: SeenDays, lotsSoFar?: FormatInput['lotsSoFar']): Steps<ParsedBrokerageFile> {
     const text = decodeCsvText(fileName, content);
     // The parse is the file's last reading: its text goes with the rows.
     if (typeof content !== 'string') forgetDecodedCsvText(content);
@@ -78,7 +80,7 @@ export class FormatRegistry {
     for (const row of rows) {
       const format = this.detect(row.cells);
       if (format) {
-        return yield* format.parse({ fileName, titles, header: row, rows, seen });
+        return yield* format.parse({ fileName, titles, header: row, rows, seen, lotsSoFar });
       }
       if (NOT_A_TITLE(row) || titles.length + 1 > MAX_TITLE_LINES) {
         throw this.notRecognised(fileName, row.line);
@@ -170,17 +172,25 @@ export function parseTransactionsFile(
   return runStepsMaybeWithTurns(ofKind(registry.parsing(fileName, content, seen), 'transactions', 'a transaction history'), turns);
 }
 
-/** The upload's `realized_gains_file`: must be a realized-lots layout. Given turns, a promise (see `parsing`, also for `seen`). */
+/** The upload's `realized_gains_file`: must be a realized-lots layout. Given turns, a promise (see `parsing`, also for `seen` and `lotsSoFar`). */
 export function parseRealizedLotsFile(fileName: string, content: Uint8Array | string, registry?: FormatRegistry): ParsedRealizedLotsFile;
-export function parseRealizedLotsFile(fileName: string, content: Uint8Array | string, registry: FormatRegistry | undefined, turns: Turns, seen?: SeenDays): Promise<ParsedRealizedLotsFile>;
+export function parseRealizedLotsFile(
+  fileName: string,
+  content: Uint8Array | string,
+  registry: FormatRegistry | undefined,
+  turns: Turns,
+  seen?: SeenDays,
+  lotsSoFar?: FormatInput['lotsSoFar'],
+): Promise<ParsedRealizedLotsFile>;
 export function parseRealizedLotsFile(
   fileName: string,
   content: Uint8Array | string,
   registry: FormatRegistry = brokerageFormats,
   turns?: Turns,
   seen?: SeenDays,
+  lotsSoFar?: FormatInput['lotsSoFar'],
 ): ParsedRealizedLotsFile | Promise<ParsedRealizedLotsFile> {
-  return runStepsMaybeWithTurns(ofKind(registry.parsing(fileName, content, seen), 'realized-lots', 'a Realized Gain/Loss - Lot Details export'), turns);
+  return runStepsMaybeWithTurns(ofKind(registry.parsing(fileName, content, seen, lotsSoFar), 'realized-lots', 'a Realized Gain/Loss - Lot Details export'), turns);
 }
 
 function* ofKind<K extends ParsedBrokerageFile['kind']>(

@@ -42,7 +42,7 @@ export const schwabLotDetailsFormat: BrokerageFormat = {
     return ColumnLayout.of(COLUMNS, headerCells) !== undefined;
   },
 
-  *parse({ fileName, header, rows, seen }: FormatInput): Steps<ParsedRealizedLotsFile> {
+  *parse({ fileName, header, rows, seen, lotsSoFar }: FormatInput): Steps<ParsedRealizedLotsFile> {
     const layout = ColumnLayout.of(COLUMNS, header.cells);
     if (!layout) {
       throw new ImportFileError('IMPORT_HEADER_NOT_RECOGNISED', fileName, header.line, 'not a Schwab Lot Details header');
@@ -50,7 +50,10 @@ export const schwabLotDetailsFormat: BrokerageFormat = {
     const lots: RealizedLot[] = [];
     const days = new DayDigests(INFO.id, header, seen?.get(INFO.id));
     for (const [index, row] of rows.entries()) {
-      if (index > 0 && index % ROWS_PER_TURN === 0) yield;
+      if (index > 0 && index % ROWS_PER_TURN === 0) {
+        lotsSoFar?.(lots);
+        yield;
+      }
       if (layout.isHeaderAgain(row.cells)) {
         throw new ImportFileError(
           'IMPORT_MALFORMED_CSV',

@@ -10,6 +10,7 @@ import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../
 import { ImportBrokerageFiles, type ImportRequest } from '../../application/import-brokerage-files.service.js';
 import { sqlTradeLedgerOn, TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type LedgerInMaking, type OpenBooks } from '@app/trades';
 import { withLotFingerprints, withTransactionFingerprints } from '../../domain/fingerprint.js';
+import { parseRealizedLotsFile, parseTransactionsFile } from '../../domain/parsers/format-registry.js';
 import { readFixtureBytes } from '../../testing/fixtures.js';
 import { brokerLot, TransactionsBuilder } from '../../testing/transaction-builders.js';
 import { SqlImportStore } from './sql-import.store.js';
@@ -256,6 +257,59 @@ describe('import atomicity (real database)', () => {
     const [whole] = await traderWith('lots-read-first@example.com', 'W-2');
     await importer.run({ ...request(full), ...whole }, noProgress);
     expect(await derived(trader.userId)).toEqual(await derived(whole.userId));
+  }, 60000);
+
+  it('a first import writes its rows in batches as they are keyed, with the keys a stretch gives them, the days seen in another account read too', async () => {
+    const given: { transactions: boolean; lots: boolean }[] = [];
+    class WatchedStore extends SqlImportStore {
+      override addRows(...args: Parameters<SqlImportStore['addRows']>): ReturnType<SqlImportStore['addRows']> {
+        const [, , rows] = args;
+        given.push({ transactions: Symbol.asyncIterator in rows.transactions, lots: !(rows.lots instanceof Promise) && Symbol.asyncIterator in rows.lots });
+        return super.addRows(...args);
+      }
+    }
+    const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new WatchedStore(database), sqlTradeLedgerOn(database), new SqlUploadHistory(database));
+    const full = readFixtureBytes('schwab-example', 'transactions.csv').toString('utf8');
+    const gains = readFixtureBytes('schwab-example', 'realized_gains.csv');
+    const [earlier, first] = await traderWith('keyed-as-read@example.com', 'S-1', 'S-2');
+    // The user's imports read May's days into S-1: S-2's first import puts their rows aside, then reads them.
+    await importer.run({ ...request(untilMay(full)), ...earlier }, noProgress);
+    await importer.run({ ...request(full), ...first }, noProgress);
+    await importer.run({ ...request(full), ...earlier }, noProgress);
+    // Batches for the first imports, all of each for the one into an account holding transactions.
+    expect(given).toEqual([
+      { transactions: true, lots: true },
+      { transactions: true, lots: true },
+      { transactions: false, lots: false },
+    ]);
+    const account = String(first.account.accountId);
+    const keysByLine = (rows: readonly { line: number; fingerprint?: string }[]) => rows.map((row) => `${row.line} ${row.fingerprint}`).sort();
+    const stored = async (table: string) =>
+      ((await database.manager.query(`SELECT line, translate(fingerprint::text, '-', '') AS fingerprint FROM ${table} WHERE account_id = $1`, [first.account.accountId])) as {
+        line: number;
+        fingerprint: string;
+      }[]).map((row) => `${row.line} ${row.fingerprint}`).sort();
+    expect(await stored('broker_transactions')).toEqual(keysByLine(withTransactionFingerprints(account, parseTransactionsFile('transactions.csv', full).transactions)));
+    expect(await stored('realized_lots')).toEqual(keysByLine(withLotFingerprints(account, parseRealizedLotsFile('realized_gains.csv', gains).lots)));
+    expect(await trades(first.account.accountId)).toEqual(await trades(earlier.account.accountId));
+  }, 60000);
+
+  it('a first import whose lots file fails after some of its lots were written leaves nothing, and says which line', async () => {
+    const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new SqlImportStore(database), sqlTradeLedgerOn(database), new SqlUploadHistory(database));
+    const [failing] = await traderWith('late-bad-lot@example.com', 'F-1');
+    const example = readFixtureBytes('schwab-example', 'realized_gains.csv').toString('utf8').split(/\r?\n/);
+    const headerAt = example.findIndex((line) => line.startsWith('"Symbol"'));
+    const lot = example[headerAt + 1];
+    // Thousands of good lots (written as they are read, a first import's), then one whose quantity is no number.
+    const lots = [...example.slice(0, headerAt + 1), ...Array.from({ length: 2_500 }, () => lot), lot.replace(/^("[^"]*",){4}"[^"]*"/, (cells) => cells.replace(/"[^"]*"$/, '"abc"'))];
+    const upload = { ...request(readFixtureBytes('schwab-example', 'transactions.csv')), ...failing, gains: { name: 'realized_gains.csv', content: Buffer.from(lots.join('\r\n')) } };
+    await expect(importer.run(upload, noProgress)).rejects.toThrow(new RegExp(`line ${lots.length}\\b`));
+    const [held] = await database.manager.query(
+      `SELECT (SELECT count(*)::int FROM broker_transactions WHERE account_id = $1) AS transactions, (SELECT count(*)::int FROM realized_lots WHERE account_id = $1) AS lots,
+              (SELECT count(*)::int FROM closed_trades WHERE account_id = $1) AS trades`,
+      [failing.account.accountId],
+    );
+    expect(held).toEqual({ transactions: 0, lots: 0, trades: 0 });
   }, 60000);
 
   it('an append into one of a user’s accounts adds into rollups the other account shares', async () => {

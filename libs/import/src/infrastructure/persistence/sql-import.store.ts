@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, mapInTurns, rowsOf, textOrNullFrom, type CopyTarget, type SqlRow } from '@app/persistence';
+import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, mapInTurns, rowsOf, textOrNullFrom, type CopyRows, type CopyTarget, type CopyValue, type SqlRow } from '@app/persistence';
 import { ConflictError } from '@app/shared';
 import type { IsoDate } from '@app/shared/domain';
 import { classifyAction, type BrokerTransaction } from '../../domain/broker-transaction.js';
 import { naturalKeyOf } from '../../domain/fingerprint.js';
 import type { SeenDays } from '../../domain/parsers/file-days.js';
 import type { RealizedLot } from '../../domain/realized-lot.js';
-import { ImportStore, type RowDays, type RowsToAdd, type StoredRows } from '../../application/import-store.port.js';
+import { ImportStore, type RowDays, type RowsComing, type RowsToAdd, type StoredRows } from '../../application/import-store.port.js';
 
 /** Advisory-lock namespace for imports (the second key is the account id). */
 const IMPORT_LOCK_NAMESPACE = 4711;
@@ -126,13 +126,12 @@ export class SqlImportStore extends ImportStore {
   }
 
   addRows(accountId: number, uploadId: number, { transactions, lots }: RowsToAdd): Promise<number[]> {
-    this.database.refreshStatisticsAfterCommit(RAW_ROW_STATISTICS, transactions.length);
     // The caller passes only rows the account does not hold (under the account lock), so a plain
     // COPY is enough; the natural-key constraint still refuses a duplicate, failing the import.
     return this.database.copyRows(
       {
         target: BROKER_TRANSACTIONS,
-        rows: rowsOf(transactions, (row) => [
+        rows: this.copyRowsOf(transactions, (row) => [
           accountId,
           uploadId,
           row.line,
@@ -152,10 +151,8 @@ export class SqlImportStore extends ImportStore {
       },
       {
         target: REALIZED_LOTS,
-        rows: async () => {
-          const added = await lots;
-          this.database.refreshStatisticsAfterCommit(RAW_ROW_STATISTICS, added.length);
-          return rowsOf(added, (lot) => [
+        rows: async () =>
+          this.copyRowsOf(await lots, (lot) => [
             accountId,
             uploadId,
             lot.line,
@@ -175,10 +172,29 @@ export class SqlImportStore extends ImportStore {
             lot.washSale,
             lot.disallowedLoss,
             writtenCells(lot),
-          ]);
-        },
+          ]),
       },
     );
+  }
+
+  /**
+   * The rows' COPY rows, made as they are asked for: of all of them, or of each batch as it comes (a
+   * first import's rows, written as they are keyed). Their count goes to the statistics once known.
+   */
+  private copyRowsOf<T>(rows: RowsComing<T>, toRow: (row: T) => readonly CopyValue[]): CopyRows {
+    if (!(Symbol.asyncIterator in rows)) {
+      this.database.refreshStatisticsAfterCommit(RAW_ROW_STATISTICS, rows.length);
+      return rowsOf(rows, toRow);
+    }
+    const database = this.database;
+    return (async function* () {
+      let count = 0;
+      for await (const batch of rows) {
+        count += batch.length;
+        yield batch.map(toRow);
+      }
+      database.refreshStatisticsAfterCommit(RAW_ROW_STATISTICS, count);
+    })();
   }
 }
 
