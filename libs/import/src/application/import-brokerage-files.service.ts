@@ -3,7 +3,7 @@ import { UnitOfWork } from '@app/persistence';
 import { BatchFeed, collectGarbageAbove, turnIfDue } from '@app/shared';
 import { DomainError, type IsoDate } from '@app/shared/domain';
 import { TradeLedger, type AccountLedger } from '@app/trades';
-import { keyingSteps, lotKeying, naturalKeyOf, transactionKeying } from '../domain/fingerprint.js';
+import { keyedAsRead, keyingSteps, lotKeying, naturalKeyOf, transactionKeying } from '../domain/fingerprint.js';
 import { matchTrades, symbolKey, type MatchResult } from '../domain/hybrid-matcher.js';
 import type { MatchedTrade } from '../domain/matched-trade.js';
 import { ImportFileError } from '../domain/import.errors.js';
@@ -11,8 +11,9 @@ import { checkCsvTextInTurns, hasCsvName } from '../domain/parsers/csv-text.js';
 import { withUnknownDays, type FileDays, type SeenDays } from '../domain/parsers/file-days.js';
 import { brokerageFormats, parseRealizedLotsFile, parseTransactionsFile } from '../domain/parsers/format-registry.js';
 import type { BrokerTransaction } from '../domain/broker-transaction.js';
+import type { ParsedTransactionsFile } from '../domain/parsers/brokerage-format.js';
 import type { RealizedLot } from '../domain/realized-lot.js';
-import { ROWS_PER_TURN, runSteps, runStepsWithTurns, type Steps, type Turns } from '../domain/turns.js';
+import { ROWS_PER_TURN, runStepsWithTurns, type Steps, type Turns } from '../domain/turns.js';
 import { unknownActionWarningSteps } from '../domain/unknown-actions.js';
 import { ImportStore, type RowDays, type StoredRows as Rows } from './import-store.port.js';
 import { UploadHistory } from './upload-history.port.js';
@@ -271,29 +272,47 @@ export class ImportBrokerageFiles {
    * Step 1: the transactions file as rows; their natural keys once the account is known
    * (`takeTransactions`), then the lots (`takeLots`), whose file is read only when they are asked for:
    * under the account lock, after the transactions, so that a first import's transactions go to the
-   * database while it is read. The rows of days the user's imports read before (`seen`) are put aside
-   * unread: the `take…` read those of them the account does not hold byte for byte (file-days.ts). This
-   * is CPU work on the event loop: it gives the loop a turn every 10 ms of it, so other users' requests
-   * (and the health probes) are answered while a large file is read.
+   * database while it is read. A transactions layout that names no account and whose rows are final as
+   * read (`readsUnderLock`: Schwab's) is read only when they are asked for too, so that a first import
+   * writes them while they are read. The rows of days the user's imports read before (`seen`) are put
+   * aside unread: the `take…` read those of them the account does not hold byte for byte
+   * (file-days.ts). This is CPU work on the event loop: it gives the loop a turn every 10 ms of it, so
+   * other users' requests (and the health probes) are answered while a large file is read.
    */
   private async readFiles(part: ImportPart, counts: { transactionsProcessed: number; realizedGainsLots: number }, seen: SeenDays): Promise<ReadFiles> {
-    const transactionsFile = await parseTransactionsFile(part.transactions.name, part.transactions.content, undefined, TURNS, seen);
-    letGo(part.transactions);
-    const detected = [detectedFile(transactionsFile)];
+    const detected: ReadFiles['detected'] = [];
+    const fileDays: ReadFiles['fileDays'] = {};
     // A layout may carry its own closed lots beside the trades (Interactive Brokers).
-    const carriedLots = transactionsFile.lots ?? [];
-    counts.transactionsProcessed = transactionsFile.transactions.length + (transactionsFile.days?.waitingRows ?? 0);
-    counts.realizedGainsLots = carriedLots.length;
-    const fileDays: ReadFiles['fileDays'] = { transactions: transactionsFile.days };
+    let carriedLots: RealizedLot[] = [];
+    const readTransactions = async (transactionsSoFar?: (rows: readonly BrokerTransaction[]) => void): Promise<ParsedTransactionsFile> => {
+      const file = await parseTransactionsFile(part.transactions.name, part.transactions.content, undefined, TURNS, seen, transactionsSoFar);
+      letGo(part.transactions);
+      detected.push(detectedFile(file));
+      carriedLots = file.lots ?? [];
+      counts.transactionsProcessed = file.transactions.length + (file.days?.waitingRows ?? 0);
+      counts.realizedGainsLots = carriedLots.length;
+      fileDays.transactions = file.days;
+      return file;
+    };
     // The file's rows are much of an import's memory: taken once, they are let go as soon as used.
-    let unread: BrokerTransaction[] | undefined = transactionsFile.transactions;
+    let unread: ParsedTransactionsFile | undefined = readsUnderLock(part.transactions) ? undefined : await readTransactions();
+    const accountNumber = unread?.accountNumber ?? null;
+    let transactionsTaken = false;
     let lotsTaken = false;
-    const takeTransactions = async (account: ImportAccount, known: ReadonlySet<IsoDate>, keyedSoFar?: (batch: readonly BrokerTransaction[]) => void): Promise<KeyedRows<BrokerTransaction>> => {
-      const read = unread;
-      if (read === undefined) throw new Error('the uploaded rows have been imported already');
+    const takeTransactions = async (
+      account: ImportAccount,
+      knownOf: (days: FileDays<BrokerTransaction> | undefined) => Promise<ReadonlySet<IsoDate>>,
+      keyedSoFar?: (batch: readonly BrokerTransaction[]) => void,
+    ): Promise<KeyedRows<BrokerTransaction>> => {
+      if (transactionsTaken) throw new Error('the uploaded rows have been imported already');
+      transactionsTaken = true;
+      const keying = transactionKeying(String(account.accountId));
+      // Read now, a layout that `readsUnderLock` has its rows keyed as they are read (see `takeLots`).
+      const file = unread ?? (await readTransactions(keyedSoFar && keyedAsRead(keying, keyedSoFar)));
       unread = undefined;
-      const transactions = await runStepsWithTurns(withUnknownDays(read, fileDays.transactions, known), TURNS);
-      const keyed = runStepsWithTurns(keyingSteps(transactionKeying(String(account.accountId)), transactions.rows, keyedSoFar), TURNS);
+      const transactions = await runStepsWithTurns(withUnknownDays(file.transactions, fileDays.transactions, await knownOf(fileDays.transactions)), TURNS);
+      const unkeyed = keyedSoFar === undefined ? transactions.rows : transactions.rows.filter((row) => row.fingerprint === undefined);
+      const keyed = runStepsWithTurns(keyingSteps(keying, unkeyed, keyedSoFar), TURNS).then(() => transactions.rows);
       keyed.catch(() => undefined); // met where the rows are awaited
       return {
         rows: keyed,
@@ -307,22 +326,15 @@ export class ImportBrokerageFiles {
       knownOf: (days: FileDays<RealizedLot> | undefined) => Promise<ReadonlySet<IsoDate>>,
       keyedSoFar?: (batch: readonly RealizedLot[]) => void,
     ): Promise<KeyedRows<RealizedLot>> => {
+      if (!transactionsTaken) throw new Error('the uploaded lots are taken after the transactions');
       if (lotsTaken) throw new Error('the uploaded lots have been imported already');
       lotsTaken = true;
       // The lots are keyed in the order the history's own and then the file's come, as one file's rows.
       const keying = lotKeying(String(account.accountId));
       // Told as it is read, the file's lots are keyed a step at a time (the history's own first): a
       // day is put aside whole or not at all, so each day's rows are keyed in file order either way.
-      let lotsSoFar: ((lots: readonly RealizedLot[]) => void) | undefined;
-      if (keyedSoFar !== undefined) {
-        await runStepsWithTurns(keyingSteps(keying, carriedLots, keyedSoFar), TURNS);
-        let told = 0;
-        lotsSoFar = (lots) => {
-          runSteps(keying.key(lots, told));
-          keyedSoFar(lots.slice(told));
-          told = lots.length;
-        };
-      }
+      if (keyedSoFar !== undefined) await runStepsWithTurns(keyingSteps(keying, carriedLots, keyedSoFar), TURNS);
+      const lotsSoFar = keyedSoFar && keyedAsRead(keying, keyedSoFar);
       const lotsFile = part.gains === null ? null : await parseRealizedLotsFile(part.gains.name, part.gains.content, undefined, TURNS, seen, lotsSoFar);
       if (part.gains !== null) letGo(part.gains);
       if (lotsFile !== null) {
@@ -337,7 +349,7 @@ export class ImportBrokerageFiles {
       keyed.catch(() => undefined); // met where the rows are awaited
       return { rows: keyed, days: await runStepsWithTurns(daysOf(lots, (lot) => lot.closedDate), TURNS), fileWarnings: [], knownRows: fileLots.knownRows };
     };
-    return { takeTransactions, takeLots, fileDays, detected, accountNumber: transactionsFile.accountNumber ?? null };
+    return { takeTransactions, takeLots, fileDays, detected, accountNumber };
   }
 
   /**
@@ -349,10 +361,8 @@ export class ImportBrokerageFiles {
    * for the symbols the new rows touch, and only what they add is matched (`after` is then that last
    * date; docs/operations.md "Imports"); the stored keys of the upload's days are looked up while its
    * rows are keyed. Otherwise everything the account holds is matched again (`after` null). An account
-   * with no transaction stored takes that way at once, and its rows are written as they are keyed: the
-   * transactions' write starts with their first thousand keyed, the lots' as their file is read and
-   * keyed (the database takes them in meanwhile, on another core: the embedded engine, whose work is
-   * most of a first import's, starts 0.2-0.3 s sooner at 100,000 rows).
+   * with no transaction stored takes that way at once, its rows written as they are read and keyed
+   * (`storeAndMatchFirst`).
    *
    * The new rows are written while the trades are matched: matching needs no database, and the
    * database (a server, or the embedded engine's process) works on another core meanwhile; matching in
@@ -363,90 +373,95 @@ export class ImportBrokerageFiles {
    */
   private async storeAndMatch(userId: number, uploadId: number, read: ReadFiles, account: ImportAccount): Promise<Matched> {
     const { accountId } = account;
-    const lastDate = this.store.lastTransactionDate(accountId);
-    lastDate.catch(() => undefined); // a failure is met below
-    const daysHeld = await this.knownDays(accountId, read.fileDays.transactions);
-    const last = await lastDate;
-    // An account with no transaction stored takes every row the upload brings: they are written as
-    // they are keyed (a batch at a time), the database taking the first in while the rest are keyed.
-    const transactionsAsKeyed = last === null ? new BatchFeed<BrokerTransaction>() : undefined;
-    const keyed = await read.takeTransactions(account, daysHeld, transactionsAsKeyed && ((batch) => transactionsAsKeyed.add(batch)));
-    keyed.rows.then(
-      () => transactionsAsKeyed?.end(),
-      (error: unknown) => transactionsAsKeyed?.fail(error),
-    );
+    const last = await this.store.lastTransactionDate(accountId);
+    if (last === null) return this.storeAndMatchFirst(uploadId, read, account);
+    const keyed = await read.takeTransactions(account, (days) => this.knownDays(accountId, days));
     const { fileWarnings } = keyed;
-    let lots: KeyedRows<RealizedLot> | undefined;
-    if (last !== null) {
-      lots = await read.takeLots(account, (days) => this.knownDays(accountId, days));
-      // The stored rows of the upload's days are looked up while its rows are keyed (the database
-      // answers while the keys are computed, between their turns).
-      const storedKeys = this.store.storedKeysIn(accountId, { transactions: keyed.days, lots: lots.days });
-      storedKeys.catch(() => undefined); // a failure is met below, after the keying
-      const transactions = await keyed.rows;
-      const known = await storedKeys;
-      const added: Rows = {
-        transactions: transactions.filter((row) => !known.transactions.has(naturalKeyOf(row))),
-        lots: (await lots.rows).filter((lot) => !known.lots.has(naturalKeyOf(lot))),
-      };
-      if (added.transactions.every((row) => row.date > last) && added.lots.every((lot) => lot.closedDate > last)) {
-        const symbols = [...new Set([...added.transactions.map((row) => symbolKey(row.symbol)), ...added.lots.map((lot) => symbolKey(lot.symbol))])];
-        const books = await this.ledger.openBooks(userId, accountId, symbols);
-        if (!books.orphanedJournal) {
-          const touched = new Set(symbols);
-          const laterLots = (await this.store.lotsClosedAfter(accountId, last)).filter((lot) => touched.has(symbolKey(lot.symbol)));
-          const written = this.store.addRows(accountId, uploadId, added);
-          const result = await matchTrades(added.transactions, [...laterLots, ...added.lots], { ...TURNS, resumeFrom: books });
-          const unchanged = added.transactions.length === 0 && added.lots.length === 0;
-          return {
-            result: Promise.resolve(result),
-            tradesAsMade: null,
-            written,
-            after: last,
-            symbols,
-            brokerTradesBefore: books.brokerTrades,
-            unchanged,
-            fileWarnings,
-            knownRows: keyed.knownRows + lots.knownRows,
-          };
-        }
+    const lots = await read.takeLots(account, (days) => this.knownDays(accountId, days));
+    // The stored rows of the upload's days are looked up while its rows are keyed (the database
+    // answers while the keys are computed, between their turns).
+    const storedOfDays = this.store.storedKeysIn(accountId, { transactions: keyed.days, lots: lots.days });
+    storedOfDays.catch(() => undefined); // a failure is met below, after the keying
+    const transactions = await keyed.rows;
+    const known = await storedOfDays;
+    const added: Rows = {
+      transactions: transactions.filter((row) => !known.transactions.has(naturalKeyOf(row))),
+      lots: (await lots.rows).filter((lot) => !known.lots.has(naturalKeyOf(lot))),
+    };
+    const knownRows = keyed.knownRows + lots.knownRows;
+    if (added.transactions.every((row) => row.date > last) && added.lots.every((lot) => lot.closedDate > last)) {
+      const symbols = [...new Set([...added.transactions.map((row) => symbolKey(row.symbol)), ...added.lots.map((lot) => symbolKey(lot.symbol))])];
+      const books = await this.ledger.openBooks(userId, accountId, symbols);
+      if (!books.orphanedJournal) {
+        const touched = new Set(symbols);
+        const laterLots = (await this.store.lotsClosedAfter(accountId, last)).filter((lot) => touched.has(symbolKey(lot.symbol)));
+        const written = this.store.addRows(accountId, uploadId, added);
+        const result = await matchTrades(added.transactions, [...laterLots, ...added.lots], { ...TURNS, resumeFrom: books });
+        const unchanged = added.transactions.length === 0 && added.lots.length === 0;
+        return { result: Promise.resolve(result), tradesAsMade: null, written, after: last, symbols, brokerTradesBefore: books.brokerTrades, unchanged, fileWarnings, knownRows };
       }
     }
+    // Everything is matched again. A statement of the unit of work waits for the write started before
+    // it: the stored rows are read first.
     const stored = await this.store.loadRows(accountId);
-    // With no transaction stored, the new transactions' write starts as they are keyed, before the
-    // lots are read, and the lots are written as they are read and keyed (a first import's files are
-    // read while the database takes their rows in). No day of the lots is looked up then: a statement
-    // of the unit of work waits for its write, which waits for these lots. Every lot is read, and
-    // those the account holds (next to none, with no transaction) are left out by their keys, as the
-    // lots of any day read.
-    const lotsAsKeyed = transactionsAsKeyed && new BatchFeed<RealizedLot>();
-    const storedLot = storedKeys(stored.lots);
-    const keyedLots =
-      lots !== undefined ? Promise.resolve(lots) : read.takeLots(account, async () => NO_DAYS, lotsAsKeyed && ((batch) => lotsAsKeyed.add(notStoredYet(batch, storedLot))));
-    const addedLots = keyedLots.then(async (taken) => notStoredYet(await taken.rows, storedLot));
-    addedLots.then(
-      () => lotsAsKeyed?.end(),
-      (error: unknown) => lotsAsKeyed?.fail(error),
-    );
-    // A statement of the unit of work waits for the write: the stored transactions (none when they are
-    // written as keyed) are read first.
-    const addedTransactions = transactionsAsKeyed ?? notStoredYet(await keyed.rows, storedKeys(stored.transactions));
-    const written = this.store.addRows(accountId, uploadId, { transactions: addedTransactions, lots: lotsAsKeyed ?? addedLots });
-    // Matching goes on while the caller writes the trades it has made (a batch at each of its turns).
+    const written = this.store.addRows(accountId, uploadId, added);
+    return this.matchWhole(joined(stored.transactions, added.transactions), joined(stored.lots, added.lots), { written, fileWarnings, knownRows });
+  }
+
+  /**
+   * Step 2 into an account with no transaction stored (a first import): it takes every row the upload
+   * brings, so its rows are written as they are keyed, a batch at a time: the transactions' write
+   * starts with their first thousand (read and keyed at once, where the layout `readsUnderLock`),
+   * and the lots' as their file is read and keyed; the database takes each batch in while the rest
+   * are read. No day of the files is looked up by its digest: a statement of the unit of work waits for
+   * the write started before it, which waits for these rows. Every row is read, and the lots the
+   * account holds (next to none, with no transaction) are left out by their keys, as the lots of any
+   * day read; the days the user's imports read into other accounts are put aside and read. The
+   * embedded engine, whose work is most of a first import's, starts on the rows sooner (docs/operations.md "Imports").
+   */
+  private async storeAndMatchFirst(uploadId: number, read: ReadFiles, account: ImportAccount): Promise<Matched> {
+    const { accountId } = account;
+    const stored = await this.store.loadRows(accountId);
+    const transactionsAsKeyed = new BatchFeed<BrokerTransaction>();
+    const lotsAsKeyed = new BatchFeed<RealizedLot>();
+    const written = this.store.addRows(accountId, uploadId, { transactions: transactionsAsKeyed, lots: lotsAsKeyed });
+    try {
+      const keyed = await read.takeTransactions(account, async () => NO_DAYS, (batch) => transactionsAsKeyed.add(batch));
+      keyed.rows.then(
+        () => transactionsAsKeyed.end(),
+        (error: unknown) => transactionsAsKeyed.fail(error),
+      );
+      const storedLot = storedKeys(stored.lots);
+      const lots = await read.takeLots(account, async () => NO_DAYS, (batch) => lotsAsKeyed.add(notStoredYet(batch, storedLot)));
+      const addedLots = notStoredYet(await lots.rows, storedLot);
+      lotsAsKeyed.end();
+      const transactions = await keyed.rows;
+      return await this.matchWhole(transactions, joined(stored.lots, addedLots), { written, fileWarnings: keyed.fileWarnings, knownRows: keyed.knownRows + lots.knownRows });
+    } catch (error) {
+      // The write waits for its rows: it fails with them (and the unit of work, which waits for it).
+      transactionsAsKeyed.fail(error);
+      lotsAsKeyed.fail(error);
+      throw error;
+    }
+  }
+
+  /**
+   * Matches everything the account holds (stored and added rows, in that order) while the caller
+   * writes the trades it has made (`tradesAsMade`, a batch at each of its turns).
+   */
+  private matchWhole(transactions: readonly BrokerTransaction[], lots: readonly RealizedLot[], rows: Pick<Matched, 'written' | 'fileWarnings' | 'knownRows'>): Matched {
     const tradesAsMade = new BatchFeed<MatchedTrade>();
     let told = 0;
     const tradesSoFar = (trades: readonly MatchedTrade[]) => {
       tradesAsMade.add(trades.slice(told));
       told = trades.length;
     };
-    const transactions = joined(stored.transactions, transactionsAsKeyed === undefined ? (addedTransactions as readonly BrokerTransaction[]) : await keyed.rows);
-    const result = matchTrades(transactions, joined(stored.lots, await addedLots), { ...TURNS, tradesSoFar });
+    const result = matchTrades(transactions, lots, { ...TURNS, tradesSoFar });
     result.then(
       () => tradesAsMade.end(),
       (error: unknown) => tradesAsMade.fail(error),
     );
-    const knownRows = keyed.knownRows + (await keyedLots).knownRows;
-    return { result, tradesAsMade, written, after: null, symbols: [], brokerTradesBefore: 0, unchanged: false, fileWarnings, knownRows };
+    return { ...rows, result, tradesAsMade, after: null, symbols: [], brokerTradesBefore: 0, unchanged: false };
   }
 
   /** The days of a file put aside unread whose digest the account holds (none for a layout without days). */
@@ -561,8 +576,16 @@ interface KeyedRows<T> {
 
 /** One history's files, read: the rows come out once, keyed for the account they go to. */
 interface ReadFiles {
-  /** The transactions keyed for the account, those of the days `known` left out; each batch told to `keyedSoFar` once keyed. */
-  takeTransactions: (account: ImportAccount, known: ReadonlySet<IsoDate>, keyedSoFar?: (batch: readonly BrokerTransaction[]) => void) => Promise<KeyedRows<BrokerTransaction>>;
+  /**
+   * The transactions keyed for the account (the file read now if it was not yet), those of the days
+   * `knownOf` its days answers left out. With `keyedSoFar`, each batch is told to it once keyed (as the
+   * file is read, when it is read now).
+   */
+  takeTransactions: (
+    account: ImportAccount,
+    knownOf: (days: FileDays<BrokerTransaction> | undefined) => Promise<ReadonlySet<IsoDate>>,
+    keyedSoFar?: (batch: readonly BrokerTransaction[]) => void,
+  ) => Promise<KeyedRows<BrokerTransaction>>;
   /**
    * The lots keyed for the account (the history's own, then the lots file's), the lots file read now:
    * those of the days `knownOf` its days answers left out. With `keyedSoFar`, the lots are keyed as
@@ -573,9 +596,9 @@ interface ReadFiles {
     knownOf: (days: FileDays<RealizedLot> | undefined) => Promise<ReadonlySet<IsoDate>>,
     keyedSoFar?: (batch: readonly RealizedLot[]) => void,
   ) => Promise<KeyedRows<RealizedLot>>;
-  /** The files' days, where their layouts date each row (the lots file's once it is read). */
+  /** The files' days, where their layouts date each row (each file's once it is read). */
   fileDays: { transactions?: FileDays<BrokerTransaction>; lots?: FileDays<RealizedLot> };
-  /** The files read so far (the lots file's once it is read). */
+  /** The files read so far (the transactions file's and the lots file's once each is read). */
   detected: Omit<DetectedFile, 'account'>[];
   /** The account number the history carries, if its layout has one. */
   accountNumber: string | null;
@@ -630,6 +653,18 @@ function letGo(file: UploadedFile): void {
 }
 
 const EMPTY_FILE = Buffer.alloc(0);
+
+/**
+ * Whether a transactions file's layout (known from its first lines) `readsUnderLock`. A file whose
+ * first lines cannot be read is read at once, and refused as it always was.
+ */
+function readsUnderLock(file: UploadedFile): boolean {
+  try {
+    return brokerageFormats.identify(file.name, file.content)?.readsUnderLock === true;
+  } catch {
+    return false;
+  }
+}
 
 /** The natural keys of stored rows; undefined for none. */
 function storedKeys(stored: readonly { fingerprint?: string }[]): ReadonlySet<string | undefined> | undefined {

@@ -17,10 +17,10 @@ export interface StoredRows {
 /** Rows to add: all of them, or batches of them as they are keyed (a first import's, written while its files are read). */
 export type RowsComing<T> = readonly T[] | AsyncIterable<readonly T[]>;
 
-/** Rows for `ImportStore.addRows`: the lots may still be on their way (keyed while the transactions are written). */
+/** Rows for `ImportStore.addRows`. */
 export interface RowsToAdd {
   transactions: RowsComing<BrokerTransaction>;
-  lots: RowsComing<RealizedLot> | Promise<RowsComing<RealizedLot>>;
+  lots: RowsComing<RealizedLot>;
 }
 
 /**
@@ -52,9 +52,8 @@ export abstract class ImportStore {
    * account lock; a duplicate fails the import); resolves with how many transactions and lots were
    * written. The write goes on while the caller does other work: the unit of work waits for it before
    * it ends and fails with it, so the promise may be left behind if that other work fails first. Rows
-   * may come in batches (each written as it comes; a failure of their source fails the write), and the
-   * lots as a promise: the transactions are written meanwhile, the lots once it resolves (its failure
-   * fails the write).
+   * may come in batches, each written as it comes (the transactions first, then the lots); a failure
+   * of their source fails the write.
    */
   abstract addRows(accountId: number, uploadId: number, rows: RowsToAdd): Promise<number[]>;
 }

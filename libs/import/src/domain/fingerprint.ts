@@ -218,6 +218,19 @@ export function lotKeying(account: string): RowKeying<RealizedLot> {
   return new RowKeying('realized-lot', account, (lot) => lot.closedDate, lotContent());
 }
 
+/**
+ * A layout's `…SoFar` (told the same growing array of rows at each step of its reading): keys the rows
+ * read since the last call and tells them to `keyedSoFar`.
+ */
+export function keyedAsRead<T extends { fingerprint?: string }>(keying: RowKeying<T>, keyedSoFar: (batch: readonly T[]) => void): (rows: readonly T[]) => void {
+  let told = 0;
+  return (rows) => {
+    runSteps(keying.key(rows, told));
+    keyedSoFar(rows.slice(told));
+    told = rows.length;
+  };
+}
+
 /** The keys rows would get (the rows themselves are left as they are). */
 function keysOf<T extends { fingerprint?: string }>(keying: RowKeying<T>, rows: readonly T[]): string[] {
   const copies = rows.map((row) => ({ ...row }));

@@ -54,6 +54,8 @@ export interface FormatInput {
    * first import keys and writes them while the rest of the file is read.
    */
   readonly lotsSoFar?: (lots: readonly RealizedLot[]) => void;
+  /** As `lotsSoFar`, the transactions read so far, by a transactions layout that `readsUnderLock`. */
+  readonly transactionsSoFar?: (transactions: readonly BrokerTransaction[]) => void;
 }
 
 /** What a layout expects, for the list of supported layouts (`GET /api/import/formats`). */
@@ -71,6 +73,12 @@ export interface BrokerageFormat {
   readonly layout: LayoutDescription;
   /** False for a layout recognised only to be refused with advice (listed nowhere as understood). */
   readonly accepted: boolean;
+  /**
+   * True for a transactions layout that names no account and whose rows are final as they are read
+   * (nothing completes them once the whole file is read): an import reads it under the account lock,
+   * the account known before its first row, and tells `transactionsSoFar` the rows read at each step.
+   */
+  readonly readsUnderLock?: boolean;
   recognises(headerCells: readonly string[]): boolean;
   /**
    * Throws ImportFileError naming the file, line and reason for the first bad row. A generator of

@@ -67,9 +67,10 @@ export class FormatRegistry {
   /**
    * `parse` as steps (turns.ts): decoding, splitting, then every few thousand rows read. With `seen`, a
    * layout that dates its rows puts aside those of the days seen in it (file-days.ts); a realized-lots
-   * layout tells `lotsSoFar` the lots read at each step.
+   * layout tells `lotsSoFar` the lots read at each step, a transactions layout that `readsUnderLock`
+   * `transactionsSoFar` its transactions.
    */
-  *parsing(fileName: string, content: Uint8Array | string, seen?: SeenDays, lotsSoFar?: FormatInput['lotsSoFar']): Steps<ParsedBrokerageFile> {
+  *parsing(fileName: string, content: Uint8Array | string, seen?: SeenDays, soFar: Pick<FormatInput, 'lotsSoFar' | 'transactionsSoFar'> = {}): Steps<ParsedBrokerageFile> {
     const text = decodeCsvText(fileName, content);
     // The parse is the file's last reading: its text goes with the rows.
     if (typeof content !== 'string') forgetDecodedCsvText(content);
@@ -80,7 +81,7 @@ export class FormatRegistry {
     for (const row of rows) {
       const format = this.detect(row.cells);
       if (format) {
-        return yield* format.parse({ fileName, titles, header: row, rows, seen, lotsSoFar });
+        return yield* format.parse({ fileName, titles, header: row, rows, seen, ...soFar });
       }
       if (NOT_A_TITLE(row) || titles.length + 1 > MAX_TITLE_LINES) {
         throw this.notRecognised(fileName, row.line);
@@ -159,17 +160,25 @@ export function parseBrokerageFile(
   return registry.parse(fileName, content);
 }
 
-/** The upload's `transaction_history_file`: must be a transactions layout. Given turns, a promise (see `parsing`, also for `seen`). */
+/** The upload's `transaction_history_file`: must be a transactions layout. Given turns, a promise (see `parsing`, also for `seen` and `transactionsSoFar`). */
 export function parseTransactionsFile(fileName: string, content: Uint8Array | string, registry?: FormatRegistry): ParsedTransactionsFile;
-export function parseTransactionsFile(fileName: string, content: Uint8Array | string, registry: FormatRegistry | undefined, turns: Turns, seen?: SeenDays): Promise<ParsedTransactionsFile>;
+export function parseTransactionsFile(
+  fileName: string,
+  content: Uint8Array | string,
+  registry: FormatRegistry | undefined,
+  turns: Turns,
+  seen?: SeenDays,
+  transactionsSoFar?: FormatInput['transactionsSoFar'],
+): Promise<ParsedTransactionsFile>;
 export function parseTransactionsFile(
   fileName: string,
   content: Uint8Array | string,
   registry: FormatRegistry = brokerageFormats,
   turns?: Turns,
   seen?: SeenDays,
+  transactionsSoFar?: FormatInput['transactionsSoFar'],
 ): ParsedTransactionsFile | Promise<ParsedTransactionsFile> {
-  return runStepsMaybeWithTurns(ofKind(registry.parsing(fileName, content, seen), 'transactions', 'a transaction history'), turns);
+  return runStepsMaybeWithTurns(ofKind(registry.parsing(fileName, content, seen, { transactionsSoFar }), 'transactions', 'a transaction history'), turns);
 }
 
 /** The upload's `realized_gains_file`: must be a realized-lots layout. Given turns, a promise (see `parsing`, also for `seen` and `lotsSoFar`). */
@@ -190,7 +199,7 @@ export function parseRealizedLotsFile(
   seen?: SeenDays,
   lotsSoFar?: FormatInput['lotsSoFar'],
 ): ParsedRealizedLotsFile | Promise<ParsedRealizedLotsFile> {
-  return runStepsMaybeWithTurns(ofKind(registry.parsing(fileName, content, seen, lotsSoFar), 'realized-lots', 'a Realized Gain/Loss - Lot Details export'), turns);
+  return runStepsMaybeWithTurns(ofKind(registry.parsing(fileName, content, seen, { lotsSoFar }), 'realized-lots', 'a Realized Gain/Loss - Lot Details export'), turns);
 }
 
 function* ofKind<K extends ParsedBrokerageFile['kind']>(

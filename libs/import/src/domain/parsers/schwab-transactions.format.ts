@@ -33,13 +33,14 @@ const INFO = { id: 'schwab-transactions', label: 'Charles Schwab Transactions' }
 export const schwabTransactionsFormat: BrokerageFormat = {
   ...INFO,
   accepted: true,
+  readsUnderLock: true,
   layout: { broker: 'Charles Schwab', kind: 'transactions', columns: columnList(COLUMNS) },
 
   recognises(headerCells) {
     return ColumnLayout.of(COLUMNS, headerCells) !== undefined;
   },
 
-  *parse({ fileName, header, rows, seen }: FormatInput): Steps<ParsedTransactionsFile> {
+  *parse({ fileName, header, rows, seen, transactionsSoFar }: FormatInput): Steps<ParsedTransactionsFile> {
     const layout = ColumnLayout.of(COLUMNS, header.cells);
     if (!layout) {
       throw new ImportFileError('IMPORT_HEADER_NOT_RECOGNISED', fileName, header.line, 'not a Schwab Transactions header');
@@ -47,7 +48,10 @@ export const schwabTransactionsFormat: BrokerageFormat = {
     const transactions: BrokerTransaction[] = [];
     const days = new DayDigests(INFO.id, header, seen?.get(INFO.id));
     for (const [index, row] of rows.entries()) {
-      if (index > 0 && index % ROWS_PER_TURN === 0) yield;
+      if (index > 0 && index % ROWS_PER_TURN === 0) {
+        transactionsSoFar?.(transactions);
+        yield;
+      }
       if (FOOTER.test(row.cells[0]?.trim() ?? '')) {
         continue;
       }

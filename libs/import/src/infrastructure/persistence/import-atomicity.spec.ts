@@ -236,13 +236,13 @@ describe('import atomicity (real database)', () => {
     expect(await derived(again.userId)).toEqual(tables);
   }, 60000);
 
-  it("starts a first import's write before reading its lots file, and reads an account's lots before writing into it", async () => {
-    // The import lets go of a file's bytes once it has read it: whether the lots file was still unread when the write began.
-    const lotsUnreadAtWrite: boolean[] = [];
+  it("starts a first import's write before reading its files, and reads an account's files before writing into it", async () => {
+    // The import lets go of a file's bytes once it has read it: whether each file was still unread when the write began.
+    const unreadAtWrite: { transactions: boolean; lots: boolean }[] = [];
     let upload: ImportRequest | undefined;
     class WatchedStore extends SqlImportStore {
       override addRows(...args: Parameters<SqlImportStore['addRows']>): ReturnType<SqlImportStore['addRows']> {
-        lotsUnreadAtWrite.push((upload?.gains?.content.length ?? 0) > 0);
+        unreadAtWrite.push({ transactions: (upload?.transactions.content.length ?? 0) > 0, lots: (upload?.gains?.content.length ?? 0) > 0 });
         return super.addRows(...args);
       }
     }
@@ -253,7 +253,11 @@ describe('import atomicity (real database)', () => {
       upload = { ...request(transactions), ...trader };
       await importer.run(upload, noProgress);
     }
-    expect(lotsUnreadAtWrite).toEqual([true, false]);
+    // Schwab's transactions name no account: a first import reads them under the account lock, as it writes them.
+    expect(unreadAtWrite).toEqual([
+      { transactions: true, lots: true },
+      { transactions: false, lots: false },
+    ]);
     const [whole] = await traderWith('lots-read-first@example.com', 'W-2');
     await importer.run({ ...request(full), ...whole }, noProgress);
     expect(await derived(trader.userId)).toEqual(await derived(whole.userId));
@@ -264,7 +268,7 @@ describe('import atomicity (real database)', () => {
     class WatchedStore extends SqlImportStore {
       override addRows(...args: Parameters<SqlImportStore['addRows']>): ReturnType<SqlImportStore['addRows']> {
         const [, , rows] = args;
-        given.push({ transactions: Symbol.asyncIterator in rows.transactions, lots: !(rows.lots instanceof Promise) && Symbol.asyncIterator in rows.lots });
+        given.push({ transactions: Symbol.asyncIterator in rows.transactions, lots: Symbol.asyncIterator in rows.lots });
         return super.addRows(...args);
       }
     }
@@ -294,22 +298,28 @@ describe('import atomicity (real database)', () => {
     expect(await trades(first.account.accountId)).toEqual(await trades(earlier.account.accountId));
   }, 60000);
 
-  it('a first import whose lots file fails after some of its lots were written leaves nothing, and says which line', async () => {
+  it('a first import whose transactions or lots file fails after some of its rows were written leaves nothing, and says which line', async () => {
     const importer = new ImportBrokerageFiles(new TypeOrmUnitOfWork(database), new SqlImportStore(database), sqlTradeLedgerOn(database), new SqlUploadHistory(database));
-    const [failing] = await traderWith('late-bad-lot@example.com', 'F-1');
-    const example = readFixtureBytes('schwab-example', 'realized_gains.csv').toString('utf8').split(/\r?\n/);
-    const headerAt = example.findIndex((line) => line.startsWith('"Symbol"'));
-    const lot = example[headerAt + 1];
-    // Thousands of good lots (written as they are read, a first import's), then one whose quantity is no number.
-    const lots = [...example.slice(0, headerAt + 1), ...Array.from({ length: 2_500 }, () => lot), lot.replace(/^("[^"]*",){4}"[^"]*"/, (cells) => cells.replace(/"[^"]*"$/, '"abc"'))];
-    const upload = { ...request(readFixtureBytes('schwab-example', 'transactions.csv')), ...failing, gains: { name: 'realized_gains.csv', content: Buffer.from(lots.join('\r\n')) } };
-    await expect(importer.run(upload, noProgress)).rejects.toThrow(new RegExp(`line ${lots.length}\\b`));
-    const [held] = await database.manager.query(
-      `SELECT (SELECT count(*)::int FROM broker_transactions WHERE account_id = $1) AS transactions, (SELECT count(*)::int FROM realized_lots WHERE account_id = $1) AS lots,
-              (SELECT count(*)::int FROM closed_trades WHERE account_id = $1) AS trades`,
-      [failing.account.accountId],
-    );
-    expect(held).toEqual({ transactions: 0, lots: 0, trades: 0 });
+    /** The example file with thousands of copies of its first data row (written as they are read, a first import's), then one whose fifth cell is no number. */
+    const failingLate = (file: string, header: string) => {
+      const example = readFixtureBytes('schwab-example', file).toString('utf8').split(/\r?\n/);
+      const headerAt = example.findIndex((line) => line.startsWith(header));
+      const row = example[headerAt + 1];
+      const lines = [...example.slice(0, headerAt + 1), ...Array.from({ length: 2_500 }, () => row), row.replace(/^("[^"]*",){4}"[^"]*"/, (cells) => cells.replace(/"[^"]*"$/, '"abc"'))];
+      return { name: file, content: Buffer.from(lines.join('\r\n')), lines: lines.length };
+    };
+    for (const bad of ['transactions', 'gains'] as const) {
+      const [failing] = await traderWith(`late-bad-${bad}@example.com`, 'F-1');
+      const file = bad === 'transactions' ? failingLate('transactions.csv', '"Date"') : failingLate('realized_gains.csv', '"Symbol"');
+      const upload = { ...request(readFixtureBytes('schwab-example', 'transactions.csv')), ...failing, [bad]: file };
+      await expect(importer.run(upload, noProgress)).rejects.toThrow(new RegExp(`${file.name}, line ${file.lines}\\b`));
+      const [held] = await database.manager.query(
+        `SELECT (SELECT count(*)::int FROM broker_transactions WHERE account_id = $1) AS transactions, (SELECT count(*)::int FROM realized_lots WHERE account_id = $1) AS lots,
+                (SELECT count(*)::int FROM closed_trades WHERE account_id = $1) AS trades`,
+        [failing.account.accountId],
+      );
+      expect(held).toEqual({ transactions: 0, lots: 0, trades: 0 });
+    }
   }, 60000);
 
   it('an append into one of a user’s accounts adds into rollups the other account shares', async () => {
@@ -430,7 +440,7 @@ describe('import atomicity (real database)', () => {
     const cells = [...transactions, ...lots].map((row) => row.cellsJson);
     withTransactionFingerprints('C-1', transactions);
     withLotFingerprints('C-1', lots);
-    const written = await new TypeOrmUnitOfWork(database).run(() => new SqlImportStore(database).addRows(holder.account.accountId, 1, { transactions, lots: Promise.resolve(lots) }));
+    const written = await new TypeOrmUnitOfWork(database).run(() => new SqlImportStore(database).addRows(holder.account.accountId, 1, { transactions, lots }));
     expect(written).toEqual([2, 1]);
     expect([...transactions, ...lots].map((row) => row.cellsJson)).toEqual(['[]', '[]', '[]']);
     const stored: { cells: string }[] = await database.manager.query(
