@@ -1,6 +1,6 @@
 import { fingerprintLots, fingerprintTransactions, keyingSteps, transactionKeying, withLotFingerprints, withTransactionFingerprints } from './fingerprint.js';
 import { ImportFileError } from './import.errors.js';
-import { parseRealizedLotsFile, parseTransactionsFile } from './parsers/format-registry.js';
+import { brokerageFormats, parseRealizedLotsFile, parseTransactionsFile } from './parsers/format-registry.js';
 import { ROWS_PER_TURN, runSteps, runStepsWithTurns, type Steps, type Turns } from './turns.js';
 
 const TX_HEADER = '"Date","Action","Symbol","Description","Quantity","Price","Fees & Comm","Amount"';
@@ -100,6 +100,21 @@ describe('work in turns', () => {
     const keying = transactionKeying('1');
     for (const [from, to] of [[0, 7], [7, 1_500], [1_500, 2_345]]) runSteps(keying.key(again, from, to));
     expect(again.map((tx) => tx.fingerprint)).toEqual(expected);
+  });
+
+  it('tells the transactions read so far at each step of a layout read under the account lock, which names no account', async () => {
+    expect(brokerageFormats.identify('tx.csv', transactionsFile)?.readsUnderLock).toBe(true);
+    const sizes: number[] = [];
+    let seen: readonly unknown[] | undefined;
+    const titled = `"Transactions  for account XXXX-1234 as of 06/29/2024 05:28:01 PM ET"\n${transactionsFile}`;
+    const parsed = await parseTransactionsFile('tx.csv', titled, undefined, countingTurns(), undefined, (transactions) => {
+      sizes.push(transactions.length);
+      seen = transactions;
+    });
+    expect(sizes).toEqual([ROWS_PER_TURN, 2 * ROWS_PER_TURN]);
+    expect(seen).toBe(parsed.transactions); // the same array, read on to its end: the rows told are final
+    expect(parsed.transactions).toHaveLength(ROWS);
+    expect(parsed.accountNumber).toBeUndefined();
   });
 
   it('tells the lots read so far at each step of a realized-lots file, in either layout', async () => {
