@@ -3,7 +3,7 @@ import { UnitOfWork } from '@app/persistence';
 import { BatchFeed, collectGarbageAbove, turnIfDue } from '@app/shared';
 import { DomainError, type IsoDate } from '@app/shared/domain';
 import { TradeLedger, type AccountLedger } from '@app/trades';
-import { keyedAsRead, keyingSteps, lotKeying, naturalKeyOf, transactionKeying } from '../domain/fingerprint.js';
+import { keyedAsRead, keyingSteps, lotKeying, naturalKeyOf, transactionKeying, type RowKeying } from '../domain/fingerprint.js';
 import { matchTrades, symbolKey, type MatchResult } from '../domain/hybrid-matcher.js';
 import type { MatchedTrade } from '../domain/matched-trade.js';
 import { ImportFileError } from '../domain/import.errors.js';
@@ -311,9 +311,7 @@ export class ImportBrokerageFiles {
       const file = unread ?? (await readTransactions(keyedSoFar && keyedAsRead(keying, keyedSoFar)));
       unread = undefined;
       const transactions = await runStepsWithTurns(withUnknownDays(file.transactions, fileDays.transactions, await knownOf(fileDays.transactions)), TURNS);
-      const unkeyed = keyedSoFar === undefined ? transactions.rows : transactions.rows.filter((row) => row.fingerprint === undefined);
-      const keyed = runStepsWithTurns(keyingSteps(keying, unkeyed, keyedSoFar), TURNS).then(() => transactions.rows);
-      keyed.catch(() => undefined); // met where the rows are awaited
+      const keyed = keyedRest(keying, transactions.rows, keyedSoFar);
       return {
         rows: keyed,
         days: await runStepsWithTurns(daysOf(transactions.rows, (row) => row.date), TURNS),
@@ -344,9 +342,7 @@ export class ImportBrokerageFiles {
       }
       const fileLots = await runStepsWithTurns(withUnknownDays(lotsFile?.lots ?? [], fileDays.lots, await knownOf(fileDays.lots)), TURNS);
       const lots = carriedLots.length === 0 ? fileLots.rows : [...carriedLots, ...fileLots.rows];
-      const unkeyed = keyedSoFar === undefined ? lots : lots.filter((lot) => lot.fingerprint === undefined);
-      const keyed = runStepsWithTurns(keyingSteps(keying, unkeyed, keyedSoFar), TURNS).then(() => lots);
-      keyed.catch(() => undefined); // met where the rows are awaited
+      const keyed = keyedRest(keying, lots, keyedSoFar);
       return { rows: keyed, days: await runStepsWithTurns(daysOf(lots, (lot) => lot.closedDate), TURNS), fileWarnings: [], knownRows: fileLots.knownRows };
     };
     return { takeTransactions, takeLots, fileDays, detected, accountNumber };
@@ -436,7 +432,7 @@ export class ImportBrokerageFiles {
       const addedLots = notStoredYet(await lots.rows, storedLot);
       lotsAsKeyed.end();
       const transactions = await keyed.rows;
-      return await this.matchWhole(transactions, joined(stored.lots, addedLots), { written, fileWarnings: keyed.fileWarnings, knownRows: keyed.knownRows + lots.knownRows });
+      return this.matchWhole(transactions, joined(stored.lots, addedLots), { written, fileWarnings: keyed.fileWarnings, knownRows: keyed.knownRows + lots.knownRows });
     } catch (error) {
       // The write waits for its rows: it fails with them (and the unit of work, which waits for it).
       transactionsAsKeyed.fail(error);
@@ -653,6 +649,17 @@ function letGo(file: UploadedFile): void {
 }
 
 const EMPTY_FILE = Buffer.alloc(0);
+
+/**
+ * The rows once each has its key: those the reading did not key as it went (all of them, without
+ * `keyedSoFar`) are keyed now, each batch told to `keyedSoFar`. The rows are awaited where they are used.
+ */
+function keyedRest<T extends { fingerprint?: string }>(keying: RowKeying<T>, rows: T[], keyedSoFar: ((batch: readonly T[]) => void) | undefined): Promise<T[]> {
+  const unkeyed = keyedSoFar === undefined ? rows : rows.filter((row) => row.fingerprint === undefined);
+  const keyed = runStepsWithTurns(keyingSteps(keying, unkeyed, keyedSoFar), TURNS).then(() => rows);
+  keyed.catch(() => undefined); // met where the rows are awaited
+  return keyed;
+}
 
 /**
  * Whether a transactions file's layout (known from its first lines) `readsUnderLock`. A file whose
