@@ -6,6 +6,9 @@
 //   PROFILE=cpu    (default) where the main thread's time goes: sampled every PROFILE_INTERVAL_US µs (250)
 //   PROFILE=alloc  what the upload allocates, collected objects included (V8's sampling heap profiler,
 //                  a sample every 8 KB): the young collections' work grows with it
+//   PROFILE=live   what is alive at the upload's largest heap (the same profiler, collected objects left
+//                  out, read whenever the heap in use has grown 5% past its largest so far): what sets
+//                  the peak memory
 //
 //   PROFILE_UPLOAD=full     (default) everything before the history's busy day, into an empty account
 //   PROFILE_UPLOAD=day      that day alone, the account holding what came before
@@ -49,13 +52,13 @@ const INTERVAL_US = Number(process.env.PROFILE_INTERVAL_US ?? 250);
 const PROBES = process.env.PROFILE_PROBES === '1';
 /** A /health/live probe slower than this counts as stalled. */
 const STALL_MS = 50;
-const OUT = process.env.PROFILE_OUT ?? `bench/results/profile.${KIND === 'alloc' ? 'heapprofile' : 'cpuprofile'}`;
+const OUT = process.env.PROFILE_OUT ?? `bench/results/profile.${KIND === 'cpu' ? 'cpuprofile' : 'heapprofile'}`;
 const TRADER = 'profile@example.com';
 /** Seconds between the uploads before and the measured one (`BENCH_SETTLE_SECONDS`, as bench/scale.mjs). */
 const SETTLE_S = Number(process.env.BENCH_SETTLE_SECONDS ?? 5);
 
-if (!['cpu', 'alloc'].includes(KIND) || !['full', 'day', 'overlap'].includes(UPLOAD) || !(ROWS > 0) || !Number.isInteger(SYMBOLS) || SYMBOLS < 1 || (PROBES && KIND !== 'cpu')) {
-  console.error('PROFILE is cpu or alloc, PROFILE_UPLOAD full, day or overlap, PROFILE_ROWS a number of rows, PROFILE_SYMBOLS of symbols; PROFILE_PROBES=1 goes with PROFILE=cpu');
+if (!['cpu', 'alloc', 'live'].includes(KIND) || !['full', 'day', 'overlap'].includes(UPLOAD) || !(ROWS > 0) || !Number.isInteger(SYMBOLS) || SYMBOLS < 1 || (PROBES && KIND !== 'cpu')) {
+  console.error('PROFILE is cpu, alloc or live, PROFILE_UPLOAD full, day or overlap, PROFILE_ROWS a number of rows, PROFILE_SYMBOLS of symbols; PROFILE_PROBES=1 goes with PROFILE=cpu');
   process.exit(2);
 }
 
@@ -172,6 +175,27 @@ function printTop(title, shares, unit, count) {
   }
 }
 
+/**
+ * While `until` runs, the heap in use every 250 ms; whenever it has grown 5% past its largest so far, the
+ * sampling profile of what is alive then (PROFILE=live). Answers the last one read, the heap then and when.
+ */
+async function largestHeap(v8, until) {
+  const started = Date.now();
+  let done = false;
+  until.finally(() => (done = true));
+  let peak = { usedBytes: 0, atMs: 0, profile: undefined };
+  while (!done) {
+    const { usedSize } = await v8.send('Runtime.getHeapUsage');
+    if (usedSize > peak.usedBytes * 1.05) {
+      const { profile } = await v8.send('HeapProfiler.getSamplingProfile');
+      peak = { usedBytes: usedSize, atMs: Date.now() - started, profile };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await v8.send('HeapProfiler.stopSampling');
+  return peak;
+}
+
 async function main() {
   const history = generateActiveTraderHistory({ rows: ROWS, symbols: SYMBOLS });
   const { base, lastDay, overlap } = dailyUploads(history);
@@ -206,14 +230,17 @@ async function main() {
       await v8.send('Profiler.setSamplingInterval', { interval: INTERVAL_US });
       await v8.send('Profiler.start');
     } else {
-      await v8.send('HeapProfiler.startSampling', { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+      const collected = KIND === 'alloc';
+      await v8.send('HeapProfiler.startSampling', { samplingInterval: 8192, includeObjectsCollectedByMajorGC: collected, includeObjectsCollectedByMinorGC: collected });
     }
     const cpuBefore = { service: cpuSecondsOf(service.pid), database: databaseCpuSeconds(service.pid, SERVER_URL !== undefined) };
     const uploading = timedUpload(service.url, session.cookie, schwabPair(measured.transactions, measured.gains));
     const live = PROBES ? await load({ url: `${service.url}/health/live`, ...HEALTH_PROBES, until: uploading, slowOverMs: STALL_MS }) : undefined;
+    const largest = KIND === 'live' ? largestHeap(v8, uploading) : undefined;
     const { totalMs } = await uploading;
     const cpu = { service: cpuSecondsOf(service.pid) - cpuBefore.service, database: databaseCpuSeconds(service.pid, SERVER_URL !== undefined) - cpuBefore.database };
-    const { profile } = await v8.send(KIND === 'cpu' ? 'Profiler.stop' : 'HeapProfiler.stopSampling');
+    const peak = await largest;
+    const { profile } = peak?.profile !== undefined ? { profile: peak.profile } : await v8.send(KIND === 'cpu' ? 'Profiler.stop' : 'HeapProfiler.stopSampling');
     v8.close();
     await mkdir(dirname(OUT), { recursive: true });
     await writeFile(OUT, JSON.stringify(profile));
@@ -223,7 +250,8 @@ async function main() {
     );
     const unit = KIND === 'cpu' ? 'ms' : 'MB';
     const { self, total } = sharesOf(KIND === 'cpu' ? cpuTree(profile) : allocationTree(profile.head));
-    console.log(`${KIND === 'cpu' ? 'sampled' : 'allocated'}: ${[...self.values()].reduce((sum, value) => sum + value, 0).toFixed(0)} ${unit}`);
+    if (peak !== undefined) console.log(`largest heap in use: ${(peak.usedBytes / 1_048_576).toFixed(0)} MB at +${peak.atMs} ms`);
+    console.log(`${{ cpu: 'sampled', alloc: 'allocated', live: 'alive' }[KIND]}: ${[...self.values()].reduce((sum, value) => sum + value, 0).toFixed(0)} ${unit}`);
     printTop('self', self, unit, 30);
     printTop('with what they called', total, unit, 40);
     if (live !== undefined) {
