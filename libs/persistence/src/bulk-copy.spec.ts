@@ -1,5 +1,5 @@
 import { Decimal } from '@app/shared/domain';
-import { COPY_PIECE_BYTES, copyField, copyPieces, copyStatement, rowsOf, textOrNull, type CopyPiece, type CopyValue } from './bulk-copy.js';
+import { COPY_PIECE_BYTES, copyField, copyPieces, copyStatement, rowsOf, textAhead, textOrNull, type CopyPiece, type CopyValue } from './bulk-copy.js';
 
 const noPause = async (): Promise<void> => undefined;
 
@@ -60,6 +60,41 @@ describe('COPY text format', () => {
     }
     expect(taken).toEqual([0, 1, 1, 18, 318, 320]);
     expect(pieces).toEqual(whole);
+  });
+
+  it('makes rows given as they come into text ahead of the writer, the same pieces', async () => {
+    const rows = Array.from({ length: 500 }, (_, index) => [`row ${index}`, index, Decimal.parse(`${index}.5`)]);
+    const whole = await all(copyPieces(rows, noPause, COPY_PIECE_BYTES));
+    let taken = 0;
+    async function* batches(): AsyncGenerator<CopyValue[][]> {
+      for (let at = 0; at < rows.length; at += 100) {
+        await new Promise((resolve) => setImmediate(resolve));
+        taken += 1;
+        yield rows.slice(at, at + 100);
+      }
+    }
+    const job = textAhead({ target: { table: 't', columns: ['a', 'b', 'c'] }, rows: batches() }, noPause);
+    // No writer has asked for a piece: every batch is taken, made into text, all the same.
+    for (let turn = 0; turn < 20 && taken < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+    expect(taken).toBe(5);
+    expect(job.target.table).toBe('t');
+    expect(await all(job.pieces)).toEqual(whole);
+  });
+
+  it('fails the pieces made ahead when their rows fail', async () => {
+    async function* failing(): AsyncGenerator<CopyValue[][]> {
+      yield [['first']];
+      throw new Error('matching failed');
+    }
+    const taken: string[] = [];
+    const job = textAhead({ target: { table: 't', columns: ['a'] }, rows: failing() }, noPause);
+    await expect(
+      (async () => {
+        for await (const piece of job.pieces) taken.push(piece.bytes.toString('utf8'));
+      })(),
+    ).rejects.toThrow('matching failed');
+    // The row before the failure made no whole piece: nothing of it is given.
+    expect(taken).toEqual([]);
   });
 
   it('writes any text as UTF-8, lines longer than a piece included', async () => {

@@ -1,3 +1,4 @@
+import { BatchFeed } from '@app/shared';
 import { decimalTextRoom, isSmallInteger, SMALL_INTEGER_ROOM, writeDecimalText, writeSmallInteger, type Decimal } from '@app/shared/domain';
 
 /**
@@ -79,6 +80,33 @@ export async function allRowsOfJob(job: CopyJob): Promise<(readonly CopyValue[])
 /** A job's COPY text: made as it is asked for from its rows (`copyPieces`), or the text it holds. */
 export async function piecesOfJob(job: CopyJob | CopyTextJob, pause: () => Promise<void>): Promise<AsyncIterable<CopyPiece>> {
   return 'pieces' in job ? job.pieces : copyPieces(await rowsOfJob(job), pause);
+}
+
+/**
+ * The job as COPY text made from now on, whether or not the writer has come to it: each batch of rows,
+ * as it comes, is made into pieces at once (turns of the event loop taken through `pause`) and let go
+ * of, the pieces waiting for the writer instead. For rows given as they are worked out while the
+ * writer is busy with the jobs before (an import's trades, which wait behind its raw rows' write): a
+ * piece holds a trade's row in ~300 bytes outside V8's heap, where the trade waiting as objects held
+ * ~600 in it (a million-row import's live heap at the end of its matching: docs/operations.md "Imports").
+ * A failure to make the rows fails the pieces, for the writer to meet.
+ */
+export function textAhead(job: CopyJob, pause: () => Promise<void>): CopyTextJob {
+  const made = new BatchFeed<CopyPiece>();
+  void (async () => {
+    try {
+      for await (const piece of await piecesOfJob(job, pause)) made.add([piece]);
+      made.end();
+    } catch (error) {
+      made.fail(error);
+    }
+  })();
+  return { target: job.target, pieces: eachOf(made) };
+}
+
+/** The items of batches, one by one. */
+async function* eachOf<T>(batches: AsyncIterable<readonly T[]>): AsyncGenerator<T> {
+  for await (const batch of batches) yield* batch;
 }
 
 /** One row per item, made as they are asked for. */

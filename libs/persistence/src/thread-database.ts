@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { fromThreadError, toThreadError, turnIfDue, type ThreadError } from '@app/shared';
-import { piecesOfJob, type CopyJob, type CopyTarget } from './bulk-copy.js';
+import { piecesOfJob, type CopyJob, type CopyTarget, type CopyTextJob } from './bulk-copy.js';
 
 /**
  * What a thread asks of the thread that holds the database (`serveThreadDatabase`), each answered by
@@ -90,7 +90,7 @@ export class ThreadDatabase {
   }
 
   /** As `Database.copyRows`: resolves with the rows each job wrote once the host's writer has written them. */
-  copyRows(...jobs: CopyJob[]): Promise<number[]> {
+  copyRows(...jobs: (CopyJob | CopyTextJob)[]): Promise<number[]> {
     const id = (this.lastId += 1);
     const flow = { inFlight: 0, stopped: false, wake: undefined as (() => void) | undefined };
     this.flows.set(id, flow);
@@ -115,7 +115,7 @@ export class ThreadDatabase {
     this.notify({ kind: 'tell', name, args });
   }
 
-  private async sendPieces(copy: number, jobs: readonly CopyJob[], flow: { inFlight: number; stopped: boolean; wake: (() => void) | undefined }): Promise<void> {
+  private async sendPieces(copy: number, jobs: readonly (CopyJob | CopyTextJob)[], flow: { inFlight: number; stopped: boolean; wake: (() => void) | undefined }): Promise<void> {
     for (const [job, each] of jobs.entries()) {
       try {
         for await (const piece of await piecesOfJob(each, turnIfDue)) {

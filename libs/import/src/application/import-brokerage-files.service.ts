@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { UnitOfWork } from '@app/persistence';
 import { BatchFeed, collectGarbageAbove, turnIfDue } from '@app/shared';
 import { DomainError, type IsoDate } from '@app/shared/domain';
-import { TradeLedger, type AccountLedger } from '@app/trades';
+import { TradeLedger, type AccountLedger, type LedgerRest } from '@app/trades';
 import { keyedAsRead, keyingSteps, lotKeying, naturalKeyOf, transactionKeying, type RowKeying } from '../domain/fingerprint.js';
 import { matchTrades, symbolKey, type MatchResult } from '../domain/hybrid-matcher.js';
 import type { MatchedTrade } from '../domain/matched-trade.js';
@@ -204,7 +204,7 @@ export class ImportBrokerageFiles {
           const change = matched.unchanged
             ? Promise.resolve({ monthsChanged: [] })
             : matched.after === null
-              ? this.ledger.replaceAccount(request.userId, accountId, { trades: matched.tradesAsMade, whole: matched.result.then(ledgerOf) })
+              ? this.ledger.replaceAccount(request.userId, accountId, { trades: matched.tradesAsMade, rest: matched.result.then(ledgerRestOf) })
               : matched.result.then(async (result) => this.ledger.appendToAccount(request.userId, accountId, { ...(await ledgerOf(result)), after: matched.after, symbols: matched.symbols }));
           // Whichever fails first is told: a failed matching fails the write of its trades after it.
           const [current, { monthsChanged }] = await Promise.all([matched.result, change]);
@@ -213,7 +213,7 @@ export class ImportBrokerageFiles {
           entry.counts.monthsUpdated = monthsChanged.length;
           entry.appended = matched.after !== null;
           entry.knownRows = matched.knownRows;
-          trades += current.trades.length;
+          trades += current.stats.brokerVerifiedTrades + current.stats.fifoTrades;
           for (const warning of matched.fileWarnings) warnings.push(warning);
           for (const warning of current.warnings) warnings.push(warning.message);
         }
@@ -443,16 +443,11 @@ export class ImportBrokerageFiles {
 
   /**
    * Matches everything the account holds (stored and added rows, in that order) while the caller
-   * writes the trades it has made (`tradesAsMade`, a batch at each of its turns).
+   * writes the trades it has made (`tradesAsMade`, a batch at each of its turns; the result holds none).
    */
   private matchWhole(transactions: readonly BrokerTransaction[], lots: readonly RealizedLot[], rows: Pick<Matched, 'written' | 'fileWarnings' | 'knownRows'>): Matched {
     const tradesAsMade = new BatchFeed<MatchedTrade>();
-    let told = 0;
-    const tradesSoFar = (trades: readonly MatchedTrade[]) => {
-      tradesAsMade.add(trades.slice(told));
-      told = trades.length;
-    };
-    const result = matchTrades(transactions, lots, { ...TURNS, tradesSoFar });
+    const result = matchTrades(transactions, lots, { ...TURNS, tradesMade: (trades) => tradesAsMade.add(trades) });
     result.then(
       () => tradesAsMade.end(),
       (error: unknown) => tradesAsMade.fail(error),
@@ -506,8 +501,12 @@ function sumCounts(counts: readonly ImportCounts[]): ImportCounts {
 
 /** The ledger a match comes to. */
 async function ledgerOf(result: MatchResult): Promise<AccountLedger> {
+  return { ...(await ledgerRestOf(result)), trades: result.trades };
+}
+
+/** The ledger a match comes to, but its trades. */
+async function ledgerRestOf(result: MatchResult): Promise<LedgerRest> {
   return {
-    trades: result.trades,
     dividends: result.dividends,
     positions: await runStepsWithTurns(result.positions.entrySteps(), TURNS),
     companyNames: result.companyNames,

@@ -43,7 +43,10 @@ export interface MatchStats {
 }
 
 export interface MatchResult {
-  /** Completed trades in the order they were closed. */
+  /**
+   * Completed trades in the order they were closed; none of those handed over as made (`tradesMade`),
+   * which `stats` counts all the same.
+   */
   readonly trades: MatchedTrade[];
   /** Dividends in time order. */
   readonly dividends: MatchedDividend[];
@@ -94,11 +97,12 @@ export interface MatchResumePoint {
 export interface SlicedMatchOptions extends MatchOptions, Turns {
   readonly sliceSize?: number;
   /**
-   * Told, before each stop and once the last transaction is matched, of the trades made so far (the
-   * result's `trades` as it grows): trades are made in their final order and a trade made never
-   * changes, so the caller may take the new ones while matching goes on (the import writes them).
+   * Handed, before each stop and once the last transaction is matched, the trades made since it was
+   * last (in their final order: a trade made never changes), which matching then lets go of: the
+   * result's `trades` holds none of them. The import writes them while matching goes on, and a
+   * million-row history's trades are never all in memory at once (docs/operations.md "Imports").
    */
-  readonly tradesSoFar?: (trades: readonly MatchedTrade[]) => void;
+  readonly tradesMade?: (trades: readonly MatchedTrade[]) => void;
 }
 
 /** A symbol as matching keys it (trimmed, upper case): trades, lots and books are per key. */
@@ -148,7 +152,7 @@ export function matchTrades(
 ): MatchResult | Promise<MatchResult> {
   const run = new MatchRun(transactions, options.useBrokerLots === false ? [] : lots, lots.length);
   if (options.resumeFrom !== undefined) run.resume(options.resumeFrom);
-  return 'pause' in options ? run.runInSlices(options.pause, options.sliceSize ?? ROWS_PER_TURN, options.tradesSoFar) : run.run();
+  return 'pause' in options ? run.runInSlices(options.pause, options.sliceSize ?? ROWS_PER_TURN, options.tradesMade) : run.run();
 }
 
 /** The state of one matching pass. */
@@ -157,7 +161,11 @@ class MatchRun {
   private ordered: BrokerTransaction[] = [];
   private readonly books = new Map<string, SymbolBook>();
   private readonly positions = new PositionHistory();
-  private readonly trades: MatchedTrade[] = [];
+  /** The trades made and not handed over (`handOver`). */
+  private trades: MatchedTrade[] = [];
+  /** The trades handed over as made, and how many of them came from broker lots. */
+  private handedOver = 0;
+  private brokerTradesHandedOver = 0;
   private readonly dividends: MatchedDividend[] = [];
   private readonly warnings: MatchWarning[] = [];
   private readonly companyNames = new Map<string, string>();
@@ -210,18 +218,28 @@ class MatchRun {
     return runSteps(this.result());
   }
 
-  async runInSlices(pause: () => Promise<void>, sliceSize: number, tradesSoFar?: (trades: readonly MatchedTrade[]) => void): Promise<MatchResult> {
+  async runInSlices(pause: () => Promise<void>, sliceSize: number, tradesMade?: (trades: readonly MatchedTrade[]) => void): Promise<MatchResult> {
     await runStepsWithTurns(this.prepare(sliceSize), { pause });
     await runStepsWithTurns(this.allocateBrokerLots(sliceSize), { pause });
     for (let index = 0; index < this.ordered.length; index += 1) {
       if (index > 0 && index % sliceSize === 0) {
-        tradesSoFar?.(this.trades);
+        if (tradesMade !== undefined) this.handOver(tradesMade);
         await pause();
       }
       this.apply(this.ordered[index], index);
     }
-    tradesSoFar?.(this.trades);
+    if (tradesMade !== undefined) this.handOver(tradesMade);
     return runStepsWithTurns(this.result(sliceSize), { pause });
+  }
+
+  /** Hands the trades made since the last time over, counted, and lets go of them. */
+  private handOver(tradesMade: (trades: readonly MatchedTrade[]) => void): void {
+    if (this.trades.length === 0) return;
+    const made = this.trades;
+    this.trades = [];
+    this.handedOver += made.length;
+    for (const trade of made) if (trade.source === 'broker') this.brokerTradesHandedOver += 1;
+    tradesMade(made);
   }
 
   /** The transactions in time order, a place for each one's broker lots, and the splits by day. */
@@ -245,7 +263,7 @@ class MatchRun {
       if (++counted % sliceSize === 0) yield;
       if (this.usedLots[index] === 0) unmatchedLots.push(this.lots[index]);
     }
-    let brokerTrades = 0;
+    let brokerTrades = this.brokerTradesHandedOver;
     for (const trade of this.trades) {
       if (++counted % sliceSize === 0) yield;
       if (trade.source === 'broker') brokerTrades += 1;
@@ -269,7 +287,7 @@ class MatchRun {
       stats: {
         realizedGainsLots: this.lotRowsGiven,
         brokerVerifiedTrades: brokerTrades,
-        fifoTrades: this.trades.length - brokerTrades,
+        fifoTrades: this.handedOver + this.trades.length - brokerTrades,
         closingTransactions: closing,
         closingTransactionsWithBrokerLots: closingWithBrokerLots,
         unmatchedLots: unmatchedLots.length,

@@ -35,14 +35,18 @@ export interface AccountLedger {
   readonly openLots: readonly LedgerOpenLot[];
 }
 
+/** An account's ledger but its trades. */
+export type LedgerRest = Omit<AccountLedger, 'trades'>;
+
 /**
  * An account's ledger while the import still works it out: its trades come in batches, in their final
- * order, as matching makes them (`trades`), and `whole` is the ledger once matching has ended (its
- * `trades` those of the batches, in order). A failed matching fails both.
+ * order, as matching makes them (`trades`), and `rest` is the rest of the ledger once matching has
+ * ended. The trades are nowhere else: once written they are let go of, so a million-row history's trades
+ * are never all in memory at once. A failed matching fails both.
  */
 export interface LedgerInMaking {
   readonly trades: AsyncIterable<readonly LedgerTrade[]>;
-  readonly whole: Promise<AccountLedger>;
+  readonly rest: Promise<LedgerRest>;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { eachInTurns, rowsOf, type CopyJob, type CopyTarget, type CopyValue } from '@app/persistence';
 import { Decimal, decimalPlaces, type IsoDate } from '@app/shared/domain';
-import type { AccountLedger } from '../../application/trade-ledger.port.js';
+import type { AccountLedger, LedgerTrade } from '../../application/trade-ledger.port.js';
 import { holdingPeriodOf, PROFIT_LOSS_EDGES, profitLossBucketOf } from '../../domain/trade-statistics.js';
 
 /** What a ledger's rollups are made of: the ledger's trades, dividends and positions added up once. */
@@ -13,6 +13,12 @@ interface RollupTotals {
 
 type RolledUpLedger = Pick<AccountLedger, 'trades' | 'dividends' | 'positions' | 'companyNames'>;
 
+/** A ledger whose trades are added up as they are written (`tradesAdded`, once all are), and the rest of it once it is whole. */
+export interface TradesAddedUp {
+  readonly tradesAdded: Promise<LedgerRollup>;
+  readonly rest: Promise<Omit<RolledUpLedger, 'trades'>>;
+}
+
 /**
  * A user's report rollups computed from one account's ledger in memory, for when that account is all
  * the user has: the rows `refreshTradeReports`' statements would insert, written with `COPY` instead
@@ -24,12 +30,19 @@ type RolledUpLedger = Pick<AccountLedger, 'trades' | 'dividends' | 'positions' |
  * job's rows: on a server once it has sent the trades (while the server takes them in), on the
  * embedded engine once it comes to the job; the adding up takes turns of the event loop (70,000
  * trades took 140–360 ms, a million several seconds, with no other request answered).
+ *
+ * A ledger still worked out has its trades added up as they are written (`TradesAddedUp`): the rest of
+ * it is added once it is whole and the rollup has every trade.
  */
-export function rollupJobs(userId: number, accountId: number, ledger: RolledUpLedger | Promise<RolledUpLedger>): CopyJob[] {
+export function rollupJobs(userId: number, accountId: number, ledger: RolledUpLedger | TradesAddedUp): CopyJob[] {
   let totals: Promise<RollupTotals> | undefined;
-  // A ledger still worked out (its trades written as matching makes them) is added up once it is whole.
-  const added = () => (totals ??= Promise.resolve(ledger).then(rollupTotals));
-  const names = async () => (await ledger).companyNames;
+  const rest = 'tradesAdded' in ledger ? ledger.rest : Promise.resolve(ledger);
+  const added = () =>
+    (totals ??= (async () => {
+      const rollup = 'tradesAdded' in ledger ? await ledger.tradesAdded : await rollupOfTrades(ledger.trades);
+      return rollup.totals(await rest);
+    })());
+  const names = async () => (await rest).companyNames;
   return [
     {
       target: DAILY_SYMBOL_TOTALS,
@@ -65,79 +78,108 @@ export function rollupJobs(userId: number, accountId: number, ledger: RolledUpLe
   ];
 }
 
-async function rollupTotals(ledger: RolledUpLedger): Promise<RollupTotals> {
+/** A rollup of `trades`, added up with turns of the event loop. */
+async function rollupOfTrades(trades: readonly LedgerTrade[]): Promise<LedgerRollup> {
+  const rollup = new LedgerRollup();
+  await eachInTurns(trades, (trade) => rollup.addTrade(trade));
+  return rollup;
+}
+
+/**
+ * One account's ledger added up for the rollups: its trades one at a time (as they are written, where
+ * a whole history's are written as matching makes them: they need not all be kept), then its dividends
+ * and positions (`totals`).
+ */
+export class LedgerRollup {
   // Keyed by the rows' own strings, map within map: a key made of several (a new string each time)
   // is hashed anew at every lookup, which took most of the time over 70,000 trades.
-  const days = new Map<string, Map<IsoDate, DayTotals>>();
-  const symbols = new Map<string, SymbolTotals>();
-  const dayOf = (symbol: string, day: IsoDate): DayTotals => {
-    let ofSymbol = days.get(symbol);
-    if (ofSymbol === undefined) days.set(symbol, (ofSymbol = new Map()));
+  private readonly days = new Map<string, Map<IsoDate, DayTotals>>();
+  private readonly symbols = new Map<string, SymbolTotals>();
+  /** A side's groupings, each a map by key. */
+  private readonly sides = new Map<string, Map<string, GroupTotals>[]>();
+  /** The trades added. */
+  tradeCount = 0;
+
+  addTrade(trade: LedgerTrade): void {
+    this.tradeCount += 1;
+    const pnl = new Term(trade.totalProfitLoss);
+    const win = trade.tradeResult === 'Win';
+    const day = this.dayOf(trade.symbol, trade.closeDate);
+    day.trades += 1;
+    if (win) day.winning += 1;
+    day.pnl.add(pnl);
+    this.symbolOf(trade.symbol).addTrade(trade, pnl, win);
+    const { side, holdingDays } = trade;
+    this.groupOf(Grouping.Side, side, side).add(pnl, holdingDays);
+    this.groupOf(Grouping.Day, side, trade.closeDate).add(pnl, holdingDays);
+    this.groupOf(Grouping.Period, side, holdingPeriodOf(holdingDays)).add(pnl, holdingDays);
+    this.groupOf(Grouping.Symbol, side, trade.symbol).add(pnl, holdingDays);
+    this.groupOf(Grouping.Bucket, side, BUCKET_KEYS[profitLossBucketOf(trade.totalProfitLoss)]).add(pnl, holdingDays);
+  }
+
+  /** The days on which the trades added closed. */
+  closeDays(): Set<IsoDate> {
+    const days = new Set<IsoDate>();
+    for (const ofSymbol of this.days.values()) for (const day of ofSymbol.keys()) days.add(day);
+    return days;
+  }
+
+  /** The rollups' rows once `rest`'s dividends and positions are added too (once: the rollup is spent). */
+  async totals(rest: Pick<RolledUpLedger, 'dividends' | 'positions'>): Promise<RollupTotals> {
+    await eachInTurns(rest.dividends, (dividend) => {
+      const amount = new Term(dividend.amount);
+      const day = this.dayOf(dividend.symbol, dividend.transactionDate);
+      day.dividends += 1;
+      day.paid.add(amount);
+      if (dividend.symbol !== '') this.symbolOf(dividend.symbol).addDividend(dividend.transactionDate, amount);
+    });
+    await eachInTurns(rest.positions, (position) => this.symbolOf(position.symbol).addPosition(position.date, position.shares));
+
+    const perDay = new Map<IsoDate, DayTotals>();
+    // Gathered with turns too: a million rows' days of symbols took a tenth of a second to gather at once.
+    const daysOfSymbols: DayTotals[] = [];
+    await eachInTurns([...this.days.values()], (ofSymbol) => {
+      for (const totals of ofSymbol.values()) daysOfSymbols.push(totals);
+    });
+    await eachInTurns(daysOfSymbols, (totals) => {
+      let all = perDay.get(totals.day);
+      if (all === undefined) perDay.set(totals.day, (all = new DayTotals('', totals.day)));
+      all.trades += totals.trades;
+      all.winning += totals.winning;
+      all.pnl.addSum(totals.pnl);
+      all.dividends += totals.dividends;
+      all.paid.addSum(totals.paid);
+    });
+    return {
+      daysOfSymbols,
+      days: [...perDay.values()],
+      symbols: [...this.symbols.values()],
+      groups: [...this.sides.values()].flatMap((ofSide) => ofSide.flatMap((ofGrouping) => [...ofGrouping.values()])),
+    };
+  }
+
+  private dayOf(symbol: string, day: IsoDate): DayTotals {
+    let ofSymbol = this.days.get(symbol);
+    if (ofSymbol === undefined) this.days.set(symbol, (ofSymbol = new Map()));
     let totals = ofSymbol.get(day);
     if (totals === undefined) ofSymbol.set(day, (totals = new DayTotals(symbol, day)));
     return totals;
-  };
-  const symbolOf = (symbol: string): SymbolTotals => {
-    let totals = symbols.get(symbol);
-    if (totals === undefined) symbols.set(symbol, (totals = new SymbolTotals(symbol)));
+  }
+
+  private symbolOf(symbol: string): SymbolTotals {
+    let totals = this.symbols.get(symbol);
+    if (totals === undefined) this.symbols.set(symbol, (totals = new SymbolTotals(symbol)));
     return totals;
-  };
-  /** A side's groupings, each a map by key. */
-  const sides = new Map<string, Map<string, GroupTotals>[]>();
-  const groupOf = (grouping: Grouping, side: string, key: string): GroupTotals => {
-    let ofSide = sides.get(side);
-    if (ofSide === undefined) sides.set(side, (ofSide = GROUPINGS.map(() => new Map())));
+  }
+
+  private groupOf(grouping: Grouping, side: string, key: string): GroupTotals {
+    let ofSide = this.sides.get(side);
+    if (ofSide === undefined) this.sides.set(side, (ofSide = GROUPINGS.map(() => new Map())));
     const ofGrouping = ofSide[grouping];
     let totals = ofGrouping.get(key);
     if (totals === undefined) ofGrouping.set(key, (totals = new GroupTotals(GROUPINGS[grouping], side, key)));
     return totals;
-  };
-
-  await eachInTurns(ledger.trades, (trade) => {
-    const pnl = new Term(trade.totalProfitLoss);
-    const win = trade.tradeResult === 'Win';
-    const day = dayOf(trade.symbol, trade.closeDate);
-    day.trades += 1;
-    if (win) day.winning += 1;
-    day.pnl.add(pnl);
-    symbolOf(trade.symbol).addTrade(trade, pnl, win);
-    const { side, holdingDays } = trade;
-    groupOf(Grouping.Side, side, side).add(pnl, holdingDays);
-    groupOf(Grouping.Day, side, trade.closeDate).add(pnl, holdingDays);
-    groupOf(Grouping.Period, side, holdingPeriodOf(holdingDays)).add(pnl, holdingDays);
-    groupOf(Grouping.Symbol, side, trade.symbol).add(pnl, holdingDays);
-    groupOf(Grouping.Bucket, side, BUCKET_KEYS[profitLossBucketOf(trade.totalProfitLoss)]).add(pnl, holdingDays);
-  });
-  await eachInTurns(ledger.dividends, (dividend) => {
-    const amount = new Term(dividend.amount);
-    const day = dayOf(dividend.symbol, dividend.transactionDate);
-    day.dividends += 1;
-    day.paid.add(amount);
-    if (dividend.symbol !== '') symbolOf(dividend.symbol).addDividend(dividend.transactionDate, amount);
-  });
-  await eachInTurns(ledger.positions, (position) => symbolOf(position.symbol).addPosition(position.date, position.shares));
-
-  const perDay = new Map<IsoDate, DayTotals>();
-  // Gathered with turns too: a million rows' days of symbols took a tenth of a second to gather at once.
-  const daysOfSymbols: DayTotals[] = [];
-  await eachInTurns([...days.values()], (ofSymbol) => {
-    for (const totals of ofSymbol.values()) daysOfSymbols.push(totals);
-  });
-  await eachInTurns(daysOfSymbols, (totals) => {
-    let all = perDay.get(totals.day);
-    if (all === undefined) perDay.set(totals.day, (all = new DayTotals('', totals.day)));
-    all.trades += totals.trades;
-    all.winning += totals.winning;
-    all.pnl.addSum(totals.pnl);
-    all.dividends += totals.dividends;
-    all.paid.addSum(totals.paid);
-  });
-  return {
-    daysOfSymbols,
-    days: [...perDay.values()],
-    symbols: [...symbols.values()],
-    groups: [...sides.values()].flatMap((ofSide) => ofSide.flatMap((ofGrouping) => [...ofGrouping.values()])),
-  };
+  }
 }
 
 /** The statistics' groupings (`trade_statistic_groups.grouping`), by their place in `GROUPINGS`. */

@@ -6,7 +6,7 @@ import { Database, MIGRATIONS } from '@app/persistence';
 import { loadConfig } from '@app/shared';
 import { Decimal } from '@app/shared/domain';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
-import type { AccountLedger, LedgerTrade } from '../../application/trade-ledger.port.js';
+import type { AccountLedger, LedgerRest, LedgerTrade } from '../../application/trade-ledger.port.js';
 import { aDividend, aTrade } from '../../testing/in-memory-trade-reports.js';
 import { ReportDataChanges } from './report-data-changes.js';
 import { InProcessReportVersions } from './report-versions.adapters.js';
@@ -101,18 +101,19 @@ describe('SqlTradeLedger (real database)', () => {
 
     /**
      * The ledger's trades in two batches, the second given once the writer has taken the first, and
-     * the ledger whole once both are taken (or after two seconds, which a writer that waited for the
-     * whole ledger before taking a trade would show in `events`).
+     * the rest of the ledger (no trade: they are only in the batches) once both are taken (or after two
+     * seconds, which a writer that waited for the whole ledger before taking a trade would show in `events`).
      */
     const inMaking = (ledger: AccountLedger, failure?: Error) => {
       const events: string[] = [];
       let timer: NodeJS.Timeout | undefined;
       let whole: () => void = () => undefined;
       let broken: (error: Error) => void = () => undefined;
-      const wholeLedger = new Promise<AccountLedger>((resolve, reject) => {
+      const wholeLedger = new Promise<LedgerRest>((resolve, reject) => {
         whole = () => {
           clearTimeout(timer);
-          resolve(ledger);
+          const { dividends, positions, companyNames, openLots } = ledger;
+          resolve({ dividends, positions, companyNames, openLots });
         };
         broken = reject;
         timer = setTimeout(() => {
@@ -134,7 +135,7 @@ describe('SqlTradeLedger (real database)', () => {
         events.push('whole');
         whole();
       }
-      return { making: { trades: trades(), whole: wholeLedger }, events };
+      return { making: { trades: trades(), rest: wholeLedger }, events };
     };
 
     it('writes the trades as they come, before the ledger is whole, and the same rows as the whole ledger', async () => {
@@ -158,7 +159,7 @@ describe('SqlTradeLedger (real database)', () => {
       expect(await stored()).toEqual(before);
     });
 
-    it('waits for the whole ledger when the journal has trades to carry over', async () => {
+    it('gathers the whole ledger first when the journal has trades to carry over', async () => {
       const ledger = new SqlTradeLedger(database, new ReportDataChanges());
       await replace(ledger, ledgerOf());
       const [trade] = await database.manager.query(
@@ -168,13 +169,9 @@ describe('SqlTradeLedger (real database)', () => {
         [accountId],
       );
       const whole = await stored();
-      let taken = false;
-      async function* untaken(): AsyncGenerator<readonly LedgerTrade[]> {
-        taken = true;
-        yield [];
-      }
-      await database.inTransaction(() => ledger.replaceAccount(userId, accountId, { trades: untaken(), whole: Promise.resolve(ledgerOf()) }));
-      expect(taken).toBe(false);
+      const { making, events } = inMaking(ledgerOf());
+      await database.inTransaction(() => ledger.replaceAccount(userId, accountId, making));
+      expect(events).toEqual(['first batch taken', 'second batch taken', 'whole']);
       expect(await stored()).toEqual(whole);
       // The trade is derived again: its journal stays its own.
       expect(await database.manager.query(`SELECT trade_id FROM journal_trades WHERE account_id = $1`, [accountId])).toEqual([{ trade_id: trade.trade_id }]);

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, mapInTurns, rowsOf, type CopyJob, type CopyRows, type CopyTarget, type CopyValue, type SqlRow } from '@app/persistence';
+import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, mapInTurns, rowsOf, textAhead, type CopyJob, type CopyRows, type CopyTarget, type CopyTextJob, type CopyValue, type SqlRow } from '@app/persistence';
+import { turnIfDue } from '@app/shared';
 import { monthOf, type IsoDate } from '@app/shared/domain';
-import { TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type LedgerInMaking, type LedgerTrade, type OpenBooks } from '../../application/trade-ledger.port.js';
-import type { ClosedTrade, TradeSide, TradeSource } from '../../domain/closed-trade.js';
+import { TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type LedgerInMaking, type LedgerRest, type LedgerTrade, type OpenBooks } from '../../application/trade-ledger.port.js';
+import type { ClosedTrade, DividendPayment, TradeSide, TradeSource } from '../../domain/closed-trade.js';
 import { TradeIdSequence } from '../../domain/trade-list.js';
 import { ReportDataChanges } from './report-data-changes.js';
 import { hasJournal, journalBeforeRewrite, reattachJournal } from './sql-trade-journal.js';
-import { ROLLUP_TABLES, rollupJobs } from './ledger-rollups.js';
+import { LedgerRollup, ROLLUP_TABLES, rollupJobs } from './ledger-rollups.js';
 import { appendTradeReports, otherAccountsHoldLedgers, raiseReportVersion, refreshTradeReports } from './report-rollups.js';
 
 /**
@@ -26,12 +27,12 @@ export class SqlTradeLedger extends TradeLedger {
   async replaceAccount(userId: number, accountId: number, given: AccountLedger | LedgerInMaking): Promise<LedgerChange> {
     const manager = this.database.manager;
     // A ledger in making has its trades written as matching makes them: the database takes them in
-    // meanwhile instead of waiting for the matching's end. Unless the journal has trades to carry over,
-    // which needs every new trade's id before the old trades go: the whole ledger is awaited then.
-    // Otherwise the trades' ids first: CPU work, done while the database may still be taking in what
-    // the import wrote before (the statements wait for that).
+    // meanwhile instead of waiting for the matching's end, and they are let go of once written. Unless
+    // the journal has trades to carry over, which needs every new trade's id before the old trades go:
+    // the whole ledger is gathered then. Otherwise the trades' ids first: CPU work, done while the
+    // database may still be taking in what the import wrote before (the statements wait for that).
     const writing: LedgerInMaking | LedgerWithIds =
-      'whole' in given && !(await hasJournal(manager, accountId)) ? given : await withIds(accountId, 'whole' in given ? await given.whole : given);
+      'rest' in given && !(await hasJournal(manager, accountId)) ? given : await withIds(accountId, 'rest' in given ? await gathered(given) : given);
     const before = await this.monthSignatures(accountId);
     const journal = 'ids' in writing ? await journalBeforeRewrite(manager, accountId, writing.ids) : null;
     // When the account is all the user holds, its ledger in memory gives the user's rollups: written
@@ -42,27 +43,49 @@ export class SqlTradeLedger extends TradeLedger {
       await manager.query(`DELETE FROM ${table} WHERE account_id = $1`, [accountId]);
     }
     if (fromMemory) for (const table of ROLLUP_TABLES) await manager.query(`DELETE FROM ${table} WHERE user_id = $1`, [userId]);
-    const whole = 'ids' in writing ? writing.ledger : writing.whole;
-    const trades = 'ids' in writing ? tradeRows(userId, accountId, writing.ledger, writing.ids, 0) : tradeRowsAsMade(userId, accountId, writing.trades);
-    await this.copyLedger(userId, accountId, whole, trades, { dividends: 0, openLots: 0 }, fromMemory ? rollupJobs(userId, accountId, whole) : []);
-    const written = await whole;
-    await this.writeCompanyNames(userId, accountId, written.companyNames);
-    // Only an account with a journal has one to carry over (a million trades' pairs took 0.2 s to make for nothing).
-    if (journal !== null && 'ids' in writing) {
-      const { ids } = writing;
-      await reattachJournal(
-        manager,
-        userId,
-        journal,
-        written.trades.map((trade, seq) => ({ id: ids[seq], closeFill: trade.txFingerprint ?? null })),
-      );
+    let rest: LedgerRest;
+    let closeDays: ReadonlySet<IsoDate>;
+    if ('ids' in writing) {
+      const { ledger, ids } = writing;
+      await this.copyLedger(userId, accountId, ledger, { target: CLOSED_TRADES, rows: tradeRows(userId, accountId, ledger, ids, 0) }, ledger.trades.length, { dividends: 0, openLots: 0 }, fromMemory ? rollupJobs(userId, accountId, ledger) : []);
+      rest = ledger;
+      closeDays = await daysOf(ledger.trades);
+      // Only an account with a journal has one to carry over (a million trades' pairs took 0.2 s to make for nothing).
+      if (journal !== null) {
+        await reattachJournal(
+          manager,
+          userId,
+          journal,
+          ledger.trades.map((trade, seq) => ({ id: ids[seq], closeFill: trade.txFingerprint ?? null })),
+        );
+      }
+    } else {
+      // Each trade, as its row is made, is added up for the rollups (when they come from memory) and its day kept.
+      const rollup = fromMemory ? new LedgerRollup() : undefined;
+      const days = new Set<IsoDate>();
+      const made = tradeRowsAsMade(userId, accountId, writing.trades, (trade) => {
+        days.add(trade.closeDate);
+        rollup?.addTrade(trade);
+      });
+      const jobs: CopyJob[] = [];
+      if (rollup !== undefined) {
+        const tradesAdded = made.all.then(() => rollup);
+        tradesAdded.catch(() => undefined); // met by the write, which fails first
+        jobs.push(...rollupJobs(userId, accountId, { tradesAdded, rest: writing.rest }));
+      }
+      // Made into text as they come: they wait for the write as text, not as objects (`textAhead`).
+      const trades = textAhead({ target: CLOSED_TRADES, rows: made.rows }, turnIfDue);
+      await this.copyLedger(userId, accountId, writing.rest, trades, made.all, { dividends: 0, openLots: 0 }, jobs);
+      rest = await writing.rest;
+      closeDays = days;
     }
+    await this.writeCompanyNames(userId, accountId, rest.companyNames);
     // An account that held nothing before changes in every month it holds now: no digest is needed.
     const after = before.size === 0 ? null : await this.monthSignatures(accountId);
     if (fromMemory) await raiseReportVersion(manager, userId);
     else await refreshTradeReports(this.database, userId);
     this.database.afterCommit(() => this.changes.changed(userId));
-    if (after === null) return { monthsChanged: await activeMonths(written) };
+    if (after === null) return { monthsChanged: await activeMonths(closeDays, rest.dividends) };
     const months = new Set([...before.keys(), ...after.keys()]);
     return { monthsChanged: [...months].filter((month) => before.get(month) !== after.get(month)).sort() };
   }
@@ -114,32 +137,33 @@ export class SqlTradeLedger extends TradeLedger {
     // count their own occurrences only, as a full rewrite would.
     const ids = await tradeIdsInTurns(accountId, append.trades);
     await manager.query(`DELETE FROM open_lots WHERE account_id = $1 AND symbol = ANY($2::text[])`, [accountId, append.symbols]);
-    await this.copyLedger(userId, accountId, append, tradeRows(userId, accountId, append, ids, Number(next.trades)), {
+    await this.copyLedger(userId, accountId, append, { target: CLOSED_TRADES, rows: tradeRows(userId, accountId, append, ids, Number(next.trades)) }, append.trades.length, {
       dividends: Number(next.dividends),
       openLots: Number(next.open_lots),
     });
     await this.writeCompanyNames(userId, accountId, append.companyNames);
     await appendTradeReports(this.database, userId, accountId, append.after, append.symbols);
     this.database.afterCommit(() => this.changes.changed(userId));
-    return { monthsChanged: await activeMonths(append) };
+    return { monthsChanged: await activeMonths(await daysOf(append.trades), append.dividends) };
   }
 
   /**
-   * Writes the ledger's rows with `COPY`: its trades' rows (`tradeRows`, or `tradeRowsAsMade` while the
-   * ledger is worked out), then the rest of it once it is whole, each table's `seq` from `first` on,
-   * then the `after` jobs. Once the import has committed, the tables' statistics (what the report
-   * queries plan on) are refreshed where the write has made them stale.
+   * Writes the ledger's rows with `COPY`: its trades (`tradeRows`, or `tradeRowsAsMade` while the
+   * ledger is worked out; `tradeCount` of them), then the rest of it once it is whole, each table's
+   * `seq` from `first` on, then the `after` jobs. Once the import has committed, the tables' statistics
+   * (what the report queries plan on) are refreshed where the write has made them stale.
    */
   private async copyLedger(
     userId: number,
     accountId: number,
-    ledger: AccountLedger | Promise<AccountLedger>,
-    trades: CopyRows,
+    ledger: LedgerRest | Promise<LedgerRest>,
+    trades: CopyJob | CopyTextJob,
+    tradeCount: number | Promise<number>,
     first: { dividends: number; openLots: number },
     after: readonly CopyJob[] = [],
   ): Promise<void> {
     await this.database.copyRows(
-      { target: CLOSED_TRADES, rows: trades },
+      trades,
       {
         target: DIVIDENDS,
         rows: async () => rowsOf((await ledger).dividends, (d, index) => [userId, accountId, d.transactionDate, d.symbol, d.action, d.amount, first.dividends + index]),
@@ -164,8 +188,8 @@ export class SqlTradeLedger extends TradeLedger {
       ...after,
     );
     // One count for all the tables: the rows of the ledger, which the rollups' rows grow with.
-    const { trades: written, positions, dividends } = await ledger;
-    this.database.refreshStatisticsAfterCommit(LEDGER_STATISTICS, written.length + positions.length + dividends.length);
+    const { positions, dividends } = await ledger;
+    this.database.refreshStatisticsAfterCommit(LEDGER_STATISTICS, (await tradeCount) + positions.length + dividends.length);
   }
 
   /** Sets the account's company names (symbol → name; the empty symbol has none). */
@@ -202,15 +226,20 @@ export class SqlTradeLedger extends TradeLedger {
   }
 }
 
-/** The months (ascending) in which a ledger closes a trade or pays a dividend. */
-async function activeMonths(ledger: Pick<AccountLedger, 'trades' | 'dividends'>): Promise<string[]> {
-  // Each distinct day's month once: the trades come by close date, so a million of them hold a few
-  // hundred days (a quarter of a second went into a month per trade), gathered with turns of the
-  // event loop (a million trades' days took 75 ms).
-  const days = new Set<IsoDate>();
-  await eachInTurns(ledger.trades, (trade) => days.add(trade.closeDate));
-  await eachInTurns(ledger.dividends, (dividend) => days.add(dividend.transactionDate));
+/** The months (ascending) in which trades closed (on `closeDays`) or `dividends` were paid. */
+async function activeMonths(closeDays: ReadonlySet<IsoDate>, dividends: readonly DividendPayment[]): Promise<string[]> {
+  // Each distinct day's month once: a million trades hold a few hundred days (a quarter of a second
+  // went into a month per trade), gathered with turns of the event loop.
+  const days = new Set(closeDays);
+  await eachInTurns(dividends, (dividend) => days.add(dividend.transactionDate));
   return [...new Set([...days].map(monthOf))].sort();
+}
+
+/** The days on which `trades` closed, gathered with turns of the event loop (a million trades' days took 75 ms). */
+async function daysOf(trades: readonly LedgerTrade[]): Promise<Set<IsoDate>> {
+  const days = new Set<IsoDate>();
+  await eachInTurns(trades, (trade) => days.add(trade.closeDate));
+  return days;
 }
 
 /** A trade's row of `closed_trades` (CLOSED_TRADES' columns). */
@@ -253,12 +282,42 @@ function tradeRows(userId: number, accountId: number, ledger: AccountLedger, ids
 
 /**
  * The trades' rows as matching makes them, a batch at a time: each trade's place and id (its
- * occurrence among identical ones, `TradeIdSequence`) counted as they come, in their final order.
+ * occurrence among identical ones, `TradeIdSequence`) counted as they come, in their final order, and
+ * each trade shown to `seen` as its row is made. `all` is the count of trades once every batch has
+ * been made into rows (it fails if the rows stop short: the write failed).
  */
-async function* tradeRowsAsMade(userId: number, accountId: number, batches: AsyncIterable<readonly LedgerTrade[]>): AsyncGenerator<CopyValue[][]> {
-  const sequence = new TradeIdSequence(accountId);
+function tradeRowsAsMade(
+  userId: number,
+  accountId: number,
+  batches: AsyncIterable<readonly LedgerTrade[]>,
+  seen: (trade: LedgerTrade) => void,
+): { rows: AsyncGenerator<CopyValue[][]>; all: Promise<number> } {
   let seq = 0;
-  for await (const batch of batches) yield batch.map((trade) => tradeRow(userId, accountId, trade, seq++, sequence.next(trade)));
+  let settle: { resolve: (count: number) => void; reject: (error: Error) => void } | undefined;
+  const all = new Promise<number>((resolve, reject) => (settle = { resolve, reject }));
+  all.catch(() => undefined); // met where it is awaited
+  async function* rows(): AsyncGenerator<CopyValue[][]> {
+    const sequence = new TradeIdSequence(accountId);
+    try {
+      for await (const batch of batches) {
+        yield batch.map((trade) => {
+          seen(trade);
+          return tradeRow(userId, accountId, trade, seq++, sequence.next(trade));
+        });
+      }
+      settle?.resolve(seq);
+    } finally {
+      settle?.reject(new Error('the trades were not all written'));
+    }
+  }
+  return { rows: rows(), all };
+}
+
+/** A ledger in making gathered whole: its trades, and the rest once matching has ended. */
+async function gathered(ledger: LedgerInMaking): Promise<AccountLedger> {
+  const trades: LedgerTrade[] = [];
+  for await (const batch of ledger.trades) for (const trade of batch) trades.push(trade);
+  return { ...(await ledger.rest), trades };
 }
 
 /** A whole ledger and its trades' ids (`tradeIdsInTurns`). */
