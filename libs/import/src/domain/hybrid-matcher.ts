@@ -170,20 +170,33 @@ class MatchRun {
   private readonly warnings: MatchWarning[] = [];
   private readonly companyNames = new Map<string, string>();
   /**
-   * The broker lots allocated to each closing transaction, by its place in `ordered`, and which lots
-   * are allocated (1), by their place in `lots`: arrays, where a Map and a Set of a million rows took
-   * the event loop for a tenth of a second at a time to grow.
+   * The broker lots allocated to each closing transaction (their places in `lots`), by its place in
+   * `ordered`, and which lots are allocated (1), by their place in `lots`: arrays, where a Map and a
+   * Set of a million rows took the event loop for a tenth of a second at a time to grow.
    */
-  private readonly brokerLotsOf: (RealizedLot[] | undefined)[] = [];
+  private readonly brokerLotsOf: (number[] | undefined)[] = [];
   private readonly usedLots: Uint8Array;
   private readonly splitDaysDone = new Set<string>();
   private splitRowsByDay = new Map<string, BrokerTransaction[]>();
+  /** The rows given, until `prepare` has them in `ordered`. */
+  private transactions: readonly BrokerTransaction[];
+  /**
+   * The lots given (a copy: an applied transaction's lots are let go of here, `applyAt`). Rows are
+   * most of a large import's memory: each one matched is let go of, so that a million-row history's
+   * rows, its trades and the state matching builds are not all alive at its end.
+   */
+  private readonly lots: RealizedLot[];
+  /** Closing transactions applied, and those of them with broker lots (the stats). */
+  private closing = 0;
+  private closingWithBrokerLots = 0;
 
   constructor(
-    private readonly transactions: readonly BrokerTransaction[],
-    private readonly lots: readonly RealizedLot[],
+    transactions: readonly BrokerTransaction[],
+    lots: readonly RealizedLot[],
     private readonly lotRowsGiven: number,
   ) {
+    this.transactions = transactions;
+    this.lots = [...lots];
     this.usedLots = new Uint8Array(lots.length);
   }
 
@@ -212,9 +225,7 @@ class MatchRun {
   run(): MatchResult {
     runSteps(this.prepare());
     runSteps(this.allocateBrokerLots());
-    for (let index = 0; index < this.ordered.length; index += 1) {
-      this.apply(this.ordered[index], index);
-    }
+    for (let index = 0; index < this.ordered.length; index += 1) this.applyAt(index);
     return runSteps(this.result());
   }
 
@@ -226,10 +237,25 @@ class MatchRun {
         if (tradesMade !== undefined) this.handOver(tradesMade);
         await pause();
       }
-      this.apply(this.ordered[index], index);
+      this.applyAt(index);
     }
     if (tradesMade !== undefined) this.handOver(tradesMade);
     return runStepsWithTurns(this.result(sliceSize), { pause });
+  }
+
+  /** Applies `ordered[index]`, counted, and lets go of it and of its broker lots: nothing reads them again. */
+  private applyAt(index: number): void {
+    const tx = this.ordered[index];
+    const lotPlaces = this.brokerLotsOf[index];
+    if (isClosingKind(tx.kind)) {
+      this.closing += 1;
+      if (lotPlaces !== undefined) this.closingWithBrokerLots += 1;
+    }
+    this.apply(tx, index);
+    letGoAt(this.ordered, index);
+    if (lotPlaces === undefined) return;
+    for (const place of lotPlaces) letGoAt(this.lots, place);
+    this.brokerLotsOf[index] = undefined;
   }
 
   /** Hands the trades made since the last time over, counted, and lets go of them. */
@@ -245,6 +271,7 @@ class MatchRun {
   /** The transactions in time order, a place for each one's broker lots, and the splits by day. */
   private *prepare(sliceSize = Infinity): Steps<void> {
     this.ordered = yield* sortingSteps(this.transactions, compareInTimeOrder, sliceSize);
+    this.transactions = [];
     const splits: BrokerTransaction[] = [];
     for (let index = 0; index < this.ordered.length; index += 1) {
       if (index > 0 && index % sliceSize === 0) yield;
@@ -268,14 +295,6 @@ class MatchRun {
       if (++counted % sliceSize === 0) yield;
       if (trade.source === 'broker') brokerTrades += 1;
     }
-    let closing = 0;
-    let closingWithBrokerLots = 0;
-    for (let index = 0; index < this.ordered.length; index += 1) {
-      if (++counted % sliceSize === 0) yield;
-      if (!isClosingKind(this.ordered[index].kind)) continue;
-      closing += 1;
-      if (this.brokerLotsOf[index] !== undefined) closingWithBrokerLots += 1;
-    }
     return {
       trades: this.trades,
       dividends: this.dividends,
@@ -288,8 +307,8 @@ class MatchRun {
         realizedGainsLots: this.lotRowsGiven,
         brokerVerifiedTrades: brokerTrades,
         fifoTrades: this.handedOver + this.trades.length - brokerTrades,
-        closingTransactions: closing,
-        closingTransactionsWithBrokerLots: closingWithBrokerLots,
+        closingTransactions: this.closing,
+        closingTransactionsWithBrokerLots: this.closingWithBrokerLots,
         unmatchedLots: unmatchedLots.length,
       },
     };
@@ -335,7 +354,7 @@ class MatchRun {
       allocation.forEach((lotIndexes, index) => {
         if (lotIndexes) {
           for (const lotIndex of lotIndexes) this.usedLots[dayLots[lotIndex]] = 1;
-          this.brokerLotsOf[places[index]] = lotIndexes.map((lotIndex) => lots[dayLots[lotIndex]]);
+          this.brokerLotsOf[places[index]] = lotIndexes.map((lotIndex) => dayLots[lotIndex]);
         }
       });
       const leftOver = dayLots.filter((index) => this.usedLots[index] === 0).map((index) => lots[index]);
@@ -423,9 +442,9 @@ class MatchRun {
     }
     const book = this.book(symbolKey(tx.symbol));
     const queue = side === 'long' ? book.long : book.short;
-    const brokerLots = this.brokerLotsOf[index];
-    if (brokerLots) {
-      brokerLots.forEach((lot) => this.closeWithBrokerLot(tx, side, queue, lot));
+    const lotPlaces = this.brokerLotsOf[index];
+    if (lotPlaces) {
+      for (const place of lotPlaces) this.closeWithBrokerLot(tx, side, queue, this.lots[place]);
     } else {
       this.closeFifo(tx, side, queue);
     }
@@ -597,4 +616,9 @@ class MatchRun {
   private warn(code: MatchWarningCode, tx: BrokerTransaction, text: string): void {
     this.warnings.push({ code, line: tx.line, symbol: symbolKey(tx.symbol), message: `line ${tx.line}: ${text}` });
   }
+}
+
+/** Lets go of the item at `index`: its place holds undefined from then on, and nothing reads it again. */
+function letGoAt<T>(items: T[], index: number): void {
+  (items as (T | undefined)[])[index] = undefined;
 }
