@@ -85,11 +85,11 @@ export async function piecesOfJob(job: CopyJob | CopyTextJob, pause: () => Promi
 /**
  * The job as COPY text made from now on, whether or not the writer has come to it: each batch of rows,
  * as it comes, is made into pieces at once (turns of the event loop taken through `pause`) and let go
- * of, the pieces waiting for the writer instead. For rows given as they are worked out while the
- * writer is busy with the jobs before (an import's trades, which wait behind its raw rows' write): a
- * piece holds a trade's row in ~300 bytes outside V8's heap, where the trade waiting as objects held
- * ~600 in it (a million-row import's live heap at the end of its matching: docs/operations.md "Imports").
- * A failure to make the rows fails the pieces, for the writer to meet.
+ * of, the pieces waiting for the writer instead. For rows given as they are worked out faster than
+ * the database takes them in (an import's trades, while matching goes on): a piece holds a trade's
+ * row in ~300 bytes outside V8's heap, where the trade waiting as objects held ~600 in it (a
+ * million-row import's live heap at the end of its matching: docs/operations.md "Imports"). A failure
+ * to make the rows fails the pieces, for the writer to meet.
  */
 export function textAhead(job: CopyJob, pause: () => Promise<void>): CopyTextJob {
   const made = new BatchFeed<CopyPiece>();

@@ -97,11 +97,8 @@ export class LedgerRollup {
   private readonly symbols = new Map<string, SymbolTotals>();
   /** A side's groupings, each a map by key. */
   private readonly sides = new Map<string, Map<string, GroupTotals>[]>();
-  /** The trades added. */
-  tradeCount = 0;
 
   addTrade(trade: LedgerTrade): void {
-    this.tradeCount += 1;
     const pnl = new Term(trade.totalProfitLoss);
     const win = trade.tradeResult === 'Win';
     const day = this.dayOf(trade.symbol, trade.closeDate);
@@ -115,13 +112,6 @@ export class LedgerRollup {
     this.groupOf(Grouping.Period, side, holdingPeriodOf(holdingDays)).add(pnl, holdingDays);
     this.groupOf(Grouping.Symbol, side, trade.symbol).add(pnl, holdingDays);
     this.groupOf(Grouping.Bucket, side, BUCKET_KEYS[profitLossBucketOf(trade.totalProfitLoss)]).add(pnl, holdingDays);
-  }
-
-  /** The days on which the trades added closed. */
-  closeDays(): Set<IsoDate> {
-    const days = new Set<IsoDate>();
-    for (const ofSymbol of this.days.values()) for (const day of ofSymbol.keys()) days.add(day);
-    return days;
   }
 
   /** The rollups' rows once `rest`'s dividends and positions are added too (once: the rollup is spent). */

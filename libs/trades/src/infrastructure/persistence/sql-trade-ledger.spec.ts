@@ -91,7 +91,9 @@ describe('SqlTradeLedger (real database)', () => {
         ['open_lots', 'account_id', 'seq'],
         ['securities', 'account_id', 'symbol'],
         ['daily_symbol_totals', 'user_id', 'symbol, day'],
+        ['daily_totals', 'user_id', 'day'],
         ['symbol_totals', 'user_id', 'symbol'],
+        ['trade_statistic_groups', 'user_id', 'grouping, side, key'],
       ]) {
         const rows: Record<string, unknown>[] = await database.manager.query(`SELECT * FROM ${table} WHERE ${owner} = $1 ORDER BY ${order}`, [owner === 'user_id' ? userId : accountId]);
         all[table] = rows.map(({ id: _id, updated_at: _updated, created_at: _created, ...row }) => JSON.stringify(row));

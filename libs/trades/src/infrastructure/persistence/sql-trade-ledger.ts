@@ -44,12 +44,13 @@ export class SqlTradeLedger extends TradeLedger {
     }
     if (fromMemory) for (const table of ROLLUP_TABLES) await manager.query(`DELETE FROM ${table} WHERE user_id = $1`, [userId]);
     let rest: LedgerRest;
-    let closeDays: ReadonlySet<IsoDate>;
+    /** The days the trades closed on (only asked for when the account held nothing before). */
+    let closeDays: () => Promise<ReadonlySet<IsoDate>>;
     if ('ids' in writing) {
       const { ledger, ids } = writing;
       await this.copyLedger(userId, accountId, ledger, { target: CLOSED_TRADES, rows: tradeRows(userId, accountId, ledger, ids, 0) }, ledger.trades.length, { dividends: 0, openLots: 0 }, fromMemory ? rollupJobs(userId, accountId, ledger) : []);
       rest = ledger;
-      closeDays = await daysOf(ledger.trades);
+      closeDays = () => daysOf(ledger.trades);
       // Only an account with a journal has one to carry over (a million trades' pairs took 0.2 s to make for nothing).
       if (journal !== null) {
         await reattachJournal(
@@ -73,11 +74,12 @@ export class SqlTradeLedger extends TradeLedger {
         tradesAdded.catch(() => undefined); // met by the write, which fails first
         jobs.push(...rollupJobs(userId, accountId, { tradesAdded, rest: writing.rest }));
       }
-      // Made into text as they come: they wait for the write as text, not as objects (`textAhead`).
+      // Matching may make trades faster than the database takes them in: from here on they wait for
+      // the write as text, not as objects (`textAhead`).
       const trades = textAhead({ target: CLOSED_TRADES, rows: made.rows }, turnIfDue);
       await this.copyLedger(userId, accountId, writing.rest, trades, made.all, { dividends: 0, openLots: 0 }, jobs);
       rest = await writing.rest;
-      closeDays = days;
+      closeDays = async () => days;
     }
     await this.writeCompanyNames(userId, accountId, rest.companyNames);
     // An account that held nothing before changes in every month it holds now: no digest is needed.
@@ -85,7 +87,7 @@ export class SqlTradeLedger extends TradeLedger {
     if (fromMemory) await raiseReportVersion(manager, userId);
     else await refreshTradeReports(this.database, userId);
     this.database.afterCommit(() => this.changes.changed(userId));
-    if (after === null) return { monthsChanged: await activeMonths(closeDays, rest.dividends) };
+    if (after === null) return { monthsChanged: await activeMonths(await closeDays(), rest.dividends) };
     const months = new Set([...before.keys(), ...after.keys()]);
     return { monthsChanged: [...months].filter((month) => before.get(month) !== after.get(month)).sort() };
   }
