@@ -1,6 +1,20 @@
 import { random } from '../../testing/random.js';
 import { ImportFileError } from '../import.errors.js';
-import { checkCsvTextInTurns, CsvTextChecker, CsvTextReceiver, decodeCsvHead, decodeCsvText, decodeCsvTextInTurns, readCsvRows, rowCellsJson, splitPlainRecords, streamCsvRows, type CsvRow } from './csv-text.js';
+import {
+  checkCsvTextInTurns,
+  CsvTextChecker,
+  CsvTextReceiver,
+  decodeCsvHead,
+  decodeCsvPieces,
+  decodeCsvText,
+  decodeCsvTextInTurns,
+  readCsvRows,
+  rowCellsJson,
+  splitPlainRecords,
+  streamCsvRows,
+  textHead,
+  type CsvRow,
+} from './csv-text.js';
 
 /**
  * Cells of every kind the slicing must see through: quoted separators and line breaks, doubled quotes,
@@ -63,9 +77,47 @@ describe('streamCsvRows', () => {
       })();
       expect(whole).toBeInstanceOf(ImportFileError);
       expect(() => [...streamCsvRows('t.csv', text, ',', 50)]).toThrow((whole as Error).message);
+      for (const seed of [1, 2, 3]) {
+        expect(() => [...streamCsvRows('t.csv', piecesOf(text, seed), ',', 50)]).toThrow((whole as Error).message);
+      }
     }
   });
+
+  it('gives the records of reading the whole text from its pieces, wherever they cut, and lets each piece go once read', () => {
+    for (const seed of [1, 2, 3, 4]) {
+      for (const text of [csvText(seed, 300), plainText(seed, 400, ',', 0.01), plainText(seed, 400, ',')]) {
+        const whole = cellsOf(readCsvRows('t.csv', text, ','));
+        for (const slice of [1, 7, 64, 500, 1_000_000]) {
+          const pieces = piecesOf(text, seed * 31 + slice);
+          const rows = streamCsvRows('t.csv', pieces, ',', slice);
+          const taken = [...rows];
+          expect(cellsOf(taken)).toEqual(whole);
+          expect(pieces).toEqual([]);
+        }
+      }
+    }
+    // The first record taken from a text of many pieces leaves the later ones to be read.
+    const pieces = piecesOf(plainText(5, 2_000, ','), 5);
+    const count = pieces.length;
+    for (const row of streamCsvRows('t.csv', pieces, ',', 64)) {
+      expect(row.line).toBeGreaterThan(0);
+      break;
+    }
+    expect(pieces.length).toBeGreaterThan(count / 2);
+  });
 });
+
+/** The text cut in pieces at random places (some empty), as decoding in slices gives it. */
+function piecesOf(text: string, seed: number): string[] {
+  const next = random(seed);
+  const pieces: string[] = [];
+  for (let at = 0; at < text.length; ) {
+    const size = next() < 0.1 ? 0 : Math.floor(next() * 200);
+    pieces.push(text.slice(at, at + size));
+    at += size;
+  }
+  return pieces;
+}
 
 /**
  * Plain lines (csv-text.ts `splitPlainRecords`): quoted cells holding separators, unquoted ones, empty
@@ -216,6 +268,36 @@ describe('decodeCsvTextInTurns', () => {
     const whole = { count: 0 };
     await inTurns(bytes, 50, whole);
     expect(whole.count).toBe(0);
+  });
+});
+
+describe('decodeCsvPieces', () => {
+  /** A file of more than one slice of bytes: line ends of every kind and characters of 1 to 4 bytes, one cut by each slice's end somewhere. */
+  const large = (lineEnd: string) => utf8(`\uFEFF"Date","Name"${lineEnd}` + Array.from({ length: 60_000 }, (_, index) => `"${index}","café € 😀 ${index % 7}"${lineEnd}`).join(''));
+
+  it('gives the text decoding at once gives, in pieces, or its refusal', async () => {
+    for (const bytes of [...READ_FILES, ...REFUSED_OR_NOT_UTF8, large('\r\n'), large('\r'), large('\n')]) {
+      const text = await atOnce(bytes);
+      expect(await textOrRefusal(() => decodeCsvPieces('f.csv', new Uint8Array(bytes)).join(''))).toBe(text);
+    }
+    expect(decodeCsvPieces('f.csv', large('\r\n')).length).toBeGreaterThan(1);
+    expect(decodeCsvPieces('f.csv', 'a,b\r\nc,d')).toEqual(['a,b\nc,d']);
+  });
+
+  it('gives the pieces a received file was decoded in as it arrived', () => {
+    const content = new Uint8Array(large('\r\n'));
+    const receiver = new CsvTextReceiver('f.csv', 1000);
+    for (let at = 0; at < content.length; at += 4096) receiver.add(content.subarray(at, at + 4096));
+    expect(receiver.end(content)).toBe(true);
+    const pieces = decodeCsvPieces('f.csv', content);
+    expect(pieces.length).toBeGreaterThan(1000);
+    expect(pieces.join('')).toBe(decodeCsvText('f.csv', new Uint8Array(content)));
+  });
+
+  it('gives the head of the pieces to the end of a line', () => {
+    expect(textHead(['a\nb', '\nc', '\nd\n'], 2)).toBe('a\nb\nc');
+    expect(textHead(['a\nb', '\nc'], 5)).toBe('a\nb\nc');
+    expect(textHead([], 1)).toBe('');
   });
 });
 

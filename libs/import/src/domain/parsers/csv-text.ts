@@ -301,23 +301,52 @@ function* decoding(fileName: string, content: Uint8Array, slice: number): Steps<
   // An upload's file is read more than once (the precheck, which file is which, the parse): decoded once.
   const decoded = decodedText(fileName, content);
   if (decoded !== undefined) return decoded;
+  const text = (yield* decodedPieces(fileName, content, slice)).join('');
+  DECODED.set(content, { fileName, text });
+  return text;
+}
+
+/** The text of `content` (not remembered) in the pieces it is decoded in, `slice` bytes each (one for a file of one slice). */
+function* decodedPieces(fileName: string, content: Uint8Array, slice: number): Steps<string[]> {
   if (content.length === 0) {
     throw ImportFileError.emptyFile(fileName);
   }
   const utf16 = (content[0] === 0xff && content[1] === 0xfe) || (content[0] === 0xfe && content[1] === 0xff);
-  let text: string;
   if (utf16 || content.length <= slice) {
-    text = decodeText(fileName, decodeBytes(fileName, content));
-  } else {
-    try {
-      text = (yield* normalising(fileName, utf8Slices(content, slice))).join('');
-    } catch (error) {
-      if (!(error instanceof NotUtf8)) throw error;
-      text = decodeText(fileName, decodeBytes(fileName, content)); // read at once, as single-byte text
-    }
+    return [decodeText(fileName, decodeBytes(fileName, content))];
   }
-  DECODED.set(content, { fileName, text });
-  return text;
+  try {
+    return yield* normalising(fileName, utf8Slices(content, slice));
+  } catch (error) {
+    if (!(error instanceof NotUtf8)) throw error;
+    return [decodeText(fileName, decodeBytes(fileName, content))]; // read at once, as single-byte text
+  }
+}
+
+/**
+ * `decodeCsvText` as the pieces the text is decoded in (a slice of bytes each; those a received file
+ * was decoded in as it arrived, `CsvTextReceiver`), not joined: a file's parse reads its records from
+ * them a piece at a time (`streamCsvRows`) and lets each go once read, where one string of the whole
+ * text, 140 MB for a million lots, was alive until the file's last row was read.
+ */
+export function decodeCsvPieces(fileName: string, content: Uint8Array | string): string[] {
+  if (typeof content === 'string') return [decodeText(fileName, content)];
+  const decoded = DECODED.get(content);
+  if (decoded !== undefined && decoded.fileName === fileName) {
+    if (decoded.text !== undefined) return [decoded.text];
+    if (decoded.pieces !== undefined) return [...decoded.pieces];
+  }
+  return runSteps(decodedPieces(fileName, content, DECODE_SLICE));
+}
+
+/** The first pieces of a text, joined, up to the end of its `lines`-th line (all of them if it has fewer). */
+export function textHead(pieces: readonly string[], lines: number): string {
+  let head = '';
+  for (const piece of pieces) {
+    head += piece;
+    if (hasLines(head, lines)) break;
+  }
+  return head;
 }
 
 /**
@@ -491,14 +520,14 @@ export function readCsvRows(fileName: string, text: string, delimiter: string): 
 }
 
 /** `readCsvRows` without throwing: the records before the first malformed one, and its error. */
-function splitCsvText(fileName: string, text: string, delimiter: string): { rows: CsvRow[]; error: ImportFileError | null } {
+function splitCsvText(fileName: string, text: string, delimiter: string, firstLine = 1): { rows: CsvRow[]; error: ImportFileError | null } {
   const parsed = Papa.parse<string[]>(text, papaConfig(delimiter));
   const firstError = parsed.errors.reduce<Papa.ParseError | null>(
     (first, error) => (first === null || (error.row ?? Infinity) < (first.row ?? Infinity) ? error : first),
     null,
   );
   const rows: CsvRow[] = [];
-  const line = collectRecords(parsed.data, 1, rows, firstError === null ? parsed.data.length : Math.min(firstError.row ?? 0, parsed.data.length));
+  const line = collectRecords(parsed.data, firstLine, rows, firstError === null ? parsed.data.length : Math.min(firstError.row ?? 0, parsed.data.length));
   return { rows, error: firstError === null ? null : ImportFileError.malformedCsv(fileName, line, describeError(firstError)) };
 }
 
@@ -512,16 +541,19 @@ const STREAM_SLICE = 256 * 1024;
 
 /**
  * The records of `text` as `readCsvRows` gives them, split a slice of text at a time as they are
- * taken, so the cells of the records already taken can go while the rest is read. A slice is read as
- * papaparse reads a stream: its last, maybe cut, record is left for the next slice (a slice of plain
- * lines, as brokers write them, is split without papaparse, to the same records: `splitPlainRecords`).
- * A slice that does not read cleanly (a malformed quote, or one that only the rest of the text would
- * make good) hands over to reading the whole text, which goes on after the records given. A malformed record is thrown when it
- * is reached, after the records before it, so the first problem of a file in file order is the one
- * reported, whether it is in the CSV or in a row's content, however the text was sliced.
+ * taken, so the cells of the records already taken can go while the rest is read. The text may be
+ * given as its pieces (`decodeCsvPieces`; the array is emptied as they are read): a piece is let go
+ * of once its records are taken, and the whole text is never one string. A slice is read as papaparse
+ * reads a stream: its last, maybe cut, record is left for the next slice (a slice of plain lines, as
+ * brokers write them, is split without papaparse, to the same records: `splitPlainRecords`). A slice
+ * that does not read cleanly (a malformed quote, or one that only the rest of the text would make
+ * good) hands over to reading the rest of the text at once, from the record after those given. A
+ * malformed record is thrown when it is reached, after the records before it, so the first problem of
+ * a file in file order is the one reported, whether it is in the CSV or in a row's content, however
+ * the text was sliced.
  */
-export function streamCsvRows(fileName: string, text: string, delimiter: string, slice: number = STREAM_SLICE): CsvRecords {
-  return new CsvRecordStream(fileName, text, delimiter, slice);
+export function streamCsvRows(fileName: string, text: string | string[], delimiter: string, slice: number = STREAM_SLICE): CsvRecords {
+  return new CsvRecordStream(fileName, typeof text === 'string' ? [text] : text, delimiter, slice);
 }
 
 /** Records taken from one text: `entries` and iterating go on where the last taking stopped (breaking off a loop does not end it). */
@@ -529,17 +561,18 @@ class CsvRecordStream implements CsvRecords {
   /** The records of the slice being taken, and how many of them are taken. */
   private rows: CsvRow[] = [];
   private taken = 0;
-  /** Records given from all slices. */
-  private given = 0;
-  /** Where the next slice starts, and its first line. */
+  /** The text in hand: what was not read of the pieces taken so far (`fill`). */
+  private text = '';
+  /** Where the next slice starts in `text`, and its first line. */
   private start = 0;
   private line = 1;
-  /** The malformed record the whole text's reading stopped at, thrown once the records before it are taken. */
+  /** The malformed record the reading of the rest at once stopped at, thrown once the records before it are taken. */
   private malformed: ImportFileError | null = null;
 
   constructor(
     private readonly fileName: string,
-    private readonly text: string,
+    /** The pieces of the text not yet in hand, taken from the front. */
+    private readonly pieces: string[],
     private readonly delimiter: string,
     private readonly slice: number,
   ) {}
@@ -567,19 +600,32 @@ class CsvRecordStream implements CsvRecords {
   private take(): CsvRow | undefined {
     while (this.taken === this.rows.length) {
       if (this.malformed !== null) throw this.malformed;
+      this.fill(1);
       if (this.start >= this.text.length) return undefined;
       this.readSlice();
     }
-    this.given += 1;
     return this.rows[this.taken++];
+  }
+
+  /**
+   * Takes pieces into hand until `size` characters from `start` are, or every piece is: the text in
+   * hand is then its unread rest and those pieces (the text read before goes, unless cells of rows
+   * still alive are slices of it).
+   */
+  private fill(size: number): void {
+    while (this.pieces.length > 0 && this.text.length - this.start < size) {
+      this.text = this.text.slice(this.start) + (this.pieces.shift() as string);
+      this.start = 0;
+    }
   }
 
   private readSlice(): void {
     this.rows = [];
     this.taken = 0;
     for (let size = this.slice; ; size *= 2) {
+      this.fill(size);
       const end = Math.min(this.text.length, this.start + size);
-      const last = end === this.text.length;
+      const last = end === this.text.length && this.pieces.length === 0;
       const plain = splitPlainRecords(this.text, this.start, end, last, this.delimiter);
       if (plain !== null) {
         this.line = collectPlainRecords(plain, this.line, this.rows);
@@ -589,10 +635,13 @@ class CsvRecordStream implements CsvRecords {
       const parser = new Papa.Parser(papaConfig(this.delimiter));
       const parsed = parser.parse(this.text.slice(this.start, end), this.start, !last) as Papa.ParseResult<string[]>;
       if (parsed.errors.length > 0) {
-        const whole = splitCsvText(this.fileName, this.text, this.delimiter);
-        this.rows = whole.rows.slice(this.given);
-        this.malformed = whole.error;
-        this.start = this.text.length;
+        // A record ends where the next slice starts: the rest reads from there as the whole text does.
+        this.fill(Infinity);
+        const rest = splitCsvText(this.fileName, this.text.slice(this.start), this.delimiter, this.line);
+        this.rows = rest.rows;
+        this.malformed = rest.error;
+        this.text = '';
+        this.start = 0;
         return;
       }
       // A slice within one long record holds no whole record: a larger one is read.

@@ -9,7 +9,7 @@ import type {
   ParsedRealizedLotsFile,
   ParsedTransactionsFile,
 } from './brokerage-format.js';
-import { decodeCsvHead, decodeCsvText, forgetDecodedCsvText, readCsvRows, streamCsvRows, type CsvRow } from './csv-text.js';
+import { decodeCsvHead, decodeCsvPieces, decodeCsvText, forgetDecodedCsvText, readCsvRows, streamCsvRows, textHead, type CsvRow } from './csv-text.js';
 import type { SeenDays } from './file-days.js';
 import { etradeTransactionsFormat } from './etrade-transactions.format.js';
 import { fidelityHistoryFormat } from './fidelity-history.format.js';
@@ -65,18 +65,25 @@ export class FormatRegistry {
   }
 
   /**
-   * `parse` as steps (turns.ts): decoding, splitting, then every few thousand rows read. With `seen`, a
+   * `parse` as steps (turns.ts): the file decoded at once (a refusal of its bytes thrown from the call),
+   * then splitting, then every few thousand rows read. With `seen`, a
    * layout that dates its rows puts aside those of the days seen in it (file-days.ts); a realized-lots
    * layout tells `lotsSoFar` the lots read at each step, a transactions layout that `readsUnderLock`
    * `transactionsSoFar` its transactions.
    */
-  *parsing(fileName: string, content: Uint8Array | string, seen?: SeenDays, soFar: Pick<FormatInput, 'lotsSoFar' | 'transactionsSoFar'> = {}): Steps<ParsedBrokerageFile> {
-    const text = decodeCsvText(fileName, content);
+  parsing(fileName: string, content: Uint8Array | string, seen?: SeenDays, soFar: Pick<FormatInput, 'lotsSoFar' | 'transactionsSoFar'> = {}): Steps<ParsedBrokerageFile> {
+    const pieces = decodeCsvPieces(fileName, content);
     // The parse is the file's last reading: its text goes with the rows.
     if (typeof content !== 'string') forgetDecodedCsvText(content);
+    // Decoded here, not in the steps: a generator keeps its arguments as long as it runs, and a
+    // million-row file's bytes (140 MB) stayed alive until its last row was read.
+    return this.parsingPieces(fileName, pieces, seen, soFar);
+  }
+
+  private *parsingPieces(fileName: string, pieces: string[], seen: SeenDays | undefined, soFar: Pick<FormatInput, 'lotsSoFar' | 'transactionsSoFar'>): Steps<ParsedBrokerageFile> {
     yield;
-    // The rows are read as the layout takes them: a large file's cells are let go as they are read.
-    const rows = streamCsvRows(fileName, text, this.sniffDelimiter(fileName, text));
+    // The rows are read as the layout takes them: a large file's cells, and its text's pieces, are let go as they are read.
+    const rows = streamCsvRows(fileName, pieces, this.sniffDelimiter(fileName, textHead(pieces, SNIFF_LINES)));
     const titles: CsvRow[] = [];
     for (const row of rows) {
       const format = this.detect(row.cells);
