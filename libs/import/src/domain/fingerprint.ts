@@ -138,6 +138,11 @@ function lotContent(): (content: KeyContent, lot: RealizedLot) => void {
  * its entries to a table twice the size); a day's map takes a few thousand.
  */
 export class RowKeying<T extends { fingerprint?: string }> {
+  /**
+   * A day's rows counted by the key of their content's first occurrence (the row's own key when it is
+   * the first: one string for both), not by the content's 64-digit digest, which was a string of its
+   * own for every row of the file (60 MB of a million-row import's peak, kept with the lots file's).
+   */
   private readonly occurrencesByDay = new Map<string, Map<string, number>>();
   private readonly content: KeyContent;
 
@@ -163,13 +168,14 @@ export class RowKeying<T extends { fingerprint?: string }> {
       // Unit and record separators cannot occur in CSV text cells, so the content is unambiguous.
       this.write(content.begin(), row);
       const contentKey = content.digest();
+      // The first occurrence is keyed by its content alone; a second identical fill of the day gets #2 …
+      const first = key128(contentKey);
       const day = this.dayOf(row);
       let occurrences = occurrencesByDay.get(day);
       if (occurrences === undefined) occurrencesByDay.set(day, (occurrences = new Map()));
-      const occurrence = (occurrences.get(contentKey) ?? 0) + 1;
-      occurrences.set(contentKey, occurrence);
-      // The first occurrence is keyed by its content alone; a second identical fill of the day gets #2 …
-      row.fingerprint = key128(occurrence === 1 ? contentKey : hash('sha256', `${contentKey}#${occurrence}`, 'hex'));
+      const occurrence = (occurrences.get(first) ?? 0) + 1;
+      occurrences.set(first, occurrence);
+      row.fingerprint = occurrence === 1 ? first : key128(hash('sha256', `${contentKey}#${occurrence}`, 'hex'));
     }
   }
 }
