@@ -22,7 +22,7 @@ export { timestampWithMicroseconds } from './time/timestamps.js';
 export { Lane } from './concurrency/lane.js';
 export { SingleFlight } from './concurrency/single-flight.js';
 export { BatchFeed } from './concurrency/batch-feed.js';
-export { collectGarbageAbove, limitHeapGrowth } from './runtime/garbage-collection.js';
+export { collectGarbageAbove, limitHeapGrowth, narrowHeapGrowth } from './runtime/garbage-collection.js';
 export { TURN_EVERY_MS, turnIfDue } from './runtime/event-loop-turns.js';
 export { errorClasses, fromThreadError, toThreadError, type ThreadError } from './runtime/thread-errors.js';
 export { UserChanges } from './events/user-changes.js';

@@ -1,6 +1,6 @@
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { collectGarbageAbove, limitHeapGrowth } from './garbage-collection.js';
+import { collectGarbageAbove, limitHeapGrowth, narrowHeapGrowth } from './garbage-collection.js';
 
 const heapUsed = () => getHeapStatistics().used_heap_size;
 
@@ -22,24 +22,6 @@ describe('collectGarbageAbove', () => {
 describe('limitHeapGrowth', () => {
   afterEach(() => setFlagsFromString('--heap-growing-percent=0')); // V8's own choice again
 
-  /**
-   * Full collections while 250 MB of live objects are built up a little at a time, in a fresh isolate
-   * (a worker thread: V8's flags are the process's, its heap its own). Counted in this test worker's
-   * heap, the figures depended on what earlier test files had left in it: at 10%, a heap of a
-   * gigabyte left room for 250 MB with two collections.
-   */
-  async function fullCollectionsWhileGrowing(): Promise<number> {
-    const worker = new Worker(GROWING, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 2048 } });
-    try {
-      return await new Promise<number>((resolve, reject) => {
-        worker.once('message', resolve);
-        worker.once('error', reject);
-      });
-    } finally {
-      await worker.terminate();
-    }
-  }
-
   it('makes V8 collect the old generation as it grows, where its own choice lets it grow to several times its live size first', async () => {
     const own = await fullCollectionsWhileGrowing();
     expect(limitHeapGrowth(5, [])).toBe(true);
@@ -53,6 +35,54 @@ describe('limitHeapGrowth', () => {
     expect(limitHeapGrowth(10, ['--heap-growing-percentage'])).toBe(true);
   });
 });
+
+describe('narrowHeapGrowth', () => {
+  afterEach(() => setFlagsFromString('--heap-growing-percent=0'));
+
+  it('lets heaps grow less until every narrowing is released, then as limitHeapGrowth set', async () => {
+    expect(limitHeapGrowth(100, [])).toBe(true);
+    const wide = await fullCollectionsWhileGrowing();
+    const first = narrowHeapGrowth(5);
+    const second = narrowHeapGrowth(5);
+    const narrowed = await fullCollectionsWhileGrowing();
+    expect(narrowed).toBeGreaterThanOrEqual(wide + 4);
+    first();
+    first(); // released once only: the second still holds
+    expect(await fullCollectionsWhileGrowing()).toBeGreaterThanOrEqual(wide + 4);
+    second();
+    expect(await fullCollectionsWhileGrowing()).toBeLessThanOrEqual(wide + 1);
+  });
+
+  it("leaves the operator's --heap-growing-percent as it is", async () => {
+    setFlagsFromString('--heap-growing-percent=100');
+    expect(limitHeapGrowth(10, ['--heap-growing-percent=100'])).toBe(false);
+    const given = await fullCollectionsWhileGrowing();
+    const release = narrowHeapGrowth(5);
+    try {
+      expect(await fullCollectionsWhileGrowing()).toBeLessThanOrEqual(given + 1);
+    } finally {
+      release();
+    }
+  });
+});
+
+/**
+ * Full collections while 250 MB of live objects are built up a little at a time, in a fresh isolate
+ * (a worker thread: V8's flags are the process's, its heap its own). Counted in this test worker's
+ * heap, the figures depended on what earlier test files had left in it: at 10%, a heap of a
+ * gigabyte left room for 250 MB with two collections.
+ */
+async function fullCollectionsWhileGrowing(): Promise<number> {
+  const worker = new Worker(GROWING, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 2048 } });
+  try {
+    return await new Promise<number>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+  } finally {
+    await worker.terminate();
+  }
+}
 
 /** A worker's script: builds up 250 MB of live objects and posts how many full collections it took. */
 const GROWING = `
