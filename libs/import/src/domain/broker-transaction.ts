@@ -1,5 +1,6 @@
 import type { IsoDate } from '@app/shared/domain';
 import type { Decimal } from '@app/shared/domain';
+import { type FigureChunk, FigurePacking } from './packed-figures.js';
 
 /** What a Transactions row means for the journal, decided by its Action. */
 export type ActionKind =
@@ -47,6 +48,78 @@ export interface BrokerTransaction {
    * line); absent where the file lists newest first and the line gives the order.
    */
   readonly dayOrder?: number;
+}
+
+/** A transaction's exact figures, in this order at its place in its chunk (`FigurePacking`). */
+const QUANTITY = 0;
+const PRICE = 1;
+const FEES = 2;
+const AMOUNT = 3;
+const packing = new FigurePacking(4);
+
+/**
+ * A transaction as a large import holds it (`packedTransaction`): its figures in a `FigureChunk`,
+ * each made a `Decimal` when it is read (realized-lot.ts packs lots alike).
+ */
+class PackedTransaction implements BrokerTransaction {
+  readonly line: number;
+  readonly date: IsoDate;
+  readonly asOfDate: IsoDate | null;
+  readonly action: string;
+  readonly kind: ActionKind;
+  readonly symbol: string;
+  readonly description: string;
+  cellsJson: string;
+  fingerprint: string | undefined;
+  readonly dayOrder: number | undefined;
+  readonly #chunk: FigureChunk;
+  /** This transaction's first figure's place in the chunk. */
+  readonly #at: number;
+
+  constructor(tx: BrokerTransaction, chunk: FigureChunk, at: number) {
+    this.line = tx.line;
+    this.date = tx.date;
+    this.asOfDate = tx.asOfDate;
+    this.action = tx.action;
+    this.kind = tx.kind;
+    this.symbol = tx.symbol;
+    this.description = tx.description;
+    this.cellsJson = tx.cellsJson;
+    this.fingerprint = tx.fingerprint;
+    this.dayOrder = tx.dayOrder;
+    this.#chunk = chunk;
+    this.#at = at;
+    chunk.put(at + QUANTITY, tx.quantity);
+    chunk.put(at + PRICE, tx.price);
+    chunk.put(at + FEES, tx.fees);
+    chunk.put(at + AMOUNT, tx.amount);
+  }
+
+  get quantity(): Decimal | null {
+    return this.#chunk.get(this.#at + QUANTITY);
+  }
+
+  get price(): Decimal | null {
+    return this.#chunk.get(this.#at + PRICE);
+  }
+
+  get fees(): Decimal | null {
+    return this.#chunk.get(this.#at + FEES);
+  }
+
+  get amount(): Decimal | null {
+    return this.#chunk.get(this.#at + AMOUNT);
+  }
+}
+
+/**
+ * The same transaction, its figures packed (`PackedTransaction`): read alike, each figure a new
+ * `Decimal` of the same value at each reading. For rows held by the thousand (a file's, an account's);
+ * the object given is garbage once the caller lets go of it.
+ */
+export function packedTransaction(tx: BrokerTransaction): BrokerTransaction {
+  const { chunk, at } = packing.place();
+  return new PackedTransaction(tx, chunk, at);
 }
 
 const TRADE_ACTIONS: ReadonlyMap<string, ActionKind> = new Map([

@@ -237,11 +237,16 @@ export function keyedAsRead<T extends { fingerprint?: string }>(keying: RowKeyin
   };
 }
 
-/** The keys rows would get (the rows themselves are left as they are). */
+/**
+ * The keys rows would get (the rows are left with the keys they had: keyed in place, for a copy of a
+ * packed lot, realized-lot.ts, would not have its figures).
+ */
 function keysOf<T extends { fingerprint?: string }>(keying: RowKeying<T>, rows: readonly T[]): string[] {
-  const copies = rows.map((row) => ({ ...row }));
-  runSteps(keying.key(copies));
-  return copies.map(naturalKeyOf);
+  const had = rows.map((row) => row.fingerprint);
+  runSteps(keying.key(rows));
+  const keys = rows.map(naturalKeyOf);
+  rows.forEach((row, index) => (row.fingerprint = had[index]));
+  return keys;
 }
 
 /** One key per transaction, same order. `transactions` must be one file's rows in file order. */

@@ -1,6 +1,6 @@
 import { Decimal } from '@app/shared/domain';
 import { ImportFileError } from '../import.errors.js';
-import type { RealizedLot } from '../realized-lot.js';
+import { packedLot, type RealizedLot } from '../realized-lot.js';
 import type { Steps } from '../turns.js';
 import { readExportRows } from './activity-export.js';
 import type { BrokerageFormat, FormatInput, ParsedRealizedLotsFile } from './brokerage-format.js';
@@ -53,7 +53,7 @@ function readLot(reader: RowReader<keyof typeof COLUMNS>): RealizedLot {
   const shortTerm = reader.number('shortTerm') ?? Decimal.ZERO;
   const longTerm = reader.number('longTerm') ?? Decimal.ZERO;
   const disallowed = reader.number('washSale');
-  return {
+  return packedLot({
     line: reader.line,
     symbol,
     name: reader.sharedText('description'),
@@ -71,5 +71,5 @@ function readLot(reader: RowReader<keyof typeof COLUMNS>): RealizedLot {
     disallowedLoss: disallowed === null || disallowed.isZero() ? null : disallowed.abs(),
     cellsJson: reader.cellsJson,
     fingerprint: undefined,
-  };
+  });
 }

@@ -2,7 +2,7 @@ import { Decimal } from '@app/shared/domain';
 import type { BrokerTransaction } from '../broker-transaction.js';
 import { classifyAction } from '../broker-transaction.js';
 import { ImportFileError } from '../import.errors.js';
-import type { RealizedLot } from '../realized-lot.js';
+import { packedLot, type RealizedLot } from '../realized-lot.js';
 import { ROWS_PER_TURN, type Steps } from '../turns.js';
 import { accountNumberOf, activityRow, otherActivity, parseActivityExport } from './activity-export.js';
 import type { BrokerageFormat, FormatInput, ParsedTransactionsFile } from './brokerage-format.js';
@@ -34,7 +34,7 @@ function closedLot(
   term: string | null,
 ): RealizedLot {
   const costBasis = basis.abs();
-  return {
+  return packedLot({
     line,
     symbol,
     name: '',
@@ -52,7 +52,7 @@ function closedLot(
     disallowedLoss: null,
     cellsJson,
     fingerprint: undefined,
-  };
+  });
 }
 
 // ————— Flex Query trades CSV —————

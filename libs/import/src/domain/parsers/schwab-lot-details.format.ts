@@ -1,6 +1,6 @@
 import { ImportFileError } from '../import.errors.js';
 import { ROWS_PER_TURN, type Steps } from '../turns.js';
-import type { RealizedLot } from '../realized-lot.js';
+import { packedLot, type RealizedLot } from '../realized-lot.js';
 import type { BrokerageFormat, FormatInput, ParsedRealizedLotsFile } from './brokerage-format.js';
 import { column, ColumnLayout, columnList, FIGURE_LIMITS, RowReader } from './csv-columns.js';
 import type { CsvRow } from './csv-text.js';
@@ -88,7 +88,7 @@ function readLot(reader: RowReader<Column>): RealizedLot {
   const costBasis = reader.requiredNumber('costBasis');
   const washSale = reader.yesNo('washSale');
   const disallowedLoss = reader.number('disallowedLoss');
-  return {
+  return packedLot({
     line: reader.line,
     symbol,
     name: reader.sharedText('name'),
@@ -105,6 +105,6 @@ function readLot(reader: RowReader<Column>): RealizedLot {
     washSale,
     disallowedLoss: disallowedLoss === null || (disallowedLoss.isZero() && !washSale) ? null : disallowedLoss.abs(),
     cellsJson: reader.cellsJson,
-    fingerprint: undefined, // set by the caller (fingerprint.ts); declared here so every row has one shape
-  };
+    fingerprint: undefined, // set by the caller (fingerprint.ts)
+  });
 }

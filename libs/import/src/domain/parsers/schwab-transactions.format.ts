@@ -1,6 +1,7 @@
 import {
   classifyAction,
   isTradeKind,
+  packedTransaction,
   type BrokerTransaction,
 } from '../broker-transaction.js';
 import { ImportFileError } from '../import.errors.js';
@@ -119,7 +120,7 @@ function readTransaction(reader: RowReader<Column>): BrokerTransaction {
     throw reader.invalid('quantity', reader.text('quantity'), `a ${action} of 0 shares`);
   }
 
-  return {
+  return packedTransaction({
     line: reader.line,
     date,
     asOfDate: asOf,
@@ -132,6 +133,6 @@ function readTransaction(reader: RowReader<Column>): BrokerTransaction {
     fees,
     amount,
     cellsJson: reader.cellsJson,
-    fingerprint: undefined, // set by the caller (fingerprint.ts); declared here so every row has one shape
-  };
+    fingerprint: undefined, // set by the caller (fingerprint.ts)
+  });
 }

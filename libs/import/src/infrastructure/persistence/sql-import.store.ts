@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, mapInTurns, rowsOf, textOrNullFrom, type CopyRows, type CopyTarget, type CopyValue, type SqlRow } from '@app/persistence';
 import { ConflictError } from '@app/shared';
 import type { IsoDate } from '@app/shared/domain';
-import { classifyAction, type BrokerTransaction } from '../../domain/broker-transaction.js';
+import { classifyAction, packedTransaction, type BrokerTransaction } from '../../domain/broker-transaction.js';
 import { naturalKeyOf } from '../../domain/fingerprint.js';
 import type { SeenDays } from '../../domain/parsers/file-days.js';
-import type { RealizedLot } from '../../domain/realized-lot.js';
+import { packedLot, type RealizedLot } from '../../domain/realized-lot.js';
 import { ImportStore, type RowDays, type RowsComing, type RowsToAdd, type StoredRows } from '../../application/import-store.port.js';
 
 /** Advisory-lock namespace for imports (the second key is the account id). */
@@ -234,7 +234,7 @@ function writtenCells(row: { cellsJson: string }): string {
 
 function toTransaction(row: SqlRow): BrokerTransaction {
   const action = String(row.action);
-  return {
+  return packedTransaction({
     line: Number(row.line),
     date: String(row.date),
     asOfDate: textOrNullFrom(row.as_of_date),
@@ -248,12 +248,12 @@ function toTransaction(row: SqlRow): BrokerTransaction {
     amount: decimalOrNullFrom(row.amount),
     cellsJson: NOT_LOADED,
     fingerprint: String(row.fingerprint),
-    ...(row.day_order === null || row.day_order === undefined ? {} : { dayOrder: Number(row.day_order) }),
-  };
+    dayOrder: row.day_order === null || row.day_order === undefined ? undefined : Number(row.day_order),
+  });
 }
 
 function toLot(row: SqlRow): RealizedLot {
-  return {
+  return packedLot({
     line: Number(row.line),
     symbol: String(row.symbol),
     name: String(row.name),
@@ -271,5 +271,5 @@ function toLot(row: SqlRow): RealizedLot {
     disallowedLoss: decimalOrNullFrom(row.disallowed_loss),
     cellsJson: NOT_LOADED,
     fingerprint: String(row.fingerprint),
-  };
+  });
 }
