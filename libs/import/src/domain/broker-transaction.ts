@@ -1,6 +1,6 @@
 import type { IsoDate } from '@app/shared/domain';
 import type { Decimal } from '@app/shared/domain';
-import { type FigureChunk, FigurePacking } from './packed-figures.js';
+import { FigurePacking, PackedFigures } from './packed-figures.js';
 
 /** What a Transactions row means for the journal, decided by its Action. */
 export type ActionKind =
@@ -50,7 +50,7 @@ export interface BrokerTransaction {
   readonly dayOrder?: number;
 }
 
-/** A transaction's exact figures, in this order at its place in its chunk (`FigurePacking`). */
+/** A transaction's exact figures, in the order they are packed in. */
 const QUANTITY = 0;
 const PRICE = 1;
 const FEES = 2;
@@ -58,11 +58,11 @@ const AMOUNT = 3;
 const packing = new FigurePacking(4);
 
 /**
- * A transaction as a large import holds it (`packedTransaction`): its figures in a `FigureChunk`,
- * each made a `Decimal` when it is read (realized-lot.ts packs lots alike): 120 bytes of heap and 32 in
- * its chunk, where a transaction with three figures was 248.
+ * A transaction as a large import holds it (`packedTransaction`): its figures packed
+ * (packed-figures.ts), each made a `Decimal` when it is read: 120 bytes of heap and 32 in its chunk,
+ * where a transaction with three figures was 248 (realized-lot.ts packs lots alike).
  */
-class PackedTransaction implements BrokerTransaction {
+class PackedTransaction extends PackedFigures implements BrokerTransaction {
   readonly line: number;
   readonly date: IsoDate;
   readonly asOfDate: IsoDate | null;
@@ -73,11 +73,9 @@ class PackedTransaction implements BrokerTransaction {
   cellsJson: string;
   fingerprint: string | undefined;
   readonly dayOrder: number | undefined;
-  readonly #chunk: FigureChunk;
-  /** This transaction's first figure's place in the chunk. */
-  readonly #at: number;
 
-  constructor(tx: BrokerTransaction, chunk: FigureChunk, at: number) {
+  constructor(tx: BrokerTransaction) {
+    super(packing, [tx.quantity, tx.price, tx.fees, tx.amount]);
     this.line = tx.line;
     this.date = tx.date;
     this.asOfDate = tx.asOfDate;
@@ -88,28 +86,22 @@ class PackedTransaction implements BrokerTransaction {
     this.cellsJson = tx.cellsJson;
     this.fingerprint = tx.fingerprint;
     this.dayOrder = tx.dayOrder;
-    this.#chunk = chunk;
-    this.#at = at;
-    chunk.put(at + QUANTITY, tx.quantity);
-    chunk.put(at + PRICE, tx.price);
-    chunk.put(at + FEES, tx.fees);
-    chunk.put(at + AMOUNT, tx.amount);
   }
 
   get quantity(): Decimal | null {
-    return this.#chunk.get(this.#at + QUANTITY);
+    return this.figure(QUANTITY);
   }
 
   get price(): Decimal | null {
-    return this.#chunk.get(this.#at + PRICE);
+    return this.figure(PRICE);
   }
 
   get fees(): Decimal | null {
-    return this.#chunk.get(this.#at + FEES);
+    return this.figure(FEES);
   }
 
   get amount(): Decimal | null {
-    return this.#chunk.get(this.#at + AMOUNT);
+    return this.figure(AMOUNT);
   }
 }
 
@@ -119,8 +111,7 @@ class PackedTransaction implements BrokerTransaction {
  * the object given is garbage once the caller lets go of it.
  */
 export function packedTransaction(tx: BrokerTransaction): BrokerTransaction {
-  const { chunk, at } = packing.place();
-  return new PackedTransaction(tx, chunk, at);
+  return new PackedTransaction(tx);
 }
 
 const TRADE_ACTIONS: ReadonlyMap<string, ActionKind> = new Map([

@@ -40,7 +40,7 @@ export class FigureChunk {
 /**
  * Places for rows' figures, `width` to a row, in chunk after chunk: a full chunk lives as long as a
  * row packed into it does. Rows are packed where they are held by the hundred thousand (a large file's,
- * an account's): their figures were most of the memory a large import held (docs/operations.md "Imports").
+ * an account's): their figures were about half of the rows' memory (docs/operations.md "Imports").
  */
 export class FigurePacking {
   private chunk: FigureChunk;
@@ -59,5 +59,27 @@ export class FigurePacking {
     const at = this.rows * this.width;
     this.rows += 1;
     return { chunk: this.chunk, at };
+  }
+}
+
+/**
+ * A row whose exact figures are packed at a place `packing` gives it, in the order given; its class
+ * reads each back with `figure` (realized-lot.ts, broker-transaction.ts).
+ */
+export abstract class PackedFigures {
+  readonly #chunk: FigureChunk;
+  /** The row's first figure's place in the chunk. */
+  readonly #at: number;
+
+  protected constructor(packing: FigurePacking, figures: readonly (Decimal | null)[]) {
+    const { chunk, at } = packing.place();
+    this.#chunk = chunk;
+    this.#at = at;
+    for (let index = 0; index < figures.length; index += 1) chunk.put(at + index, figures[index]);
+  }
+
+  /** The row's figure at `index` of those it was made with. */
+  protected figure(index: number): Decimal | null {
+    return this.#chunk.get(this.#at + index);
   }
 }

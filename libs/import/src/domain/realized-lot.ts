@@ -1,6 +1,6 @@
 import type { IsoDate } from '@app/shared/domain';
 import type { Decimal } from '@app/shared/domain';
-import { type FigureChunk, FigurePacking } from './packed-figures.js';
+import { FigurePacking, PackedFigures } from './packed-figures.js';
 
 /**
  * One row of the broker's realized gain/loss lot details: `quantity` shares opened on `openedDate`
@@ -39,7 +39,7 @@ export interface RealizedLot {
   fingerprint?: string;
 }
 
-/** A lot's exact figures, in this order at its place in its chunk (`FigurePacking`). */
+/** A lot's exact figures, in the order they are packed in. */
 const QUANTITY = 0;
 const PROCEEDS_PER_SHARE = 1;
 const COST_PER_SHARE = 2;
@@ -51,13 +51,13 @@ const DISALLOWED_LOSS = 7;
 const packing = new FigurePacking(8);
 
 /**
- * A lot as a large import holds it (`packedLot`): its figures in a `FigureChunk`, each made a `Decimal`
- * when it is read. A lot with seven figures was 440 bytes of heap (an object of 17 fields, and 40
- * bytes a figure); packed, it is 112 bytes and 64 in its chunk, outside the heap. A million-row
- * account's 740,000 lots were a third of what its import held while its trades were matched
- * (docs/operations.md "Imports").
+ * A lot as a large import holds it (`packedLot`): its figures packed (packed-figures.ts), each made a
+ * `Decimal` when it is read. A lot with seven figures was 440 bytes of heap (an object of 17 fields,
+ * and 40 bytes a figure); packed, it is 112 bytes and 64 in its chunk, outside the heap. A
+ * million-row account's 740,000 lots were about half of the rows its import held while its trades
+ * were matched (docs/operations.md "Imports").
  */
-class PackedLot implements RealizedLot {
+class PackedLot extends PackedFigures implements RealizedLot {
   readonly line: number;
   readonly symbol: string;
   readonly name: string;
@@ -67,11 +67,9 @@ class PackedLot implements RealizedLot {
   readonly washSale: boolean;
   cellsJson: string;
   fingerprint: string | undefined;
-  readonly #chunk: FigureChunk;
-  /** This lot's first figure's place in the chunk. */
-  readonly #at: number;
 
-  constructor(lot: RealizedLot, chunk: FigureChunk, at: number) {
+  constructor(lot: RealizedLot) {
+    super(packing, [lot.quantity, lot.proceedsPerShare, lot.costPerShare, lot.proceeds, lot.costBasis, lot.gainLoss, lot.gainLossPercent, lot.disallowedLoss]);
     this.line = lot.line;
     this.symbol = lot.symbol;
     this.name = lot.name;
@@ -81,48 +79,38 @@ class PackedLot implements RealizedLot {
     this.washSale = lot.washSale;
     this.cellsJson = lot.cellsJson;
     this.fingerprint = lot.fingerprint;
-    this.#chunk = chunk;
-    this.#at = at;
-    chunk.put(at + QUANTITY, lot.quantity);
-    chunk.put(at + PROCEEDS_PER_SHARE, lot.proceedsPerShare);
-    chunk.put(at + COST_PER_SHARE, lot.costPerShare);
-    chunk.put(at + PROCEEDS, lot.proceeds);
-    chunk.put(at + COST_BASIS, lot.costBasis);
-    chunk.put(at + GAIN_LOSS, lot.gainLoss);
-    chunk.put(at + GAIN_LOSS_PERCENT, lot.gainLossPercent);
-    chunk.put(at + DISALLOWED_LOSS, lot.disallowedLoss);
   }
 
   get quantity(): Decimal {
-    return this.#chunk.get(this.#at + QUANTITY) as Decimal;
+    return this.figure(QUANTITY) as Decimal;
   }
 
   get proceedsPerShare(): Decimal | null {
-    return this.#chunk.get(this.#at + PROCEEDS_PER_SHARE);
+    return this.figure(PROCEEDS_PER_SHARE);
   }
 
   get costPerShare(): Decimal | null {
-    return this.#chunk.get(this.#at + COST_PER_SHARE);
+    return this.figure(COST_PER_SHARE);
   }
 
   get proceeds(): Decimal {
-    return this.#chunk.get(this.#at + PROCEEDS) as Decimal;
+    return this.figure(PROCEEDS) as Decimal;
   }
 
   get costBasis(): Decimal {
-    return this.#chunk.get(this.#at + COST_BASIS) as Decimal;
+    return this.figure(COST_BASIS) as Decimal;
   }
 
   get gainLoss(): Decimal {
-    return this.#chunk.get(this.#at + GAIN_LOSS) as Decimal;
+    return this.figure(GAIN_LOSS) as Decimal;
   }
 
   get gainLossPercent(): Decimal | null {
-    return this.#chunk.get(this.#at + GAIN_LOSS_PERCENT);
+    return this.figure(GAIN_LOSS_PERCENT);
   }
 
   get disallowedLoss(): Decimal | null {
-    return this.#chunk.get(this.#at + DISALLOWED_LOSS);
+    return this.figure(DISALLOWED_LOSS);
   }
 }
 
@@ -132,6 +120,5 @@ class PackedLot implements RealizedLot {
  * is garbage once the caller lets go of it.
  */
 export function packedLot(lot: RealizedLot): RealizedLot {
-  const { chunk, at } = packing.place();
-  return new PackedLot(lot, chunk, at);
+  return new PackedLot(lot);
 }
