@@ -7,7 +7,7 @@ import { keyedAsRead, keyingSteps, lotKeying, naturalKeyOf, transactionKeying, t
 import { matchTrades, symbolKey, type MatchResult } from '../domain/hybrid-matcher.js';
 import type { MatchedTrade } from '../domain/matched-trade.js';
 import { ImportFileError } from '../domain/import.errors.js';
-import { checkCsvTextInTurns, hasCsvName } from '../domain/parsers/csv-text.js';
+import { checkCsvTextInTurns, hasCsvName, type CheckedCsvBytes } from '../domain/parsers/csv-text.js';
 import { withUnknownDays, type FileDays, type SeenDays } from '../domain/parsers/file-days.js';
 import { brokerageFormats, parseRealizedLotsFile, parseTransactionsFile } from '../domain/parsers/format-registry.js';
 import type { BrokerTransaction } from '../domain/broker-transaction.js';
@@ -23,8 +23,9 @@ export interface UploadedFile {
   /**
    * The file's bytes. `ImportBrokerageFiles.run` lets go of them as it starts the file's parse (it sets
    * an empty buffer): an upload's largest buffers need not outlive their decoding (docs/operations.md "Imports").
+   * On an import's thread, a file the upload's check passed is in pieces, decoded as read (`CheckedCsvBytes`).
    */
-  content: Buffer;
+  content: Buffer | CheckedCsvBytes;
 }
 
 /** One history of an upload, with that broker's realized lots where it gives them. */
@@ -642,7 +643,7 @@ function* daysOf<T>(rows: readonly T[], dayOf: (row: T) => IsoDate): Steps<RowDa
  * decoded text's); kept until the file was read, a million-row upload's bytes (140 MB for its lots)
  * were alive at the import's peak.
  */
-function takeContent(file: UploadedFile): Buffer {
+function takeContent(file: UploadedFile): UploadedFile['content'] {
   const { content } = file;
   file.content = EMPTY_FILE;
   return content;

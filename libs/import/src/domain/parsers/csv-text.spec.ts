@@ -1,6 +1,7 @@
 import { random } from '../../testing/random.js';
 import { ImportFileError } from '../import.errors.js';
 import {
+  CheckedCsvBytes,
   checkCsvTextInTurns,
   CsvTextChecker,
   CsvTextReceiver,
@@ -14,6 +15,7 @@ import {
   streamCsvRows,
   textHead,
   type CsvRow,
+  type TextPieces,
 } from './csv-text.js';
 
 /**
@@ -245,6 +247,13 @@ async function textOrRefusal(read: () => string | Promise<string>): Promise<stri
   }
 }
 
+/** Every piece taken, joined. */
+function joined(pieces: TextPieces): string {
+  let text = '';
+  for (let piece = pieces.shift(); piece !== undefined; piece = pieces.shift()) text += piece;
+  return text;
+}
+
 /** What `decodeCsvText` makes of the bytes. */
 const atOnce = (bytes: Uint8Array): Promise<string> => textOrRefusal(() => decodeCsvText('f.csv', new Uint8Array(bytes)));
 
@@ -278,7 +287,7 @@ describe('decodeCsvPieces', () => {
   it('gives the text decoding at once gives, in pieces, or its refusal', async () => {
     for (const bytes of [...READ_FILES, ...REFUSED_OR_NOT_UTF8, large('\r\n'), large('\r'), large('\n')]) {
       const text = await atOnce(bytes);
-      expect(await textOrRefusal(() => decodeCsvPieces('f.csv', new Uint8Array(bytes)).join(''))).toBe(text);
+      expect(await textOrRefusal(() => joined(decodeCsvPieces('f.csv', new Uint8Array(bytes))))).toBe(text);
     }
     expect(decodeCsvPieces('f.csv', large('\r\n')).length).toBeGreaterThan(1);
     expect(decodeCsvPieces('f.csv', 'a,b\r\nc,d')).toEqual(['a,b\nc,d']);
@@ -291,13 +300,77 @@ describe('decodeCsvPieces', () => {
     expect(receiver.end(content)).toBe(true);
     const pieces = decodeCsvPieces('f.csv', content);
     expect(pieces.length).toBeGreaterThan(1000);
-    expect(pieces.join('')).toBe(decodeCsvText('f.csv', new Uint8Array(content)));
+    expect(joined(pieces)).toBe(decodeCsvText('f.csv', new Uint8Array(content)));
   });
 
   it('gives the head of the pieces to the end of a line', () => {
     expect(textHead(['a\nb', '\nc', '\nd\n'], 2)).toBe('a\nb\nc');
     expect(textHead(['a\nb', '\nc'], 5)).toBe('a\nb\nc');
     expect(textHead([], 1)).toBe('');
+  });
+});
+
+describe('CheckedCsvBytes', () => {
+  const large = (lineEnd: string) => utf8(`\uFEFF"Date","Name"${lineEnd}` + Array.from({ length: 3_000 }, (_, index) => `"${index}","café € 😀 ${index % 7}"${lineEnd}`).join(''));
+  const checked = (content: Uint8Array): boolean => {
+    const checker = new CsvTextChecker('f.csv');
+    checker.add(content);
+    return checker.end(content);
+  };
+
+  it('reads in pieces, decoding each as it is taken, the text decoding at once gives, wherever the pieces cut', async () => {
+    for (const bytes of [...READ_FILES, large('\r\n'), large('\r'), large('\n')]) {
+      const text = await atOnce(bytes);
+      for (const [slice, blockBytes] of [[1, 7], [2, 2], [3, 100], [5, 1], [8, 4096], [64, 1000], [4096, 20_000], [4096, undefined]] as const) {
+        const file = CheckedCsvBytes.copiedFrom(new Uint8Array(bytes), slice, blockBytes);
+        expect(file.length).toBe(bytes.length);
+        expect(file.text('f.csv')).toBe(text);
+        // The head: the first piece's whole lines where it has three, else the whole text.
+        const fileHead = decodeCsvHead('f.csv', file, 3);
+        expect(text.startsWith(fileHead) && (fileHead.split('\n').length > 3 || fileHead === text)).toBe(true);
+        const pieces = decodeCsvPieces('f.csv', file);
+        expect(pieces.length).toBeLessThanOrEqual(Math.ceil(bytes.length / slice));
+        expect(pieces.length).toBeGreaterThanOrEqual(Math.ceil(bytes.length / (slice + 3)));
+        // Looked at ahead, as the layout's sniffing does, then taken: the same pieces.
+        const head = textHead(pieces, 2);
+        expect(text.startsWith(head)).toBe(true);
+        expect(joined(pieces)).toBe(text);
+        expect(pieces.length).toBe(0);
+        expect(() => decodeCsvPieces('f.csv', file)).toThrow('read already');
+      }
+    }
+  });
+
+  it('gives the records of the whole text, and a head of whole lines from its first piece', () => {
+    for (const bytes of [large('\r\n'), large('\r')]) {
+      const content = new Uint8Array(bytes);
+      expect(checked(content)).toBe(true);
+      const whole = decodeCsvText('f.csv', new Uint8Array(bytes));
+      const file = CheckedCsvBytes.copiedFrom(content, 1000);
+      const head = decodeCsvHead('f.csv', file, 13);
+      expect(head.length).toBeLessThan(1000);
+      expect(head.split('\n').length).toBeGreaterThan(13);
+      expect(whole.startsWith(head)).toBe(true);
+      expect([...streamCsvRows('f.csv', decodeCsvPieces('f.csv', file), ',', 512)]).toEqual([...streamCsvRows('f.csv', whole, ',', 512)]);
+    }
+    // A file whose first lines are longer than its first piece: its head is its whole text.
+    const long = utf8(`${'x'.repeat(5_000)}\r\n`.repeat(3));
+    expect(decodeCsvHead('f.csv', CheckedCsvBytes.copiedFrom(long, 1000), 2)).toBe(decodeCsvText('f.csv', new Uint8Array(long)));
+  });
+
+  it('refuses control characters (on their line) and blank text as decoding at once does, when their piece is read', async () => {
+    for (const bytes of REFUSED_OR_NOT_UTF8.slice(0, 3)) {
+      const refusal = await atOnce(bytes);
+      expect(refusal).toMatch(/^refused: /);
+      for (const slice of [1, 3, 8, 64]) {
+        expect(await textOrRefusal(() => joined(decodeCsvPieces('f.csv', CheckedCsvBytes.copiedFrom(new Uint8Array(bytes), slice))))).toBe(refusal);
+      }
+    }
+  });
+
+  it('is passed by the precheck, which decodes none of it', async () => {
+    const file = CheckedCsvBytes.copiedFrom(utf8('a,b\r\n\u0000'), 2);
+    await expect(checkCsvTextInTurns('f.csv', file, async () => undefined)).resolves.toBeUndefined();
   });
 });
 

@@ -51,10 +51,14 @@ function lineOfOffset(text: string, offset: number): number {
  * Refuses an empty file and binary content (NUL or other control bytes, or bytes that are neither
  * UTF-8 nor plain single-byte text).
  */
-export function decodeCsvText(fileName: string, content: Uint8Array | string): string {
+export function decodeCsvText(fileName: string, content: CsvContent): string {
   if (typeof content === 'string') return decodeText(fileName, content);
+  if (content instanceof CheckedCsvBytes) return content.text(fileName);
   return runSteps(decoding(fileName, content, Infinity));
 }
+
+/** A file's content as a reading of its text takes it: its bytes, its text, or its bytes checked and in pieces (`CheckedCsvBytes`). */
+export type CsvContent = Uint8Array | string | CheckedCsvBytes;
 
 /** Bytes decoded between two pauses by `decodeCsvTextInTurns` (a few milliseconds of work). */
 const DECODE_SLICE = 1024 * 1024;
@@ -327,10 +331,12 @@ function* decodedPieces(fileName: string, content: Uint8Array, slice: number): S
  * `decodeCsvText` as the pieces the text is decoded in (a slice of bytes each; those a received file
  * was decoded in as it arrived, `CsvTextReceiver`), not joined: a file's parse reads its records from
  * them a piece at a time (`streamCsvRows`) and lets each go once read, where one string of the whole
- * text, 140 MB for a million lots, was alive until the file's last row was read.
+ * text, 140 MB for a million lots, was alive until the file's last row was read. Of `CheckedCsvBytes`,
+ * each piece is decoded only when it is taken, its bytes let go of then (the file's one reading).
  */
-export function decodeCsvPieces(fileName: string, content: Uint8Array | string): string[] {
+export function decodeCsvPieces(fileName: string, content: CsvContent): TextPieces {
   if (typeof content === 'string') return [decodeText(fileName, content)];
+  if (content instanceof CheckedCsvBytes) return new TextOnDemand(fileName, content.take());
   const decoded = DECODED.get(content);
   if (decoded !== undefined && decoded.fileName === fileName) {
     if (decoded.text !== undefined) return [decoded.text];
@@ -339,10 +345,150 @@ export function decodeCsvPieces(fileName: string, content: Uint8Array | string):
   return runSteps(decodedPieces(fileName, content, DECODE_SLICE));
 }
 
+/**
+ * A text's pieces, taken from the front as its records are read (`streamCsvRows`): an array of them,
+ * or the pieces of `CheckedCsvBytes` decoded as they are taken (`TextOnDemand`).
+ */
+export interface TextPieces {
+  /** How many pieces are not taken yet (none: the whole text is taken). */
+  readonly length: number;
+  shift(): string | undefined;
+  /** A piece not taken yet, by its place among them (looked at, not taken). */
+  at(index: number): string | undefined;
+}
+
+/**
+ * The pieces of a file's text decoded from its pieces of bytes when they are first looked at, each
+ * piece of bytes let go of once decoded: the file's bytes and its text are never both whole.
+ */
+class TextOnDemand implements TextPieces {
+  private readonly decoded: string[] = [];
+  private readonly normaliser: TextNormaliser;
+  private readonly first = new TextDecoder('utf-8', { fatal: true });
+  private readonly rest = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  private started = false;
+
+  constructor(
+    fileName: string,
+    /** The pieces of bytes not decoded yet, each cut between two characters (`CheckedCsvBytes`). */
+    private readonly bytes: Uint8Array[],
+  ) {
+    this.normaliser = new TextNormaliser(fileName);
+  }
+
+  get length(): number {
+    return this.decoded.length + this.bytes.length;
+  }
+
+  shift(): string | undefined {
+    if (this.decoded.length === 0) this.decodeNext();
+    return this.decoded.shift();
+  }
+
+  at(index: number): string | undefined {
+    while (this.decoded.length <= index && this.bytes.length > 0) this.decodeNext();
+    return this.decoded[index];
+  }
+
+  private decodeNext(): void {
+    const bytes = this.bytes.shift();
+    if (bytes === undefined) return;
+    // The decoder drops a BOM at the start of the bytes only.
+    const decoded = (this.started ? this.rest : this.first).decode(bytes);
+    this.started = true;
+    this.decoded.push(this.normaliser.next(decoded, this.bytes.length === 0));
+  }
+}
+
+/**
+ * A file `CsvTextChecker` passed (UTF-8 text that decoding reads as it is), its bytes copied into
+ * pieces of a slice each, cut between characters (`copiedFrom`): how an import's thread holds a large
+ * upload's files. Its parse decodes a piece only when it reaches its records and lets the bytes go then
+ * (`decodeCsvPieces`), where the whole file decoded at once held its bytes and all of its text together
+ * (a million rows' lots: 142 MB of each, the service's peak). Its head is decoded from its first piece
+ * (`decodeCsvHead`); the precheck passes it (`checkCsvTextInTurns`).
+ */
+export class CheckedCsvBytes {
+  private pieces: Uint8Array[] | undefined;
+
+  private constructor(
+    pieces: Uint8Array[],
+    /** The file's bytes. */
+    readonly length: number,
+  ) {
+    this.pieces = pieces;
+  }
+
+  /**
+   * Copies of the bytes of `content` (which must be a file `CsvTextChecker` passed, whole) in pieces of
+   * `slice` bytes, each to a character's end. The pieces are views of a few blocks of at least
+   * `blockBytes` (but in a smaller file), each let go of once its pieces are: glibc's malloc serves
+   * an allocation under 32 MB from its arenas once it has given back a larger one, and keeps what is
+   * freed there (1 MB pieces, each copied alone, left 176 MB more in the process at a million rows).
+   */
+  static copiedFrom(content: Uint8Array, slice: number = DECODE_SLICE, blockBytes: number = BLOCK_BYTES): CheckedCsvBytes {
+    const ends: number[] = [];
+    for (let start = 0; start < content.length; ) {
+      let end = Math.min(content.length, start + slice);
+      while (end < content.length && (content[end] & 0xc0) === 0x80) end += 1;
+      ends.push(end);
+      start = end;
+    }
+    const blocks = Math.max(1, Math.floor(content.length / blockBytes));
+    const pieces: Uint8Array[] = [];
+    let blockStart = 0;
+    let next = 0;
+    for (let count = 1; count <= blocks && next < ends.length; count += 1) {
+      const until = Math.round((content.length * count) / blocks);
+      const first = next;
+      while (next < ends.length && (next === first || ends[next - 1] < until)) next += 1;
+      const blockEnd = ends[next - 1];
+      const block = new Uint8Array(content.subarray(blockStart, blockEnd));
+      for (let piece = first, at = blockStart; piece < next; at = ends[piece], piece += 1) pieces.push(block.subarray(at - blockStart, ends[piece] - blockStart));
+      blockStart = blockEnd;
+    }
+    return new CheckedCsvBytes(pieces, content.length);
+  }
+
+  /** The file's first bytes (up to a slice). */
+  get head(): Uint8Array {
+    return this.pieces?.[0] ?? new Uint8Array(0);
+  }
+
+  /** The whole text, the pieces kept. */
+  text(fileName: string): string {
+    const text = new TextOnDemand(fileName, [...this.held()]);
+    let joined = '';
+    for (let piece = text.shift(); piece !== undefined; piece = text.shift()) joined += piece;
+    return joined;
+  }
+
+  /** The pieces, for the file's one reading in pieces (`decodeCsvPieces`): they go as it decodes them. */
+  take(): Uint8Array[] {
+    const pieces = this.held();
+    this.pieces = undefined;
+    return pieces;
+  }
+
+  private held(): Uint8Array[] {
+    if (this.pieces === undefined) throw new Error(`a file's pieces were read already`);
+    return this.pieces;
+  }
+}
+
+/** The least bytes of a block of `CheckedCsvBytes` pieces (more than glibc's 32 MB for an allocation of its own). */
+const BLOCK_BYTES = 36 * 1024 * 1024;
+
+/** Whether `content` is a file `CsvTextChecker` passed (decoding reads it as it is: `CheckedCsvBytes` may hold it). */
+export function isCheckedCsvText(fileName: string, content: Uint8Array): boolean {
+  const decoded = DECODED.get(content);
+  return decoded?.fileName === fileName && decoded.checked === true;
+}
+
 /** The first pieces of a text, joined, up to the end of its `lines`-th line (all of them if it has fewer). */
-export function textHead(pieces: readonly string[], lines: number): string {
+export function textHead(pieces: TextPieces, lines: number): string {
   let head = '';
-  for (const piece of pieces) {
+  for (let index = 0, piece = pieces.at(0); piece !== undefined; index += 1, piece = pieces.at(index)) {
     head += piece;
     if (hasLines(head, lines)) break;
   }
@@ -376,7 +522,11 @@ const HEAD_BYTES = 64 * 1024;
  * one only checked, its first bytes decoded: a large upload is not decoded whole, or its pieces joined,
  * on the thread that answers every other request just to read its header. Otherwise the whole text.
  */
-export function decodeCsvHead(fileName: string, content: Uint8Array, lines: number): string {
+export function decodeCsvHead(fileName: string, content: Uint8Array | CheckedCsvBytes, lines: number): string {
+  if (content instanceof CheckedCsvBytes) {
+    const head = checkedHead(content.head);
+    return hasLines(head, lines) ? head : content.text(fileName);
+  }
   const decoded = DECODED.get(content);
   if (decoded?.fileName === fileName && decoded.text === undefined) {
     const head = decoded.pieces !== undefined ? decoded.pieces[0] : decoded.checked ? checkedHead(content) : undefined;
@@ -410,14 +560,14 @@ function hasLines(text: string, lines: number): boolean {
  * text one string where the receiver left it in pieces, nor decoding a file `CsvTextChecker` passed
  * (the precheck of an upload whose import runs on a thread of its own, which decodes the bytes it is handed).
  */
-export async function checkCsvTextInTurns(fileName: string, content: Uint8Array, pause: () => Promise<void>, slice: number = DECODE_SLICE): Promise<void> {
-  if (DECODED.get(content)?.fileName === fileName) return;
+export async function checkCsvTextInTurns(fileName: string, content: Uint8Array | CheckedCsvBytes, pause: () => Promise<void>, slice: number = DECODE_SLICE): Promise<void> {
+  if (content instanceof CheckedCsvBytes || DECODED.get(content)?.fileName === fileName) return;
   await decodeCsvTextInTurns(fileName, content, pause, slice);
 }
 
 /** Lets the decoded text of `content` go (its last reader has it): it is not kept as long as the bytes are. */
-export function forgetDecodedCsvText(content: Uint8Array): void {
-  DECODED.delete(content);
+export function forgetDecodedCsvText(content: CsvContent): void {
+  if (content instanceof Uint8Array) DECODED.delete(content);
 }
 
 /** Decoded text checked and normalised (`normalising`) at once. */
@@ -426,42 +576,56 @@ function decodeText(fileName: string, decoded: string): string {
 }
 
 /**
- * The decoded pieces, in order, as the text's pieces: a BOM removed at its start and the old DOS end-of-file
- * mark at its end, refused for a control character (on its line) or when blank, line ends normalised
- * to LF (a CR that ends a piece is held for the next, where an LF may follow it). Stops between pieces.
+ * The decoded pieces, in order, as the text's pieces (`TextNormaliser`), all of them. Stops between pieces.
  */
 function* normalising(fileName: string, pieces: Iterator<string>): Steps<string[]> {
+  const normaliser = new TextNormaliser(fileName);
   const normalised: string[] = [];
-  /** Line ends in the pieces before this one (as the text is before it is normalised: what `lineOfOffset` counts). */
-  let linesBefore = 0;
-  let heldCr = '';
-  let atStart = true;
   for (let next = pieces.next(); !next.done; ) {
-    let piece = next.value;
+    const piece = next.value;
     next = pieces.next();
     const last = next.done === true;
-    if (atStart && piece !== '') {
+    normalised.push(normaliser.next(piece, last));
+    if (!last) yield;
+  }
+  if (normalised.length === 0) throw ImportFileError.emptyFile(fileName);
+  return normalised;
+}
+
+/**
+ * A text's decoded pieces made its pieces, one after another: a BOM removed at its start and the old DOS
+ * end-of-file mark at its end, refused for a control character (on its line) or when blank (at its last
+ * piece), line ends normalised to LF (a CR that ends a piece is held for the next, where an LF may follow it).
+ */
+class TextNormaliser {
+  /** Line ends in the pieces before this one (as the text is before it is normalised: what `lineOfOffset` counts). */
+  private linesBefore = 0;
+  private heldCr = '';
+  private atStart = true;
+  private blank = true;
+
+  constructor(private readonly fileName: string) {}
+
+  /** The next piece of the text (`last`: its last piece). */
+  next(decoded: string, last: boolean): string {
+    let piece = decoded;
+    if (this.atStart && piece !== '') {
       piece = piece.replace(/^\uFEFF/, '');
-      atStart = false;
+      this.atStart = false;
     }
     if (last && piece.endsWith('\u001a')) piece = piece.slice(0, -1); // the old DOS end-of-file mark
     const control = firstControlCharacter(piece);
     if (control !== -1) {
-      throw ImportFileError.binaryContent(fileName, linesBefore + lineOfOffset(piece, control));
+      throw ImportFileError.binaryContent(this.fileName, this.linesBefore + lineOfOffset(piece, control));
     }
-    let text = heldCr + piece;
-    heldCr = !last && text.endsWith('\r') ? '\r' : '';
-    if (heldCr !== '') text = text.slice(0, -1);
-    normalised.push(text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text);
-    if (!last) {
-      linesBefore += lineOfOffset(piece, piece.length) - 1;
-      yield;
-    }
+    let text = this.heldCr + piece;
+    this.heldCr = !last && text.endsWith('\r') ? '\r' : '';
+    if (this.heldCr !== '') text = text.slice(0, -1);
+    if (this.blank && /\S/.test(text)) this.blank = false;
+    if (last && this.blank) throw ImportFileError.emptyFile(this.fileName);
+    if (!last) this.linesBefore += lineOfOffset(piece, piece.length) - 1;
+    return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
   }
-  if (!normalised.some((piece) => /\S/.test(piece))) {
-    throw ImportFileError.emptyFile(fileName);
-  }
-  return normalised;
 }
 
 /** Bytes that are not UTF-8 (`utf8Slices`). */
@@ -542,7 +706,7 @@ const STREAM_SLICE = 256 * 1024;
 /**
  * The records of `text` as `readCsvRows` gives them, split a slice of text at a time as they are
  * taken, so the cells of the records already taken can go while the rest is read. The text may be
- * given as its pieces (`decodeCsvPieces`; the array is emptied as they are read): a piece is let go
+ * given as its pieces (`decodeCsvPieces`; taken from the front as they are read): a piece is let go
  * of once its records are taken, and the whole text is never one string. A slice is read as papaparse
  * reads a stream: its last, maybe cut, record is left for the next slice (a slice of plain lines, as
  * brokers write them, is split without papaparse, to the same records: `splitPlainRecords`). A slice
@@ -552,7 +716,7 @@ const STREAM_SLICE = 256 * 1024;
  * a file in file order is the one reported, whether it is in the CSV or in a row's content, however
  * the text was sliced.
  */
-export function streamCsvRows(fileName: string, text: string | string[], delimiter: string, slice: number = STREAM_SLICE): CsvRecords {
+export function streamCsvRows(fileName: string, text: string | TextPieces, delimiter: string, slice: number = STREAM_SLICE): CsvRecords {
   return new CsvRecordStream(fileName, typeof text === 'string' ? [text] : text, delimiter, slice);
 }
 
@@ -572,7 +736,7 @@ class CsvRecordStream implements CsvRecords {
   constructor(
     private readonly fileName: string,
     /** The pieces of the text not yet in hand, taken from the front. */
-    private readonly pieces: string[],
+    private readonly pieces: TextPieces,
     private readonly delimiter: string,
     private readonly slice: number,
   ) {}

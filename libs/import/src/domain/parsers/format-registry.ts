@@ -9,7 +9,7 @@ import type {
   ParsedRealizedLotsFile,
   ParsedTransactionsFile,
 } from './brokerage-format.js';
-import { decodeCsvHead, decodeCsvPieces, decodeCsvText, forgetDecodedCsvText, readCsvRows, streamCsvRows, textHead, type CsvRow } from './csv-text.js';
+import { decodeCsvHead, decodeCsvPieces, decodeCsvText, forgetDecodedCsvText, readCsvRows, streamCsvRows, textHead, type CsvContent, type CsvRow, type TextPieces } from './csv-text.js';
 import type { SeenDays } from './file-days.js';
 import { etradeTransactionsFormat } from './etrade-transactions.format.js';
 import { fidelityHistoryFormat } from './fidelity-history.format.js';
@@ -60,7 +60,7 @@ export class FormatRegistry {
   }
 
   /** Decodes, splits and parses one uploaded file. Throws ImportFileError. */
-  parse(fileName: string, content: Uint8Array | string): ParsedBrokerageFile {
+  parse(fileName: string, content: CsvContent): ParsedBrokerageFile {
     return runSteps(this.parsing(fileName, content));
   }
 
@@ -71,7 +71,7 @@ export class FormatRegistry {
    * layout tells `lotsSoFar` the lots read at each step, a transactions layout that `readsUnderLock`
    * `transactionsSoFar` its transactions.
    */
-  parsing(fileName: string, content: Uint8Array | string, seen?: SeenDays, soFar: Pick<FormatInput, 'lotsSoFar' | 'transactionsSoFar'> = {}): Steps<ParsedBrokerageFile> {
+  parsing(fileName: string, content: CsvContent, seen?: SeenDays, soFar: Pick<FormatInput, 'lotsSoFar' | 'transactionsSoFar'> = {}): Steps<ParsedBrokerageFile> {
     const pieces = decodeCsvPieces(fileName, content);
     // The parse is the file's last reading: its text goes with the rows.
     if (typeof content !== 'string') forgetDecodedCsvText(content);
@@ -80,7 +80,7 @@ export class FormatRegistry {
     return this.parsingPieces(fileName, pieces, seen, soFar);
   }
 
-  private *parsingPieces(fileName: string, pieces: string[], seen: SeenDays | undefined, soFar: Pick<FormatInput, 'lotsSoFar' | 'transactionsSoFar'>): Steps<ParsedBrokerageFile> {
+  private *parsingPieces(fileName: string, pieces: TextPieces, seen: SeenDays | undefined, soFar: Pick<FormatInput, 'lotsSoFar' | 'transactionsSoFar'>): Steps<ParsedBrokerageFile> {
     yield;
     // The rows are read as the layout takes them: a large file's cells, and its text's pieces, are let go as they are read.
     const rows = streamCsvRows(fileName, pieces, this.sniffDelimiter(fileName, textHead(pieces, SNIFF_LINES)));
@@ -103,7 +103,7 @@ export class FormatRegistry {
    * which); undefined when no layout knows its header. Throws ImportFileError for a file that is not
    * text.
    */
-  identify(fileName: string, content: Uint8Array | string): BrokerageFormat | undefined {
+  identify(fileName: string, content: CsvContent): BrokerageFormat | undefined {
     // One line more than `sniff` reads, which looks for the line ends after the first character.
     const head = typeof content === 'string' ? decodeCsvText(fileName, content) : decodeCsvHead(fileName, content, SNIFF_LINES + 1);
     return this.sniff(fileName, head)?.format;
@@ -161,17 +161,17 @@ export const brokerageFormats = new FormatRegistry([
 
 export function parseBrokerageFile(
   fileName: string,
-  content: Uint8Array | string,
+  content: CsvContent,
   registry: FormatRegistry = brokerageFormats,
 ): ParsedBrokerageFile {
   return registry.parse(fileName, content);
 }
 
 /** The upload's `transaction_history_file`: must be a transactions layout. Given turns, a promise (see `parsing`, also for `seen` and `transactionsSoFar`). */
-export function parseTransactionsFile(fileName: string, content: Uint8Array | string, registry?: FormatRegistry): ParsedTransactionsFile;
+export function parseTransactionsFile(fileName: string, content: CsvContent, registry?: FormatRegistry): ParsedTransactionsFile;
 export function parseTransactionsFile(
   fileName: string,
-  content: Uint8Array | string,
+  content: CsvContent,
   registry: FormatRegistry | undefined,
   turns: Turns,
   seen?: SeenDays,
@@ -179,7 +179,7 @@ export function parseTransactionsFile(
 ): Promise<ParsedTransactionsFile>;
 export function parseTransactionsFile(
   fileName: string,
-  content: Uint8Array | string,
+  content: CsvContent,
   registry: FormatRegistry = brokerageFormats,
   turns?: Turns,
   seen?: SeenDays,
@@ -189,10 +189,10 @@ export function parseTransactionsFile(
 }
 
 /** The upload's `realized_gains_file`: must be a realized-lots layout. Given turns, a promise (see `parsing`, also for `seen` and `lotsSoFar`). */
-export function parseRealizedLotsFile(fileName: string, content: Uint8Array | string, registry?: FormatRegistry): ParsedRealizedLotsFile;
+export function parseRealizedLotsFile(fileName: string, content: CsvContent, registry?: FormatRegistry): ParsedRealizedLotsFile;
 export function parseRealizedLotsFile(
   fileName: string,
-  content: Uint8Array | string,
+  content: CsvContent,
   registry: FormatRegistry | undefined,
   turns: Turns,
   seen?: SeenDays,
@@ -200,7 +200,7 @@ export function parseRealizedLotsFile(
 ): Promise<ParsedRealizedLotsFile>;
 export function parseRealizedLotsFile(
   fileName: string,
-  content: Uint8Array | string,
+  content: CsvContent,
   registry: FormatRegistry = brokerageFormats,
   turns?: Turns,
   seen?: SeenDays,

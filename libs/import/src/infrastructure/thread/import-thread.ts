@@ -4,16 +4,18 @@ import { DOMAIN_ERROR_CLASSES, errorClasses, toThreadError, type ThreadError } f
 import { threadTradeLedger } from '@app/trades';
 import { ImportBrokerageFiles, type ImportAccount, type ImportOutcome, type ImportRequest, type UploadedFile } from '../../application/import-brokerage-files.service.js';
 import { ImportFileError } from '../../domain/import.errors.js';
+import { CheckedCsvBytes } from '../../domain/parsers/csv-text.js';
 import { SqlImportStore } from '../persistence/sql-import.store.js';
 import { SqlUploadHistory } from '../persistence/sql-upload-history.js';
 
 /** The errors an import's answer depends on, made again as their classes on the other side. */
 export const IMPORT_ERROR_CLASSES = errorClasses(...DOMAIN_ERROR_CLASSES, ImportFileError);
 
-/** A file as it is sent to the thread: its bytes, handed over (not copied). */
+/** A file as it is sent to the thread: its bytes, handed over (not copied), and whether the upload's check passed them (`isCheckedCsvText`). */
 export interface ThreadFile {
   name: string;
   content: Uint8Array;
+  checked: boolean;
 }
 
 /** `ImportRequest` as it is sent to the thread: `accountFor` becomes a call back to the main thread. */
@@ -64,8 +66,13 @@ function importRequestOf(sent: ThreadImportRequest, database: ThreadDatabase): I
   };
 }
 
+/**
+ * A file sent: checked bytes are copied into pieces (decoded only as they are read), and the bytes
+ * sent let go of; any other file is read from its bytes as on the main thread.
+ */
 function uploadedFile(sent: ThreadFile): UploadedFile {
-  return { name: sent.name, content: Buffer.from(sent.content.buffer, sent.content.byteOffset, sent.content.byteLength) };
+  const content = Buffer.from(sent.content.buffer, sent.content.byteOffset, sent.content.byteLength);
+  return { name: sent.name, content: sent.checked ? CheckedCsvBytes.copiedFrom(content) : content };
 }
 
 /** Log lines of the thread, written by the main thread's logger (one format, one destination). */

@@ -9,10 +9,11 @@ import { sqlTradeLedgerOn, TradeLedgerNotices } from '@app/trades';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
 import { IMPORT_STEPS, ImportBrokerageFiles, type ImportRequest } from '../../application/import-brokerage-files.service.js';
 import { ImportFileError } from '../../domain/import.errors.js';
+import { CsvTextChecker } from '../../domain/parsers/csv-text.js';
 import { readFixtureBytes, readFixtureJson } from '../../testing/fixtures.js';
 import { SqlImportStore } from '../persistence/sql-import.store.js';
 import { SqlUploadHistory } from '../persistence/sql-upload-history.js';
-import { runImportsFrom } from './import-thread.js';
+import { runImportsFrom, type ThreadImportRequest } from './import-thread.js';
 import { ThreadedImports, type ImportThread } from './threaded-imports.js';
 
 /**
@@ -24,6 +25,8 @@ import { ThreadedImports, type ImportThread } from './threaded-imports.js';
 class ImportsOnAChannel extends ThreadedImports {
   /** How many threads were started, and ended. */
   readonly threads = { started: 0, ended: 0 };
+  /** Whether each file sent to a thread was sent as checked text (`ThreadFile.checked`). */
+  readonly checked: boolean[] = [];
 
   protected override canStartThreads(): boolean {
     return true;
@@ -34,7 +37,11 @@ class ImportsOnAChannel extends ThreadedImports {
     runImportsFrom(port2);
     this.threads.started += 1;
     return {
-      postMessage: (message, transfer) => port1.postMessage(message, transfer),
+      postMessage: (message, transfer) => {
+        const { kind, request } = message as { kind: string; request?: ThreadImportRequest };
+        if (kind === 'run') for (const part of request?.parts ?? []) this.checked.push(part.transactions.checked, part.gains?.checked ?? false);
+        port1.postMessage(message, transfer);
+      },
       on: (event, listener) => port1.on(event, listener),
       once: () => undefined, // a channel has no errors or exit of its own
       terminate: async () => {
@@ -127,6 +134,34 @@ describe('ThreadedImports (an import on its own thread, over a channel; real dat
     const trades = await tradesOf(threaded.account.accountId);
     expect(trades.length).toBeGreaterThan(0);
     expect(trades).toEqual(await tradesOf(inProcess.account.accountId));
+  }, 120000);
+
+  it('reads files the upload checked as they arrived in pieces there, to the same trades and the same refusals', async () => {
+    /** The files as a large upload's receiver leaves them: checked (`CsvTextChecker`), not decoded. */
+    const checked = (files: ReturnType<typeof schwabExample>) => {
+      for (const file of [files.transactions, files.gains]) {
+        const checker = new CsvTextChecker(file.name);
+        checker.add(file.content);
+        expect(checker.end(file.content)).toBe(true);
+      }
+      return files;
+    };
+    const onAChannel = imports as ImportsOnAChannel;
+    const sentBefore = onAChannel.checked.length;
+    const trader = await traderWithAccount('checked@example.com');
+    const outcome = await imports.run({ ...trader, ...checked(schwabExample()) }, async () => undefined);
+    expect(onAChannel.checked.slice(sentBefore)).toEqual([true, true]);
+    expect(outcome.stats).toEqual(readFixtureJson<{ stats: Record<string, number> }>('schwab-example', 'expected.json').stats);
+    const unchecked = await traderWithAccount('unchecked@example.com');
+    await imports.run({ ...unchecked, ...schwabExample() }, async () => undefined);
+    expect(onAChannel.checked.slice(-2)).toEqual([false, false]);
+    expect(await tradesOf(trader.account.accountId)).toEqual(await tradesOf(unchecked.account.accountId));
+
+    const broken = Buffer.from(readFixtureBytes('schwab-example', 'transactions.csv').toString('utf8').replace(/"\$?1[0-9.,]*"/, '"not a price"'));
+    const refusal = (files: ReturnType<typeof schwabExample>) => imports.run({ ...trader, ...files }, async () => undefined).catch((caught: unknown) => caught);
+    const inPieces = await refusal(checked(schwabExample(Buffer.from(broken))));
+    expect(inPieces).toBeInstanceOf(ImportFileError);
+    expect(inPieces).toEqual(await refusal(schwabExample(Buffer.from(broken))));
   }, 120000);
 
   it('fails with the file error as its class and fields, writes nothing and records the failure', async () => {

@@ -6,7 +6,7 @@ import { Database, serveThreadDatabase, type ThreadPort } from '@app/persistence
 import { AppConfig, collectGarbageAbove, fromThreadError, narrowHeapGrowth } from '@app/shared';
 import { TradeLedgerNotices } from '@app/trades';
 import { IMPORT_STEPS, ImportBrokerageFiles, importParts, type ImportOutcome, type ImportRequest, type ProgressListener, type UploadedFile } from '../../application/import-brokerage-files.service.js';
-import { forgetDecodedCsvText } from '../../domain/parsers/csv-text.js';
+import { forgetDecodedCsvText, isCheckedCsvText } from '../../domain/parsers/csv-text.js';
 import { IMPORT_ERROR_CLASSES, THREAD_CALLS, type FromImportThread, type ThreadFile, type ThreadImportRequest, type ThreadLogLevel, type ToImportThread } from './import-thread.js';
 
 /** The thread's program, built beside this module (the service runs from dist/; the unit tests from the sources, where there is none). */
@@ -172,13 +172,16 @@ function uploadBytes(request: ImportRequest): number {
 function threadRequestOf(request: ImportRequest): { sent: ThreadImportRequest; transfer: ArrayBuffer[] } {
   const transfer: ArrayBuffer[] = [];
   const sent = (file: UploadedFile): ThreadFile => {
-    forgetDecodedCsvText(file.content); // the pieces the receiver decoded, never joined here
+    const bytes = file.content;
+    if (!(bytes instanceof Uint8Array)) throw new Error('a file is sent to a thread as its bytes');
+    const checked = isCheckedCsvText(file.name, bytes);
+    forgetDecodedCsvText(bytes); // the pieces the receiver decoded, never joined here
     // Bytes that share their buffer (a pool's, a larger body's) are copied; a file's own buffer is handed over.
-    const own = file.content.byteOffset === 0 && file.content.byteLength === file.content.buffer.byteLength;
-    const content = own ? file.content : new Uint8Array(file.content);
+    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+    const content = own ? bytes : new Uint8Array(bytes);
     transfer.push(content.buffer as ArrayBuffer);
     file.content = EMPTY_FILE;
-    return { name: file.name, content };
+    return { name: file.name, content, checked };
   };
   const parts = importParts(request).map((part) => ({ transactions: sent(part.transactions), gains: part.gains === null ? null : sent(part.gains) }));
   return {
