@@ -1,5 +1,5 @@
 import { random } from '../testing/random.js';
-import { groupBy, groupingSteps, sortingSteps } from './group-by.js';
+import { groupBy, groupingSteps, PlaceGroups, sortingSteps } from './group-by.js';
 import { ROWS_PER_TURN, runSteps } from './turns.js';
 
 describe('groupBy', () => {
@@ -22,6 +22,37 @@ describe('groupBy', () => {
       stops += 1;
     }
     expect(stops).toBe(2);
+  });
+});
+
+describe('PlaceGroups', () => {
+  it('groups places by two keys as groupBy does by the two joined: each in its order, groups in order of first appearance', () => {
+    const next = random(9);
+    const symbols = ['AAPL', 'MSFT', 'A|B', 'A', 'B|C'];
+    const items = Array.from({ length: 3 * ROWS_PER_TURN + 11 }, () => ({ symbol: symbols[Math.floor(next() * symbols.length)], day: `2024-01-0${1 + Math.floor(next() * 5)}` }));
+    // Some places left out, the rest in a shuffled order (as lots in line order, or only the closing sales).
+    const places = items.map((_, place) => place).filter((place) => place % 5 !== 2);
+    for (let index = places.length - 1; index > 0; index -= 1) {
+      const other = Math.floor(next() * (index + 1));
+      [places[index], places[other]] = [places[other], places[index]];
+    }
+    let stops = 0;
+    const steps = PlaceGroups.grouping(places, (place) => items[place].symbol, (place) => items[place].day, 1000);
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) stops += 1;
+    const groups = step.value;
+    expect(stops).toBe(2 * Math.floor((places.length - 1) / 1000));
+    // A separator inside a key cannot join two groups: 'A|B' + '2024-…' is not 'A' + 'B|2024-…'.
+    const expected = groupBy(places, (place) => JSON.stringify([items[place].symbol, items[place].day]));
+    expect(groups.count).toBe(expected.size);
+    [...expected.entries()].forEach(([key, members], id) => {
+      const [symbol, day] = JSON.parse(key) as [string, string];
+      expect(groups.idOf(symbol, day)).toBe(id);
+      expect(groups.placesOf(id)).toEqual(members);
+    });
+    expect(groups.idOf('AAPL', '2023-12-31')).toBeUndefined();
+    expect(groups.idOf('NONE', '2024-01-01')).toBeUndefined();
+    expect(runSteps(PlaceGroups.grouping([], String, String)).count).toBe(0);
   });
 });
 

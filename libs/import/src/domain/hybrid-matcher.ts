@@ -12,7 +12,7 @@ import { allocateLots, LOT_QUANTITY_TOLERANCE } from './lot-allocation.js';
 import { SymbolBook, type LotPiece, type OpenLotQueue, type RemainingLot } from './open-lot-book.js';
 import { PositionHistory } from './position-history.js';
 import type { RealizedLot } from './realized-lot.js';
-import { groupBy, groupingSteps, sortingSteps } from './group-by.js';
+import { groupBy, PlaceGroups, sortingSteps } from './group-by.js';
 import { ROWS_PER_TURN, runSteps, runStepsWithTurns, type Steps, type Turns } from './turns.js';
 
 export type MatchWarningCode =
@@ -171,10 +171,15 @@ class MatchRun {
   private readonly companyNames = new Map<string, string>();
   /**
    * The broker lots allocated to each closing transaction (their places in `lots`), by its place in
-   * `ordered`, and which lots are allocated (1), by their place in `lots`: arrays, where a Map and a
-   * Set of a million rows took the event loop for a tenth of a second at a time to grow.
+   * `ordered`: where they start in `allocatedLots` (-1: none, it goes FIFO) and how many;
+   * and which lots are allocated (1), by their place in `lots`. Typed arrays: a Map and a Set of a
+   * million rows took the event loop for a tenth of a second at a time to grow, and an array of places
+   * for each sale held 35 MB at the start of a million-row history's matching.
    */
-  private readonly brokerLotsOf: (number[] | undefined)[] = [];
+  private lotsFrom = new Int32Array(0);
+  private lotsCount = new Int32Array(0);
+  private allocatedLots: Int32Array;
+  private allocated = 0;
   private readonly usedLots: Uint8Array;
   private readonly splitDaysDone = new Set<string>();
   private splitRowsByDay = new Map<string, BrokerTransaction[]>();
@@ -198,6 +203,7 @@ class MatchRun {
     this.transactions = transactions;
     this.lots = [...lots];
     this.usedLots = new Uint8Array(lots.length);
+    this.allocatedLots = new Int32Array(lots.length);
   }
 
   /** Starts from where an earlier match of the account ended (before anything is applied). */
@@ -246,16 +252,27 @@ class MatchRun {
   /** Applies `ordered[index]`, counted, and lets go of it and of its broker lots: nothing reads them again. */
   private applyAt(index: number): void {
     const tx = this.ordered[index];
-    const lotPlaces = this.brokerLotsOf[index];
+    const from = this.lotsFrom[index];
     if (isClosingKind(tx.kind)) {
       this.closing += 1;
-      if (lotPlaces !== undefined) this.closingWithBrokerLots += 1;
+      if (from !== -1) this.closingWithBrokerLots += 1;
     }
     this.apply(tx, index);
     letGoAt(this.ordered, index);
-    if (lotPlaces === undefined) return;
-    for (const place of lotPlaces) letGoAt(this.lots, place);
-    this.brokerLotsOf[index] = undefined;
+    if (from === -1) return;
+    for (let at = from, end = from + this.lotsCount[index]; at < end; at += 1) letGoAt(this.lots, this.allocatedLots[at]);
+  }
+
+  /** Allocates the lots at `places` in `lots` to `ordered[index]`. */
+  private allocate(index: number, places: readonly number[]): void {
+    if (this.allocated + places.length > this.allocatedLots.length) {
+      const grown = new Int32Array(Math.max(2 * this.allocatedLots.length, this.allocated + places.length));
+      grown.set(this.allocatedLots);
+      this.allocatedLots = grown;
+    }
+    this.lotsFrom[index] = this.allocated;
+    this.lotsCount[index] = places.length;
+    for (const place of places) this.allocatedLots[this.allocated++] = place;
   }
 
   /** Hands the trades made since the last time over, counted, and lets go of them. */
@@ -272,11 +289,12 @@ class MatchRun {
   private *prepare(sliceSize = Infinity): Steps<void> {
     this.ordered = yield* sortingSteps(this.transactions, compareInTimeOrder, sliceSize);
     this.transactions = [];
+    this.lotsFrom = new Int32Array(this.ordered.length).fill(-1);
+    this.lotsCount = new Int32Array(this.ordered.length);
     const splits: BrokerTransaction[] = [];
     for (let index = 0; index < this.ordered.length; index += 1) {
       if (index > 0 && index % sliceSize === 0) yield;
       const tx = this.ordered[index];
-      this.brokerLotsOf.push(undefined);
       if (tx.kind === 'stock_split' || tx.kind === 'reverse_split') splits.push(tx);
     }
     this.splitRowsByDay = groupBy(splits, (tx) => dayKey(tx.symbol, tx.date));
@@ -328,24 +346,27 @@ class MatchRun {
       places.push(index);
     }
     const byLine = yield* sortingSteps(places, (a, b) => lots[a].line - lots[b].line, sliceSize);
-    const lotsByDay = yield* groupingSteps(byLine, (index) => dayKey(lots[index].symbol, lots[index].closedDate));
+    const lotsByDay = yield* PlaceGroups.grouping(byLine, (index) => symbolKey(lots[index].symbol), (index) => lots[index].closedDate);
     const closingPlaces: number[] = [];
     for (let index = 0; index < ordered.length; index += 1) {
       if (index > 0 && index % sliceSize === 0) yield;
       if (isClosingKind(ordered[index].kind) && ordered[index].quantity) closingPlaces.push(index);
     }
-    const closingByDay = yield* groupingSteps(closingPlaces, (index) => dayKey(ordered[index].symbol, ordered[index].date));
+    const closingByDay = yield* PlaceGroups.grouping(closingPlaces, (index) => symbolKey(ordered[index].symbol), (index) => ordered[index].date);
     let sinceStop = 0;
-    for (const [key, places] of closingByDay) {
+    for (let group = 0; group < closingByDay.count; group += 1) {
+      const places = closingByDay.placesOf(group);
       sinceStop += places.length;
       if (sinceStop >= sliceSize) {
         sinceStop = 0;
         yield;
       }
-      const dayLots = lotsByDay.get(key);
-      if (!dayLots) {
+      const first = ordered[places[0]];
+      const lotGroup = lotsByDay.idOf(symbolKey(first.symbol), first.date);
+      if (lotGroup === undefined) {
         continue;
       }
+      const dayLots = lotsByDay.placesOf(lotGroup);
       const closings = places.map((index) => ordered[index]);
       const allocation = allocateLots(
         closings.map((tx) => tx.quantity as Decimal),
@@ -354,13 +375,13 @@ class MatchRun {
       allocation.forEach((lotIndexes, index) => {
         if (lotIndexes) {
           for (const lotIndex of lotIndexes) this.usedLots[dayLots[lotIndex]] = 1;
-          this.brokerLotsOf[places[index]] = lotIndexes.map((lotIndex) => dayLots[lotIndex]);
+          this.allocate(places[index], lotIndexes.map((lotIndex) => dayLots[lotIndex]));
         }
       });
       const leftOver = dayLots.filter((index) => this.usedLots[index] === 0).map((index) => lots[index]);
       const sum = Decimal.sum(leftOver.map((lot) => lot.quantity));
       closings
-        .filter((_, index) => this.brokerLotsOf[places[index]] === undefined)
+        .filter((_, index) => this.lotsFrom[places[index]] === -1)
         .forEach((tx) => {
           this.warn(
             'LOTS_DO_NOT_ADD_UP',
@@ -442,9 +463,9 @@ class MatchRun {
     }
     const book = this.book(symbolKey(tx.symbol));
     const queue = side === 'long' ? book.long : book.short;
-    const lotPlaces = this.brokerLotsOf[index];
-    if (lotPlaces) {
-      for (const place of lotPlaces) this.closeWithBrokerLot(tx, side, queue, this.lots[place]);
+    const from = this.lotsFrom[index];
+    if (from !== -1) {
+      for (let at = from, end = from + this.lotsCount[index]; at < end; at += 1) this.closeWithBrokerLot(tx, side, queue, this.lots[this.allocatedLots[at]]);
     } else {
       this.closeFifo(tx, side, queue);
     }
