@@ -368,6 +368,13 @@ describe('CheckedCsvBytes', () => {
     }
   });
 
+  it('refuses an empty file as decoding at once does', async () => {
+    const empty = CheckedCsvBytes.copiedFrom(new Uint8Array(0));
+    const refusal = await atOnce(new Uint8Array(0));
+    expect(await textOrRefusal(() => empty.text('f.csv'))).toBe(refusal);
+    expect(await textOrRefusal(() => joined(decodeCsvPieces('f.csv', empty)))).toBe(refusal);
+  });
+
   it('is passed by the precheck, which decodes none of it', async () => {
     const file = CheckedCsvBytes.copiedFrom(utf8('a,b\r\n\u0000'), 2);
     await expect(checkCsvTextInTurns('f.csv', file, async () => undefined)).resolves.toBeUndefined();

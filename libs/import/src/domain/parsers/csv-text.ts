@@ -373,6 +373,7 @@ class TextOnDemand implements TextPieces {
     /** The pieces of bytes not decoded yet, each cut between two characters (`CheckedCsvBytes`). */
     private readonly bytes: Uint8Array[],
   ) {
+    if (bytes.length === 0) throw ImportFileError.emptyFile(fileName);
     this.normaliser = new TextNormaliser(fileName);
   }
 
