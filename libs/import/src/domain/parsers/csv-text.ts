@@ -98,8 +98,7 @@ export class CsvTextReceiver {
   private normalised: Steps<string[]> | undefined;
   private stepped = false;
   private stopped = false;
-  private readonly first = new TextDecoder('utf-8', { fatal: true });
-  private readonly rest = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  private readonly decoder = new Utf8PieceDecoder();
 
   constructor(
     private readonly fileName: string,
@@ -123,7 +122,7 @@ export class CsvTextReceiver {
     let decoded = false;
     if (!this.stopped && normalised !== undefined) {
       this.attempt(() => {
-        this.pieces.push(this.decode(this.takenAll()));
+        this.pieces.push(this.decoder.decode(this.takenAll()));
         this.ended = true;
         DECODED.set(content, { fileName: this.fileName, pieces: runSteps(normalised) });
         decoded = true;
@@ -135,14 +134,13 @@ export class CsvTextReceiver {
 
   private decodeSlice(): void {
     const bytes = this.takenAll();
-    let end = this.slice;
-    while (end < bytes.length && (bytes[end] & 0xc0) === 0x80) end += 1;
+    const end = characterStart(bytes, this.slice);
     if (this.normalised === undefined && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
       throw new Error('UTF-16: decoded at once');
     }
     this.pending = [bytes.subarray(end)];
     this.pendingBytes = bytes.length - end;
-    this.pieces.push(this.decode(bytes.subarray(0, end)));
+    this.pieces.push(this.decoder.decode(bytes.subarray(0, end)));
     if (this.normalised === undefined) {
       const pieces: Iterator<string> = { next: () => this.nextPiece() };
       this.normalised = normalising(this.fileName, pieces);
@@ -159,10 +157,6 @@ export class CsvTextReceiver {
     if (piece !== undefined) return { value: piece, done: false };
     if (!this.ended) throw new Error('no slice decoded yet');
     return { value: undefined, done: true };
-  }
-
-  private decode(bytes: Uint8Array): string {
-    return (this.normalised === undefined ? this.first : this.rest).decode(bytes);
   }
 
   /** The pending bytes as one array (none are pending after). */
@@ -364,9 +358,7 @@ export interface TextPieces {
 class TextOnDemand implements TextPieces {
   private readonly decoded: string[] = [];
   private readonly normaliser: TextNormaliser;
-  private readonly first = new TextDecoder('utf-8', { fatal: true });
-  private readonly rest = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  private started = false;
+  private readonly decoder = new Utf8PieceDecoder();
 
   constructor(
     fileName: string,
@@ -394,10 +386,7 @@ class TextOnDemand implements TextPieces {
   private decodeNext(): void {
     const bytes = this.bytes.shift();
     if (bytes === undefined) return;
-    // The decoder drops a BOM at the start of the bytes only.
-    const decoded = (this.started ? this.rest : this.first).decode(bytes);
-    this.started = true;
-    this.decoded.push(this.normaliser.next(decoded, this.bytes.length === 0));
+    this.decoded.push(this.normaliser.next(this.decoder.decode(bytes), this.bytes.length === 0));
   }
 }
 
@@ -429,12 +418,7 @@ export class CheckedCsvBytes {
    */
   static copiedFrom(content: Uint8Array, slice: number = DECODE_SLICE, blockBytes: number = BLOCK_BYTES): CheckedCsvBytes {
     const ends: number[] = [];
-    for (let start = 0; start < content.length; ) {
-      let end = Math.min(content.length, start + slice);
-      while (end < content.length && (content[end] & 0xc0) === 0x80) end += 1;
-      ends.push(end);
-      start = end;
-    }
+    for (let start = 0; start < content.length; start = ends[ends.length - 1]) ends.push(characterStart(content, start + slice));
     const blocks = Math.max(1, Math.floor(content.length / blockBytes));
     const pieces: Uint8Array[] = [];
     let blockStart = 0;
@@ -632,26 +616,45 @@ class TextNormaliser {
 /** Bytes that are not UTF-8 (`utf8Slices`). */
 class NotUtf8 extends Error {}
 
-/**
- * UTF-8 bytes decoded `slice` bytes at a time, each slice ending after a character's continuation
- * bytes and decoded on its own: a streaming decoder gives two bytes a character even for ASCII, twice
- * the memory for the text every row is read from. The decoder drops a BOM at the start of the bytes only.
- */
+/** UTF-8 bytes decoded `slice` bytes at a time, each slice to a character's end (`Utf8PieceDecoder`). */
 function* utf8Slices(content: Uint8Array, slice: number): Generator<string> {
-  const first = new TextDecoder('utf-8', { fatal: true });
-  const rest = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  const decoder = new Utf8PieceDecoder();
   for (let start = 0; start < content.length; ) {
-    let end = Math.min(content.length, start + slice);
-    while (end < content.length && (content[end] & 0xc0) === 0x80) end += 1;
+    const end = characterStart(content, start + slice);
     let piece: string;
     try {
-      piece = (start === 0 ? first : rest).decode(content.subarray(start, end));
+      piece = decoder.decode(content.subarray(start, end));
     } catch {
       throw new NotUtf8();
     }
     start = end;
     yield piece;
   }
+}
+
+/**
+ * UTF-8 bytes decoded a piece at a time, each piece cut between two characters and decoded on its
+ * own: a streaming decoder gives two bytes a character even for ASCII, twice the memory for the text
+ * every row is read from. A BOM is dropped at the start of the first piece only; bytes that are not
+ * UTF-8 throw (TypeError).
+ */
+class Utf8PieceDecoder {
+  private readonly first = new TextDecoder('utf-8', { fatal: true });
+  private readonly rest = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  private started = false;
+
+  decode(bytes: Uint8Array): string {
+    const decoder = this.started ? this.rest : this.first;
+    this.started = true;
+    return decoder.decode(bytes);
+  }
+}
+
+/** Where the first character at or after `at` starts: `at` moved past continuation bytes (the end of `bytes` at most). */
+function characterStart(bytes: Uint8Array, at: number): number {
+  let end = Math.min(bytes.length, at);
+  while (end < bytes.length && (bytes[end] & 0xc0) === 0x80) end += 1;
+  return end;
 }
 
 function decodeBytes(fileName: string, bytes: Uint8Array): string {
