@@ -178,7 +178,7 @@ class MatchRun {
    */
   private lotsFrom = new Int32Array(0);
   private lotsCount = new Int32Array(0);
-  private allocatedLots: Int32Array;
+  private readonly allocatedLots: Int32Array;
   private allocated = 0;
   private readonly usedLots: Uint8Array;
   private readonly splitDaysDone = new Set<string>();
@@ -263,13 +263,12 @@ class MatchRun {
     for (let at = from, end = from + this.lotsCount[index]; at < end; at += 1) letGoAt(this.lots, this.allocatedLots[at]);
   }
 
-  /** Allocates the lots at `places` in `lots` to `ordered[index]`. */
+  /**
+   * Allocates the lots at `places` in `lots` to `ordered[index]`. A lot is allocated once at most (it
+   * belongs to one symbol and day, whose sharing gives each of its lots to one sale at most), so
+   * `allocatedLots` has room for all of them.
+   */
   private allocate(index: number, places: readonly number[]): void {
-    if (this.allocated + places.length > this.allocatedLots.length) {
-      const grown = new Int32Array(Math.max(2 * this.allocatedLots.length, this.allocated + places.length));
-      grown.set(this.allocatedLots);
-      this.allocatedLots = grown;
-    }
     this.lotsFrom[index] = this.allocated;
     this.lotsCount[index] = places.length;
     for (const place of places) this.allocatedLots[this.allocated++] = place;
