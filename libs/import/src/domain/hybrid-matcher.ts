@@ -214,9 +214,8 @@ class MatchRun {
         symbol: symbolKey(lot.symbol),
         side: lot.side,
         openDate: lot.openDate,
-        // The opening row's line and key are not kept with the lot: nothing a trade records reads them.
+        // The opening row's line is not kept with the lot: nothing a trade records reads it.
         line: 0,
-        fingerprint: null,
         quantity: lot.shares,
         amount: lot.cost,
         txPrice: lot.price,
@@ -448,7 +447,6 @@ class MatchRun {
       side,
       openDate: tx.date,
       line: tx.line,
-      fingerprint: tx.fingerprint ?? null,
       quantity: tx.quantity,
       amount: cashOf(tx, tx.quantity),
       txPrice: tx.price,

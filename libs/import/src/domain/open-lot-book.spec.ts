@@ -67,7 +67,7 @@ describe('OpenLotQueue', () => {
           line += 1;
           const quantity = Decimal.parse(String(1 + Math.floor(next() * 5)));
           const openDate = day(Math.floor(next() * 300));
-          queue.open({ symbol: 'AAA', side: 'long', openDate, line, fingerprint: null, quantity, amount: quantity.mul(Decimal.parse('10')), txPrice: null });
+          queue.open({ symbol: 'AAA', side: 'long', openDate, line, quantity, amount: quantity.mul(Decimal.parse('10')), txPrice: null });
           plain.lots.push({ line, openDate, quantity });
         } else if (roll < 0.8) {
           // A sale by tax lot: most often one of the newest lots' dates.
@@ -94,7 +94,7 @@ describe('OpenLotQueue', () => {
 
   it('takes nothing for a date with no open lot', () => {
     const queue = new OpenLotQueue();
-    queue.open({ symbol: 'AAA', side: 'long', openDate: '2024-01-02', line: 2, fingerprint: null, quantity: Decimal.ONE, amount: Decimal.ONE, txPrice: null });
+    queue.open({ symbol: 'AAA', side: 'long', openDate: '2024-01-02', line: 2, quantity: Decimal.ONE, amount: Decimal.ONE, txPrice: null });
     expect(queue.takeOpenedOn('2024-01-03', Decimal.ONE)).toEqual([]);
     expect(described(queue.takeOpenedOn('2024-01-02', Decimal.ONE))).toEqual(['2:1']);
     expect(queue.takeOpenedOn('2024-01-02', Decimal.ONE)).toEqual([]);

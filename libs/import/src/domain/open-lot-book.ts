@@ -10,7 +10,6 @@ export interface OpenLot {
   readonly openDate: IsoDate;
   /** Line of the opening transaction. */
   readonly line: number;
-  readonly fingerprint: string | null;
   /** Shares still open (after splits). */
   readonly quantity: Decimal;
   /** What those shares cost (long) or brought in (short), fees included. */
@@ -32,7 +31,7 @@ export interface RemainingLot extends OpenLot {
 type MutableLot = { -readonly [K in keyof OpenLot]: OpenLot[K] };
 
 /** The place of a lot used up (no share open: every reading of the queue passes it by). Frozen: nothing changes it. */
-const USED_UP = Object.freeze({ symbol: '', side: 'long', openDate: '', line: 0, fingerprint: null, quantity: Decimal.ZERO, amount: Decimal.ZERO, txPrice: null }) as MutableLot;
+const USED_UP = Object.freeze({ symbol: '', side: 'long', openDate: '', line: 0, quantity: Decimal.ZERO, amount: Decimal.ZERO, txPrice: null }) as MutableLot;
 
 /** Part of an open lot taken by a closing transaction. */
 export interface LotPiece {
