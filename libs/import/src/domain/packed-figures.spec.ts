@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { Decimal } from '@app/shared/domain';
 import { brokerLot, TransactionsBuilder } from '../testing/transaction-builders.js';
 import { packedTransaction, type BrokerTransaction } from './broker-transaction.js';
@@ -33,6 +34,50 @@ describe('FigureChunk', () => {
       if (figure === null) expect(read).toBeNull();
       else expect(read?.rawUnits).toBe(figure.rawUnits);
     });
+  });
+});
+
+describe('FigureChunk keys', () => {
+  const hexKey = (row: number) => hash('md5', String(row), 'hex');
+  const KEYS: (string | undefined)[] = [
+    undefined,
+    '0123456789abcdef0123456789abcdef',
+    'ffffffffffffffffffffffffffffffff',
+    '00000000000000000000000000000000',
+    '0123456789ABCDEF0123456789ABCDEF', // upper case does not come back as itself from bytes: kept as text
+    '0123456789abcdef0123456789abcdeg',
+    '0123456789abcdef0123456789abcde',
+    '0123456789abcdef0123456789abcdef0',
+    '',
+    'key 1',
+    'é123456789abcdef0123456789abcdef',
+  ];
+
+  it('gives every key back as it was put, or undefined where none was', () => {
+    const width = 3;
+    const chunk = new FigureChunk(width);
+    KEYS.forEach((key, row) => chunk.putKey(row * width, key));
+
+    expect(KEYS.map((_, row) => chunk.key(row * width))).toEqual(KEYS);
+  });
+
+  it('keeps the key of each row apart from its neighbours', () => {
+    const width = 8;
+    const chunk = new FigureChunk(width);
+    for (let row = 0; row < 1024; row += 1) chunk.putKey(row * width, hexKey(row));
+
+    for (let row = 0; row < 1024; row += 1) expect(chunk.key(row * width)).toBe(hexKey(row));
+  });
+
+  it('gives the last key put, whichever way the one before it was kept', () => {
+    const chunk = new FigureChunk(1);
+    const sequence = [KEYS[4], KEYS[1], undefined, KEYS[9], KEYS[2], KEYS[4], undefined];
+    const read = sequence.map((key) => {
+      chunk.putKey(0, key);
+      return chunk.key(0);
+    });
+
+    expect(read).toEqual(sequence);
   });
 });
 
@@ -105,6 +150,8 @@ describe('packed rows', () => {
     const packed = lots.map(packedLot);
 
     expect(packed.map(lotFields)).toEqual(lots.map(lotFields));
+    packed[1].fingerprint = 'a'.repeat(32);
+    expect(packed.map((lot) => lot.fingerprint)).toEqual(lots.map((lot, index) => (index === 1 ? 'a'.repeat(32) : lot.fingerprint)));
     packed[0].fingerprint = 'keyed';
     packed[0].cellsJson = '[]';
     expect([packed[0].fingerprint, packed[0].cellsJson, text(packed[1].gainLoss)]).toEqual(['keyed', '[]', text(lots[1].gainLoss)]);
@@ -117,7 +164,12 @@ describe('packed rows', () => {
       .add('2024-02-15', 'Qualified Dividend', 'PEP', undefined, undefined, '12.5')
       .add('2024-02-01', 'Buy', 'BRK.A', '1', '900719925.4740992', '-900719925.4740992')
       .build()
-      .map((tx, index) => ({ ...tx, asOfDate: index === 1 ? '2024-02-29' : null, dayOrder: index === 2 ? -4 : undefined, fingerprint: index === 0 ? 'key' : undefined }));
+      .map((tx, index) => ({
+        ...tx,
+        asOfDate: index === 1 ? '2024-02-29' : null,
+        dayOrder: index === 2 ? -4 : undefined,
+        fingerprint: [undefined, 'key', '5d41402abc4b2a76b9719d911017c592', undefined][index],
+      }));
     const packed = rows.map(packedTransaction);
 
     expect(packed.map(transactionFields)).toEqual(rows.map(transactionFields));
