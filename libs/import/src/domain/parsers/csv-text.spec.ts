@@ -358,6 +358,23 @@ describe('CheckedCsvBytes', () => {
     expect(decodeCsvHead('f.csv', CheckedCsvBytes.copiedFrom(long, 1000), 2)).toBe(decodeCsvText('f.csv', new Uint8Array(long)));
   });
 
+  it('frees each block of bytes once its last piece is decoded, where the whole text keeps them', async () => {
+    const bytes = large('\n');
+    const text = await atOnce(bytes);
+    const file = CheckedCsvBytes.copiedFrom(new Uint8Array(bytes), 1000, 20_000);
+    const first = file.head; // a view of the first block
+    const length = first.byteLength;
+    expect(file.text('f.csv')).toBe(text);
+    expect(first.byteLength).toBe(length);
+
+    const pieces = decodeCsvPieces('f.csv', file);
+    let read = pieces.shift() ?? '';
+    expect(first.byteLength).toBe(length);
+    read += joined(pieces);
+    expect(read).toBe(text);
+    expect(first.byteLength).toBe(0);
+  });
+
   it('refuses control characters (on their line) and blank text as decoding at once does, when their piece is read', async () => {
     for (const bytes of REFUSED_OR_NOT_UTF8.slice(0, 3)) {
       const refusal = await atOnce(bytes);
