@@ -15,7 +15,8 @@ const KEY_AS_TEXT = 2;
 
 /**
  * The exact figures of up to ROWS_PER_CHUNK rows, `width` to a row, as counts of units
- * (`Decimal.exactUnits`) in one typed array: a number each where each was an object of 40 bytes.
+ * (`Decimal.exactUnits`) in one typed array: a number each where each was an object of 40 bytes;
+ * and the rows' natural keys (`putKey`, `key`).
  */
 export class FigureChunk {
   readonly units: Float64Array;
