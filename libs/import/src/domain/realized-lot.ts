@@ -54,8 +54,8 @@ const packing = new FigurePacking(8);
  * A lot as a large import holds it (`packedLot`): its figures packed (packed-figures.ts), each made a
  * `Decimal` when it is read, and its key kept there too. A lot with seven figures was 440 bytes of
  * heap (an object of 17 fields, and 40 bytes a figure) and its key's string 48 more; packed, it is
- * 104 bytes, and 81 in its chunk outside the heap. A million-row account's 740,000 lots were about half of the rows its import held while its trades
- * were matched (docs/operations.md "Imports").
+ * 104 bytes, and 81 in its chunk outside the heap. A million-row account's 740,000 lots were about
+ * half of the rows its import held while its trades were matched (docs/operations.md "Imports").
  */
 class PackedLot extends PackedFigures implements RealizedLot {
   readonly line: number;

@@ -364,7 +364,7 @@ class TextOnDemand implements TextPieces {
     fileName: string,
     /** The pieces of bytes not decoded yet, each cut between two characters (`CheckedCsvBytes`). */
     private readonly bytes: Uint8Array[],
-    /** Whether each block of bytes (the buffer pieces are views of) is freed once its last piece is decoded: the pieces are the reading's alone. */
+    /** Whether each block (the buffer pieces are views of) is freed once its last piece is decoded: the pieces are the reading's alone. */
     private readonly freesBlocks: boolean,
   ) {
     if (bytes.length === 0) throw ImportFileError.emptyFile(fileName);
@@ -426,9 +426,10 @@ export class CheckedCsvBytes {
   /**
    * Copies of the bytes of `content` (which must be a file `CsvTextChecker` passed, whole) in pieces of
    * `slice` bytes, each to a character's end. The pieces are views of a few blocks of at least
-   * `blockBytes` (but in a smaller file), each freed once its last piece is decoded (`TextOnDemand`): glibc's malloc serves
-   * an allocation under 32 MB from its arenas once it has given back a larger one, and keeps what is
-   * freed there (1 MB pieces, each copied alone, left 176 MB more in the process at a million rows).
+   * `blockBytes` (but in a smaller file), each freed once its last piece is decoded (`TextOnDemand`):
+   * glibc's malloc serves an allocation under 32 MB from its arenas once it has given back a larger
+   * one, and keeps what is freed there (1 MB pieces, each copied alone, left 176 MB more in the
+   * process at a million rows).
    */
   static copiedFrom(content: Uint8Array, slice: number = DECODE_SLICE, blockBytes: number = BLOCK_BYTES): CheckedCsvBytes {
     const ends: number[] = [];
