@@ -25,12 +25,12 @@ const text = (figure: Decimal | null) => figure?.toString() ?? null;
 
 describe('FigureChunk', () => {
   it('gives every figure back exactly, or null where none was put', () => {
-    const chunk = new FigureChunk(FIGURES.length);
-    FIGURES.forEach((figure, place) => chunk.put(place, figure));
+    const chunk = new FigureChunk({ figures: FIGURES.length });
+    FIGURES.forEach((figure, index) => chunk.putFigure(1, index, figure));
 
-    expect(FIGURES.map((_, place) => text(chunk.get(place)))).toEqual(FIGURES.map(text));
-    FIGURES.forEach((figure, place) => {
-      const read = chunk.get(place);
+    expect(FIGURES.map((_, index) => text(chunk.figure(1, index)))).toEqual(FIGURES.map(text));
+    FIGURES.forEach((figure, index) => {
+      const read = chunk.figure(1, index);
       if (figure === null) expect(read).toBeNull();
       else expect(read?.rawUnits).toBe(figure.rawUnits);
     });
@@ -54,23 +54,21 @@ describe('FigureChunk keys', () => {
   ];
 
   it('gives every key back as it was put, or undefined where none was', () => {
-    const width = 3;
-    const chunk = new FigureChunk(width);
-    KEYS.forEach((key, row) => chunk.putKey(row * width, key));
+    const chunk = new FigureChunk({ figures: 3 });
+    KEYS.forEach((key, row) => chunk.putKey(row, key));
 
-    expect(KEYS.map((_, row) => chunk.key(row * width))).toEqual(KEYS);
+    expect(KEYS.map((_, row) => chunk.key(row))).toEqual(KEYS);
   });
 
   it('keeps the key of each row apart from its neighbours', () => {
-    const width = 8;
-    const chunk = new FigureChunk(width);
-    for (let row = 0; row < 1024; row += 1) chunk.putKey(row * width, hexKey(row));
+    const chunk = new FigureChunk({ figures: 8 });
+    for (let row = 0; row < 1024; row += 1) chunk.putKey(row, hexKey(row));
 
-    for (let row = 0; row < 1024; row += 1) expect(chunk.key(row * width)).toBe(hexKey(row));
+    for (let row = 0; row < 1024; row += 1) expect(chunk.key(row)).toBe(hexKey(row));
   });
 
   it('gives the last key put, whichever way the one before it was kept', () => {
-    const chunk = new FigureChunk(1);
+    const chunk = new FigureChunk({ figures: 1 });
     const sequence = [KEYS[4], KEYS[1], undefined, KEYS[9], KEYS[2], KEYS[4], undefined];
     const read = sequence.map((key) => {
       chunk.putKey(0, key);
@@ -81,18 +79,50 @@ describe('FigureChunk keys', () => {
   });
 });
 
+describe('FigureChunk numbers and texts', () => {
+  it('gives every number and text back as put, each row apart from its neighbours', () => {
+    const chunk = new FigureChunk({ figures: 1, numbers: 2, texts: 3 });
+    const numbers = (row: number) => [row === 7 ? undefined : row * 1_000_003, row % 5 === 0 ? Number.NaN : -row - 0.5];
+    const texts = (row: number) => [`2024-01-${String(1 + (row % 28)).padStart(2, '0')}`, row % 3 === 0 ? null : 'Buy', row % 11 === 0 ? '' : `S${row}`];
+    for (let row = 0; row < 1024; row += 1) {
+      numbers(row).forEach((value, index) => chunk.putNumber(row, index, value));
+      texts(row).forEach((value, index) => chunk.putText(row, index, value));
+    }
+    chunk.seal();
+
+    for (let row = 0; row < 1024; row += 1) {
+      expect([chunk.number(row, 0), chunk.number(row, 1)]).toEqual(numbers(row).map((value) => (Number.isNaN(value) ? undefined : value)));
+      expect([0, 1, 2].map((index) => chunk.text(row, index))).toEqual(texts(row));
+    }
+  });
+
+  it('gives a text put after the chunk is sealed back beside those put before', () => {
+    const chunk = new FigureChunk({ figures: 0, texts: 1 });
+    chunk.putText(0, 0, 'AAA');
+    chunk.putText(1, 0, 'BBB');
+    chunk.seal();
+    chunk.putText(2, 0, 'AAA');
+    chunk.putText(3, 0, 'CCC');
+
+    expect([0, 1, 2, 3].map((row) => chunk.text(row, 0))).toEqual(['AAA', 'BBB', 'AAA', 'CCC']);
+  });
+});
+
 describe('FigurePacking', () => {
   it('gives each row its own places, in chunk after chunk', () => {
-    const packing = new FigurePacking(3);
+    const packing = new FigurePacking({ figures: 3, numbers: 1, texts: 1 });
     const rows = Array.from({ length: 2_500 }, (_, row) => {
-      const { chunk, at } = packing.place();
-      for (let figure = 0; figure < 3; figure += 1) chunk.put(at + figure, Decimal.fromExactUnits(row * 3 + figure));
-      return { chunk, at };
+      const place = packing.place();
+      for (let figure = 0; figure < 3; figure += 1) place.chunk.putFigure(place.row, figure, Decimal.fromExactUnits(row * 3 + figure));
+      place.chunk.putNumber(place.row, 0, row);
+      place.chunk.putText(place.row, 0, `row ${row % 700}`);
+      return place;
     });
 
     expect(new Set(rows.map((row) => row.chunk)).size).toBe(3);
-    rows.forEach(({ chunk, at }, row) => {
-      for (let figure = 0; figure < 3; figure += 1) expect(chunk.get(at + figure)?.exactUnits).toBe(row * 3 + figure);
+    rows.forEach(({ chunk, row: at }, row) => {
+      for (let figure = 0; figure < 3; figure += 1) expect(chunk.figure(at, figure)?.exactUnits).toBe(row * 3 + figure);
+      expect([chunk.number(at, 0), chunk.text(at, 0)]).toEqual([row, `row ${row % 700}`]);
     });
   });
 });

@@ -1,6 +1,6 @@
 import { Decimal } from '@app/shared/domain';
 
-/** How many rows' figures a chunk holds. */
+/** How many rows a chunk holds. */
 const ROWS_PER_CHUNK = 1024;
 /** In a chunk: no figure (null), and a figure beyond a number's exact units, kept as itself beside (`FigureChunk.large`). */
 const NONE = Number.NaN;
@@ -13,15 +13,32 @@ const NO_KEY = 0;
 const KEY_IN_BYTES = 1;
 const KEY_AS_TEXT = 2;
 
+/** How many of each kind of field a packed row has (`FigureChunk`). */
+export interface RowShape {
+  /** Exact figures (a `Decimal` or null each). */
+  readonly figures: number;
+  /** Numbers (a line, an order …; undefined allowed). */
+  readonly numbers?: number;
+  /** Texts (a date, a symbol …; null allowed), kept once per chunk however many of its rows hold them. */
+  readonly texts?: number;
+}
+
 /**
- * The exact figures of up to ROWS_PER_CHUNK rows, `width` to a row, as counts of units
- * (`Decimal.exactUnits`) in one typed array: a number each where each was an object of 40 bytes;
- * and the rows' natural keys (`putKey`, `key`).
+ * The fields of up to ROWS_PER_CHUNK rows, out of the heap: their exact figures as counts of units
+ * (`Decimal.exactUnits`) in one typed array, a number each where each was an object of 40 bytes; their
+ * numbers in another; their texts as places in the chunk's own list of the texts its rows hold (a
+ * row's date, symbol, action … are repeated by its neighbours); and their natural keys (`putKey`, `key`).
  */
 export class FigureChunk {
   readonly units: Float64Array;
   /** The figures beyond ±2^53 units (±900,719,925.47…), by their place in `units`: next to none. */
   private large: Map<number, Decimal> | undefined;
+  private readonly numbers: Float64Array;
+  /** Per row and text field, the text's place in `textList`, or -1 for null. */
+  private readonly textPlaces: Int32Array;
+  private readonly textList: string[] = [];
+  /** Each text's place in `textList`, while rows are put in the chunk (`seal`). */
+  private textIndex: Map<string, number> | undefined = new Map();
   /**
    * The rows' natural keys, 16 bytes each, made when the first is put: a key's 32 digits as a string
    * were 48 bytes of heap for every row, as the rows of a million-row import were matched.
@@ -30,12 +47,21 @@ export class FigureChunk {
   /** Per row: no key, its key in `keys`, or a key that is not 32 lower-case hexadecimal digits, kept as itself in `keyTexts`. */
   private readonly keyKinds = new Uint8Array(ROWS_PER_CHUNK);
   private keyTexts: Map<number, string> | undefined;
+  private readonly width: number;
+  private readonly numberWidth: number;
+  private readonly textWidth: number;
 
-  constructor(private readonly width: number) {
-    this.units = new Float64Array(ROWS_PER_CHUNK * width);
+  constructor(shape: RowShape) {
+    this.width = shape.figures;
+    this.numberWidth = shape.numbers ?? 0;
+    this.textWidth = shape.texts ?? 0;
+    this.units = new Float64Array(ROWS_PER_CHUNK * this.width);
+    this.numbers = new Float64Array(ROWS_PER_CHUNK * this.numberWidth);
+    this.textPlaces = new Int32Array(ROWS_PER_CHUNK * this.textWidth);
   }
 
-  put(place: number, figure: Decimal | null): void {
+  putFigure(row: number, index: number, figure: Decimal | null): void {
+    const place = row * this.width + index;
     const units = figure?.exactUnits;
     if (figure === null) this.units[place] = NONE;
     else if (units !== undefined) this.units[place] = units;
@@ -45,16 +71,50 @@ export class FigureChunk {
     }
   }
 
-  /** The figure at `place`: a new `Decimal` of the value put there (the same value at every reading), or null. */
-  get(place: number): Decimal | null {
+  /** The row's figure at `index`: a new `Decimal` of the value put there (the same value at every reading), or null. */
+  figure(row: number, index: number): Decimal | null {
+    const place = row * this.width + index;
     const units = this.units[place];
     if (units === LARGE) return this.large?.get(place) as Decimal;
     return Number.isNaN(units) ? null : Decimal.fromExactUnits(units);
   }
 
-  /** Sets the key of the row whose figures start at `at` (undefined: none). */
-  putKey(at: number, key: string | undefined): void {
-    const row = at / this.width;
+  /** Sets the row's number at `index` (undefined: none; NaN is read back as undefined). */
+  putNumber(row: number, index: number, value: number | undefined): void {
+    this.numbers[row * this.numberWidth + index] = value ?? Number.NaN;
+  }
+
+  number(row: number, index: number): number | undefined {
+    const value = this.numbers[row * this.numberWidth + index];
+    return Number.isNaN(value) ? undefined : value;
+  }
+
+  /** Sets the row's text at `index`; a text already in the chunk is kept once. */
+  putText(row: number, index: number, text: string | null): void {
+    let place = -1;
+    if (text !== null) {
+      const known = (this.textIndex ??= new Map(this.textList.map((each, at) => [each, at])));
+      place = known.get(text) ?? -1;
+      if (place === -1) {
+        place = this.textList.push(text) - 1;
+        known.set(text, place);
+      }
+    }
+    this.textPlaces[row * this.textWidth + index] = place;
+  }
+
+  text(row: number, index: number): string | null {
+    const place = this.textPlaces[row * this.textWidth + index];
+    return place === -1 ? null : this.textList[place];
+  }
+
+  /** Lets go of what putting texts needs, once the chunk's rows are all put (a text put later makes it again). */
+  seal(): void {
+    this.textIndex = undefined;
+  }
+
+  /** Sets the row's key (undefined: none). */
+  putKey(row: number, key: string | undefined): void {
     this.keyTexts?.delete(row);
     if (key === undefined) this.keyKinds[row] = NO_KEY;
     else if (writeKeyBytes((this.keys ??= Buffer.allocUnsafeSlow(ROWS_PER_CHUNK * KEY_BYTES)), row * KEY_BYTES, key)) this.keyKinds[row] = KEY_IN_BYTES;
@@ -64,9 +124,8 @@ export class FigureChunk {
     }
   }
 
-  /** The key of the row whose figures start at `at`: a new string of the key put (the same text at every reading), or undefined. */
-  key(at: number): string | undefined {
-    const row = at / this.width;
+  /** The row's key: a new string of the key put (the same text at every reading), or undefined. */
+  key(row: number): string | undefined {
     switch (this.keyKinds[row]) {
       case KEY_IN_BYTES:
         return (this.keys as Buffer).toString('hex', row * KEY_BYTES, (row + 1) * KEY_BYTES);
@@ -98,58 +157,78 @@ function hexDigit(code: number): number {
 }
 
 /**
- * Places for rows' figures, `width` to a row, in chunk after chunk: a full chunk lives as long as a
- * row packed into it does. Rows are packed where they are held by the hundred thousand (a large file's,
- * an account's): their figures were about half of the rows' memory (docs/operations.md "Imports").
+ * Places for rows of one shape, in chunk after chunk: a full chunk lives as long as a row packed into
+ * it does. Rows are packed where they are held by the hundred thousand (a large file's, an account's):
+ * as objects with their figures, they were most of a million-row import's memory (docs/operations.md
+ * "Imports").
  */
 export class FigurePacking {
   private chunk: FigureChunk;
   private rows = 0;
 
-  constructor(private readonly width: number) {
-    this.chunk = new FigureChunk(width);
+  constructor(private readonly shape: RowShape) {
+    this.chunk = new FigureChunk(shape);
   }
 
-  /** A new row's place: its chunk, and its first figure's place there (its figures follow). */
-  place(): { chunk: FigureChunk; at: number } {
+  /** A new row's place: its chunk, and its row there. */
+  place(): { chunk: FigureChunk; row: number } {
     if (this.rows === ROWS_PER_CHUNK) {
-      this.chunk = new FigureChunk(this.width);
+      this.chunk.seal();
+      this.chunk = new FigureChunk(this.shape);
       this.rows = 0;
     }
-    const at = this.rows * this.width;
+    const row = this.rows;
     this.rows += 1;
-    return { chunk: this.chunk, at };
+    return { chunk: this.chunk, row };
   }
 }
 
+/** A packed row's fields, in the order its class reads them back. */
+export interface RowFields {
+  readonly figures: readonly (Decimal | null)[];
+  readonly numbers?: readonly (number | undefined)[];
+  readonly texts?: readonly (string | null)[];
+}
+
 /**
- * A row whose exact figures are packed at a place `packing` gives it, in the order given; its class
- * reads each back with `figure` (realized-lot.ts, broker-transaction.ts). Its natural key is kept in
- * the chunk too (`fingerprint`).
+ * A row whose fields are packed at a place `packing` gives it, in the order given; its class reads
+ * each back with `figure`, `number` and `text` (realized-lot.ts, broker-transaction.ts). Its natural
+ * key is kept in the chunk too (`fingerprint`). What is left in the heap is the object: its chunk and
+ * its row there, and what its class adds.
  */
 export abstract class PackedFigures {
   readonly #chunk: FigureChunk;
-  /** The row's first figure's place in the chunk. */
-  readonly #at: number;
+  readonly #row: number;
 
-  protected constructor(packing: FigurePacking, figures: readonly (Decimal | null)[]) {
-    const { chunk, at } = packing.place();
+  protected constructor(packing: FigurePacking, fields: RowFields) {
+    const { chunk, row } = packing.place();
     this.#chunk = chunk;
-    this.#at = at;
-    for (let index = 0; index < figures.length; index += 1) chunk.put(at + index, figures[index]);
+    this.#row = row;
+    const { figures, numbers = [], texts = [] } = fields;
+    for (let index = 0; index < figures.length; index += 1) chunk.putFigure(row, index, figures[index]);
+    for (let index = 0; index < numbers.length; index += 1) chunk.putNumber(row, index, numbers[index]);
+    for (let index = 0; index < texts.length; index += 1) chunk.putText(row, index, texts[index]);
   }
 
   /** The row's figure at `index` of those it was made with. */
   protected figure(index: number): Decimal | null {
-    return this.#chunk.get(this.#at + index);
+    return this.#chunk.figure(this.#row, index);
+  }
+
+  protected number(index: number): number | undefined {
+    return this.#chunk.number(this.#row, index);
+  }
+
+  protected text(index: number): string | null {
+    return this.#chunk.text(this.#row, index);
   }
 
   /** The row's natural key (fingerprint.ts), kept in its chunk; undefined until it is keyed. */
   get fingerprint(): string | undefined {
-    return this.#chunk.key(this.#at);
+    return this.#chunk.key(this.#row);
   }
 
   set fingerprint(key: string | undefined) {
-    this.#chunk.putKey(this.#at, key);
+    this.#chunk.putKey(this.#row, key);
   }
 }

@@ -39,7 +39,7 @@ export interface RealizedLot {
   fingerprint?: string;
 }
 
-/** A lot's exact figures, in the order they are packed in. */
+/** A lot's fields, in the order they are packed in (figures, numbers, texts). */
 const QUANTITY = 0;
 const PROCEEDS_PER_SHARE = 1;
 const COST_PER_SHARE = 2;
@@ -48,36 +48,62 @@ const COST_BASIS = 4;
 const GAIN_LOSS = 5;
 const GAIN_LOSS_PERCENT = 6;
 const DISALLOWED_LOSS = 7;
-const packing = new FigurePacking(8);
+const LINE = 0;
+const WASH_SALE = 1;
+const SYMBOL = 0;
+const NAME = 1;
+const CLOSED_DATE = 2;
+const OPENED_DATE = 3;
+const TERM = 4;
+const packing = new FigurePacking({ figures: 8, numbers: 2, texts: 5 });
 
 /**
- * A lot as a large import holds it (`packedLot`): its figures packed (packed-figures.ts), each made a
- * `Decimal` when it is read, and its key kept there too. A lot with seven figures was 440 bytes of
- * heap (an object of 17 fields, and 40 bytes a figure) and its key's string 48 more; packed, it is
- * 104 bytes, and 81 in its chunk outside the heap. A million-row account's 740,000 lots were about
- * half of the rows its import held while its trades were matched (docs/operations.md "Imports").
+ * A lot as a large import holds it (`packedLot`): its fields packed out of the heap (packed-figures.ts),
+ * each figure made a `Decimal` when it is read, and its key kept there too. A lot with seven figures
+ * was 440 bytes of heap (an object of 17 fields, and 40 bytes a figure) and its key's string 48 more;
+ * packed, it is 40 bytes (its chunk, its row, its cells), and 117 in its chunk outside the heap. A
+ * million-row account's 740,000 lots were about half of the rows its import held while its trades
+ * were matched (docs/operations.md "Imports").
  */
 class PackedLot extends PackedFigures implements RealizedLot {
-  readonly line: number;
-  readonly symbol: string;
-  readonly name: string;
-  readonly closedDate: IsoDate;
-  readonly openedDate: IsoDate;
-  readonly term: string | null;
-  readonly washSale: boolean;
   cellsJson: string;
 
   constructor(lot: RealizedLot) {
-    super(packing, [lot.quantity, lot.proceedsPerShare, lot.costPerShare, lot.proceeds, lot.costBasis, lot.gainLoss, lot.gainLossPercent, lot.disallowedLoss]);
-    this.line = lot.line;
-    this.symbol = lot.symbol;
-    this.name = lot.name;
-    this.closedDate = lot.closedDate;
-    this.openedDate = lot.openedDate;
-    this.term = lot.term;
-    this.washSale = lot.washSale;
+    super(packing, {
+      figures: [lot.quantity, lot.proceedsPerShare, lot.costPerShare, lot.proceeds, lot.costBasis, lot.gainLoss, lot.gainLossPercent, lot.disallowedLoss],
+      numbers: [lot.line, lot.washSale ? 1 : 0],
+      texts: [lot.symbol, lot.name, lot.closedDate, lot.openedDate, lot.term],
+    });
     this.cellsJson = lot.cellsJson;
     this.fingerprint = lot.fingerprint;
+  }
+
+  get line(): number {
+    return this.number(LINE) as number;
+  }
+
+  get washSale(): boolean {
+    return this.number(WASH_SALE) === 1;
+  }
+
+  get symbol(): string {
+    return this.text(SYMBOL) as string;
+  }
+
+  get name(): string {
+    return this.text(NAME) as string;
+  }
+
+  get closedDate(): IsoDate {
+    return this.text(CLOSED_DATE) as IsoDate;
+  }
+
+  get openedDate(): IsoDate {
+    return this.text(OPENED_DATE) as IsoDate;
+  }
+
+  get term(): string | null {
+    return this.text(TERM);
   }
 
   get quantity(): Decimal {

@@ -30,12 +30,9 @@ describe('unknown actions', () => {
   });
 
   it("counts an options trader's 50,000 rows of one unknown action, showing the first five lines", () => {
-    const transactions = Array.from({ length: 50_000 }, (_, index) => ({ ...optionRow, line: index + 2 }));
-    expect(unknownActionWarnings('transactions.csv', transactions)).toEqual([
+    const rows = Array.from({ length: 50_000 }, () => '"06/21/2024","Buy to Open","AAPL 01/17/2025 150.00 C","CALL","1","$2.00","","-$200.00"');
+    expect(warningsFor(...rows)).toEqual([
       "transactions.csv: 50000 rows with the Action 'Buy to Open' (lines 2, 3, 4, 5, 6 and 49995 more) not counted: the import does not know this action",
     ]);
   });
 });
-
-/** One row as the parser reads an option trade (Schwab's 'Buy to Open'), for counting. */
-const optionRow = parseTransactionsFile('transactions.csv', `${HEADER}\n"06/21/2024","Buy to Open","AAPL 01/17/2025 150.00 C","CALL","1","$2.00","","-$200.00"\n`).transactions[0];
