@@ -40,9 +40,10 @@ export type LedgerRest = Omit<AccountLedger, 'trades'>;
 
 /**
  * An account's ledger while the import still works it out: its trades come in batches, in their final
- * order, as matching makes them (`trades`), and `rest` is the rest of the ledger once matching has
- * ended. The trades are nowhere else: once written they are let go of, so a million-row history's trades
- * are never all in memory at once. A failed matching fails both.
+ * order, as matching makes them (`trades`: in closing order, their closing days never going back), and
+ * `rest` is the rest of the ledger once matching has ended. The trades are nowhere else: once written
+ * they are let go of, so a million-row history's trades are never all in memory at once. A failed
+ * matching fails both.
  */
 export interface LedgerInMaking {
   readonly trades: AsyncIterable<readonly LedgerTrade[]>;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Decimal } from '@app/shared/domain';
 import { aTrade } from '../testing/in-memory-trade-reports.js';
 import type { ClosedTrade } from './closed-trade.js';
-import { encodeCursor, parseTradeListQuery, tradeId, tradeIds } from './trade-list.js';
+import { encodeCursor, parseTradeListQuery, tradeId, TradeIdSequence, tradeIds } from './trade-list.js';
 
 describe('the trade list query', () => {
   it('defaults to every trade, newest close first, 100 a page', () => {
@@ -103,5 +103,14 @@ describe('a trade id', () => {
     expect(tradeIds(12_345, all)).toEqual(storedIds(12_345, all));
     // One trade's id as the occurrence-th of its kind: as the occurrence-th of a run of identical trades.
     expect(trades.map((each, index) => tradeId(7, each, index % 3))).toEqual(trades.map((each, index) => storedIds(7, Array(1 + (index % 3)).fill(each))[index % 3]));
+  });
+
+  it('counts occurrences the same when told the trades come in closing order, and refuses one that goes back a day', () => {
+    const day = (date: string, profit: string) => aTrade({ symbol: 'NVDA', closeDate: date, totalProfitLoss: Decimal.parse(profit) });
+    const trades = [day('2025-02-03', '1'), day('2025-02-03', '1'), day('2025-02-03', '2'), day('2025-02-04', '1'), day('2025-02-04', '1'), day('2025-02-06', '1')];
+    const inOrder = new TradeIdSequence(7, true);
+
+    expect(trades.map((each) => inOrder.next(each))).toEqual(tradeIds(7, trades));
+    expect(() => inOrder.next(day('2025-02-04', '1'))).toThrow('a trade closed on 2025-02-04 came after one closed on 2025-02-06');
   });
 });

@@ -255,11 +255,29 @@ export class TradeIdSequence {
    * of a million-trade import took the event loop 50-130 ms at once each time it grew.
    */
   private readonly seenByDay = new Map<IsoDate, Map<string, number>>();
+  /** The latest closing day seen, for trades given in closing order. */
+  private day: IsoDate | undefined;
 
-  constructor(private readonly accountId: number) {}
+  /**
+   * `inClosingOrder`: the trades come in the order they closed, as matching makes them (their closing
+   * days never go back), so a day's identities are let go of once a later day's trade comes. Their
+   * strings, some 170 bytes of heap a trade, were held to the end of a million-row import's matching
+   * otherwise (docs/operations.md "Imports"). A trade whose day has been let go of is refused.
+   */
+  constructor(
+    private readonly accountId: number,
+    private readonly inClosingOrder = false,
+  ) {}
 
   next(trade: ClosedTrade): string {
     const identity = identityOf(trade);
+    if (this.inClosingOrder && trade.closeDate !== this.day) {
+      if (this.day !== undefined && trade.closeDate < this.day) {
+        throw new Error(`a trade closed on ${trade.closeDate} came after one closed on ${this.day}: trades must come in closing order`);
+      }
+      this.seenByDay.clear();
+      this.day = trade.closeDate;
+    }
     let seen = this.seenByDay.get(trade.closeDate);
     if (seen === undefined) this.seenByDay.set(trade.closeDate, (seen = new Map()));
     const occurrence = seen.get(identity) ?? 0;

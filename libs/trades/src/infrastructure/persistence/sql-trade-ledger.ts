@@ -299,7 +299,7 @@ function tradeRowsAsMade(
   const all = new Promise<number>((resolve, reject) => (settle = { resolve, reject }));
   all.catch(() => undefined); // met where it is awaited
   async function* rows(): AsyncGenerator<CopyValue[][]> {
-    const sequence = new TradeIdSequence(accountId);
+    const sequence = new TradeIdSequence(accountId, true);
     try {
       for await (const batch of batches) {
         yield batch.map((trade) => {
