@@ -73,4 +73,26 @@ describe('natural keys', () => {
     expect(turned.map((lot) => lot.fingerprint)).toEqual(storedKeys('realized-lot', 'XXXX-1234', lots.map(lotFields)));
     expect(new Set(keys).size).toBe(keys.length);
   });
+
+  it('tell apart the rows of a day whose keys begin alike, and count the repeats among them', () => {
+    // 40,000 contents in one day, some of whose keys share their first seven digits (checked below),
+    // by which the keying files a day's rows; each content comes again after the next one, and a
+    // tenth of them a third time.
+    const prices = Array.from({ length: 40_000 }, (_, index) => `${100 + index / 100}`);
+    const buy = (builder: TransactionsBuilder, price: string) => builder.add('2024-03-01', 'Buy', 'AAPL', '1', price, `-${price}`);
+    const firsts = new TransactionsBuilder();
+    const all = new TransactionsBuilder();
+    prices.forEach((price, index) => {
+      buy(firsts, price);
+      buy(all, price);
+      if (index > 0) buy(all, prices[index - 1]);
+      if (index > 0 && index % 10 === 0) buy(all, prices[index - 1]);
+    });
+    const firstKeys = storedKeys('transaction', 'XXXX-1234', firsts.build().map(transactionFields));
+    const rows = all.build();
+    const expected = storedKeys('transaction', 'XXXX-1234', rows.map(transactionFields));
+
+    expect(new Set(firstKeys.map((key) => key.slice(0, 7))).size).toBeLessThan(firstKeys.length);
+    expect(fingerprintTransactions('XXXX-1234', rows)).toEqual(expected);
+  });
 });

@@ -139,11 +139,14 @@ function lotContent(): (content: KeyContent, lot: RealizedLot) => void {
  */
 export class RowKeying<T extends { fingerprint?: string }> {
   /**
-   * A day's rows counted by the key of their content's first occurrence (the row's own key when it is
-   * the first: one string for both), not by the content's 64-digit digest, which was a string of its
-   * own for every row of the file (60 MB of a million-row import's peak, kept with the lots file's).
+   * A day's first occurrences of each content, by their key's first KEY_PREFIX_DIGITS digits (a small
+   * integer; the rare rows that share them in a day as an array), each row's own key telling it apart.
+   * Keyed by the key's string, a map of a day's rows held a string of 48 bytes for every row of the file
+   * (its row keeps its key in 16 bytes, packed-figures.ts): 80 MB at the end of reading a million rows.
    */
-  private readonly occurrencesByDay = new Map<string, Map<string, number>>();
+  private readonly firstsByDay = new Map<string, Map<number, T | T[]>>();
+  /** The contents seen more than once, by their first occurrence's key: how many times. */
+  private readonly repeats = new Map<string, number>();
   private readonly content: KeyContent;
 
   constructor(
@@ -160,7 +163,7 @@ export class RowKeying<T extends { fingerprint?: string }> {
    * not copied, as 100,000s of rows are much of an import's memory). Steps (turns.ts).
    */
   *key(rows: readonly T[], from = 0, to = rows.length): Steps<void> {
-    const { content, occurrencesByDay } = this;
+    const { content, firstsByDay, repeats } = this;
     // Indexed, not `rows.entries()`: a generator's loop cannot drop the [index, row] pair each step makes.
     for (let index = from; index < to; index += 1) {
       if (index > from && (index - from) % ROWS_PER_TURN === 0) yield;
@@ -171,13 +174,25 @@ export class RowKeying<T extends { fingerprint?: string }> {
       // The first occurrence is keyed by its content alone; a second identical fill of the day gets #2 …
       const first = key128(contentKey);
       const day = this.dayOf(row);
-      let occurrences = occurrencesByDay.get(day);
-      if (occurrences === undefined) occurrencesByDay.set(day, (occurrences = new Map()));
-      const occurrence = (occurrences.get(first) ?? 0) + 1;
-      occurrences.set(first, occurrence);
+      let firsts = firstsByDay.get(day);
+      if (firsts === undefined) firstsByDay.set(day, (firsts = new Map()));
+      const prefix = Number.parseInt(first.slice(0, KEY_PREFIX_DIGITS), 16);
+      const sharing = firsts.get(prefix);
+      const occurrence = (repeats.get(first) ?? (isKeyedAmong(sharing, first) ? 1 : 0)) + 1;
+      if (occurrence > 1) repeats.set(first, occurrence);
+      else firsts.set(prefix, sharing === undefined ? row : Array.isArray(sharing) ? [...sharing, row] : [sharing, row]);
       row.fingerprint = occurrence === 1 ? first : key128(hash('sha256', `${contentKey}#${occurrence}`, 'hex'));
     }
   }
+}
+
+/** Digits of a key that `RowKeying` files its day's first occurrences by: 28 bits, a small integer. */
+const KEY_PREFIX_DIGITS = 7;
+
+/** Whether one of `rows` (none, one, or several) has the key `key`. */
+function isKeyedAmong<T extends { fingerprint?: string }>(rows: T | T[] | undefined, key: string): boolean {
+  if (rows === undefined) return false;
+  return Array.isArray(rows) ? rows.some((row) => row.fingerprint === key) : rows.fingerprint === key;
 }
 
 /** Rows keyed between two calls of `keyedSoFar` (`keyingSteps`). */
