@@ -34,7 +34,7 @@ import {
 } from '../application/import-brokerage-files.service.js';
 import { UploadHistory } from '../application/upload-history.port.js';
 import { ImportFileError } from '../domain/import.errors.js';
-import { CsvTextChecker, CsvTextReceiver, hasCsvName } from '../domain/parsers/csv-text.js';
+import { CheckedCsvArrival, CsvTextReceiver, hasCsvName, type CheckedCsvBytes } from '../domain/parsers/csv-text.js';
 import { brokerageFormats } from '../domain/parsers/format-registry.js';
 import { ThreadedImports, type StartedThread } from '../infrastructure/thread/threaded-imports.js';
 
@@ -58,9 +58,12 @@ function decodedOnArrival(name: string): FileReceiver | undefined {
   return hasCsvName(name) ? new CsvTextReceiver(name) : undefined;
 }
 
-/** A CSV file of an upload imported on a thread of its own is only checked as it arrives: the thread decodes it. */
-function checkedOnArrival(name: string): FileReceiver | undefined {
-  return hasCsvName(name) ? new CsvTextChecker(name) : undefined;
+/**
+ * A CSV file of an upload imported on a thread of its own is only checked as it arrives, its bytes
+ * kept in blocks the thread is handed as they are: the thread decodes it.
+ */
+function checkedOnArrival(name: string): FileReceiver<CheckedCsvBytes> | undefined {
+  return hasCsvName(name) ? new CheckedCsvArrival(name) : undefined;
 }
 
 /** The upload's declared length (`Content-Length`, which bounds its files' bytes); NaN when it has none. */
@@ -164,7 +167,7 @@ export class UploadController {
   }
 
   /** How an import's files are taken as they arrive: checked only when the upload's declared length sends its import to a thread. */
-  private receiverFor(request: FastifyRequest): (name: string) => FileReceiver | undefined {
+  private receiverFor(request: FastifyRequest): (name: string) => FileReceiver<CheckedCsvBytes> | undefined {
     return this.imports.runsOnThread(declaredLength(request)) ? checkedOnArrival : decodedOnArrival;
   }
 
@@ -355,7 +358,7 @@ function usableAccountNumber(number: string, whose: string): string {
  * file of a layout the import knows, at least one history, and each lots file beside exactly one
  * history of its broker (several histories are several accounts, or several exports of one).
  */
-function groupFiles(files: readonly UploadedFile[]): ImportPart[] {
+function groupFiles(files: readonly UploadedFile<CheckedCsvBytes>[]): ImportPart[] {
   const known = brokerageFormats.layouts;
   const identified = files.map((file) => {
     const format = brokerageFormats.identify(file.name, file.content);

@@ -4,11 +4,12 @@ import type { MultipartFile } from '@fastify/multipart';
 import { PayloadTooLargeError, ServiceBusyError, TooManyRequestsError, ValidationError } from '../errors/domain.errors.js';
 import { turnIfDue } from '../runtime/event-loop-turns.js';
 
-export interface UploadedFile {
+/** An uploaded file: its bytes, or what its receiver made of them where it kept them (`FileReceiver.whole`, of type `K`). */
+export interface UploadedFile<K = never> {
   field: string;
   /** The file's own name, never a client path (`C:\fakepath\x.csv` → `x.csv`), at most 255 characters. */
   name: string;
-  content: Buffer;
+  content: Buffer | K;
 }
 
 /** Room for the multipart framing and part headers around the files themselves. */
@@ -60,7 +61,7 @@ export class UploadBudget {
   }
 }
 
-export interface UploadRules {
+export interface UploadRules<K = never> {
   /** The file fields the endpoint takes; any other part is refused before it is read. */
   fields: readonly string[];
   /** Per file. */
@@ -68,13 +69,20 @@ export interface UploadRules {
   /** What to say when the request is not multipart at all. */
   notMultipart: string;
   /** Work on each file while its bytes arrive (given the file's name; none for undefined), so less is left once the last has come. */
-  receiver?: (name: string) => FileReceiver | undefined;
+  receiver?: (name: string) => FileReceiver<K> | undefined;
 }
 
-/** Takes a file's bytes as they arrive (`add`, chunk by chunk), then the whole file (`end`); never throws. */
-export interface FileReceiver {
+/**
+ * Takes a file's bytes as they arrive (`add`, chunk by chunk), then the whole file (`end`); never
+ * throws. A receiver with `whole` keeps the bytes itself (copied as they arrive): the chunks are then
+ * neither kept nor joined here, and the file's content is what `whole` answers once the file has
+ * arrived (`end` is not called). A large upload's files were otherwise held twice for a moment, as
+ * their chunks and joined, and once more where the receiver kept them.
+ */
+export interface FileReceiver<K = never> {
   add(chunk: Uint8Array): void;
-  end(content: Uint8Array): unknown;
+  end?(content: Uint8Array): unknown;
+  whole?(): Buffer | K;
 }
 
 /**
@@ -83,8 +91,8 @@ export interface FileReceiver {
  * the endpoint takes and a body that is not well-formed multipart are refused with a message that
  * says which; a missing field is for the caller to judge.
  */
-export async function readUploadedFiles(request: FastifyRequest, rules: UploadRules): Promise<Map<string, UploadedFile>> {
-  const files = new Map<string, UploadedFile>();
+export async function readUploadedFiles<K = never>(request: FastifyRequest, rules: UploadRules<K>): Promise<Map<string, UploadedFile<K>>> {
+  const files = new Map<string, UploadedFile<K>>();
   for (const file of await readParts(request, rules, rules.fields.length)) {
     if (files.has(file.field)) throw new ValidationError(`Send one file in ${file.field}, not several`);
     files.set(file.field, file);
@@ -100,20 +108,20 @@ const MAX_TEXT_FIELD = 200;
  * order sent, and the short text fields it takes (`textFields`, each at most once); bounded and
  * refused as `readUploadedFiles` does.
  */
-export async function readUploadedFileList(
+export async function readUploadedFileList<K = never>(
   request: FastifyRequest,
-  rules: UploadRules & { maxFiles: number; textFields?: readonly string[] },
-): Promise<{ files: UploadedFile[]; text: ReadonlyMap<string, string> }> {
+  rules: UploadRules<K> & { maxFiles: number; textFields?: readonly string[] },
+): Promise<{ files: UploadedFile<K>[]; text: ReadonlyMap<string, string> }> {
   const text = new Map<string, string>();
   const files = await readParts(request, rules, rules.maxFiles, text);
   return { files, text };
 }
 
-type PartRules = UploadRules & { maxFiles?: number; textFields?: readonly string[] };
+type PartRules<K = never> = UploadRules<K> & { maxFiles?: number; textFields?: readonly string[] };
 
-async function readParts(request: FastifyRequest, rules: PartRules, allowed: number, text?: Map<string, string>): Promise<UploadedFile[]> {
+async function readParts<K>(request: FastifyRequest, rules: PartRules<K>, allowed: number, text?: Map<string, string>): Promise<UploadedFile<K>[]> {
   if (typeof request.isMultipart !== 'function' || !request.isMultipart()) throw new ValidationError(rules.notMultipart);
-  const files: UploadedFile[] = [];
+  const files: UploadedFile<K>[] = [];
   const textFields = rules.textFields ?? [];
   try {
     const limits = { fileSize: rules.maxBytes, files: allowed, parts: allowed + textFields.length, fields: textFields.length, fieldSize: MAX_TEXT_FIELD };
@@ -143,11 +151,12 @@ async function readParts(request: FastifyRequest, rules: PartRules, allowed: num
  * the chunks give the event loop a turn when due: the chunks of a large upload are there faster than
  * they are decoded, and a million-row upload's 142 MB file took the loop 0.2 s to join at once.
  */
-async function readWhole(part: MultipartFile, maxBytes: number, receiver: FileReceiver | undefined): Promise<Buffer> {
+async function readWhole<K>(part: MultipartFile, maxBytes: number, receiver: FileReceiver<K> | undefined): Promise<Buffer | K> {
   const chunks: Buffer[] = [];
+  const keeps = receiver?.whole !== undefined;
   let length = 0;
   for await (const chunk of part.file) {
-    chunks.push(chunk as Buffer);
+    if (!keeps) chunks.push(chunk as Buffer);
     length += (chunk as Buffer).length;
     if (receiver !== undefined) {
       receiver.add(chunk as Buffer);
@@ -155,8 +164,9 @@ async function readWhole(part: MultipartFile, maxBytes: number, receiver: FileRe
     }
   }
   if (part.file.truncated) throw fileTooLarge(displayName(part.filename), maxBytes);
+  if (receiver?.whole !== undefined) return receiver.whole();
   const content = await joinedInTurns(chunks, length);
-  receiver?.end(content);
+  receiver?.end?.(content);
   return content;
 }
 
@@ -180,7 +190,7 @@ function fileTooLarge(name: string, maxBytes: number): PayloadTooLargeError {
 }
 
 /** The multipart plugin's and the form parser's errors, as the refusal a person can act on. */
-function refusal(error: unknown, rules: PartRules): unknown {
+function refusal(error: unknown, rules: PartRules<unknown>): unknown {
   const { maxBytes } = rules;
   if (error instanceof ValidationError || error instanceof PayloadTooLargeError) return error;
   const code = codeOf(error);
@@ -201,7 +211,7 @@ function refusal(error: unknown, rules: PartRules): unknown {
   return error;
 }
 
-function describeFields({ fields, maxFiles, textFields = [] }: PartRules): string {
+function describeFields({ fields, maxFiles, textFields = [] }: PartRules<unknown>): string {
   const also = textFields.length === 0 ? '' : ` (and ${textFields.join(', ')})`;
   if (maxFiles !== undefined && maxFiles > 1) return `up to ${maxFiles} files named ${fields[0]}${also}`;
   return fields.length === 1 ? `one file named ${fields[0]}` : `one file each in ${fields.join(' and ')}`;

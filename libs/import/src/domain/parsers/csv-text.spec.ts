@@ -1,6 +1,7 @@
 import { random } from '../../testing/random.js';
 import { ImportFileError } from '../import.errors.js';
 import {
+  CheckedCsvArrival,
   CheckedCsvBytes,
   checkCsvTextInTurns,
   CsvTextChecker,
@@ -447,6 +448,37 @@ describe('CsvTextReceiver', () => {
       });
       expect(checked).toBe(text.startsWith('refused: ') ? text : 'passed');
       expect(await textOrRefusal(() => decodeCsvText('f.csv', content))).toBe(text);
+    }
+  });
+});
+
+describe('CheckedCsvArrival', () => {
+  const many = utf8('"Date","Name"\r\n' + Array.from({ length: 500 }, (_, index) => `"${index}","café € 😀 ${index % 7}"\r\n`).join(''));
+
+  it('keeps the bytes it passes in blocks cut between characters, read as decoding at once reads them', async () => {
+    for (const bytes of [...READ_FILES, many]) {
+      const text = await atOnce(bytes);
+      for (const [chunk, blockBytes] of [[1, 4], [2, 5], [3, 7], [7, 64], [bytes.length, 4096], [1000, 1]] as const) {
+        const arrival = new CheckedCsvArrival('f.csv', blockBytes);
+        for (let at = 0; at < bytes.length; at += chunk) arrival.add(new Uint8Array(bytes.subarray(at, at + chunk)));
+        const file = arrival.whole();
+        expect(file).toBeInstanceOf(CheckedCsvBytes);
+        expect(file.length).toBe(bytes.length);
+        expect((file as CheckedCsvBytes).text('f.csv')).toBe(text);
+        expect(joined(decodeCsvPieces('f.csv', file))).toBe(text);
+      }
+    }
+  });
+
+  it('gives the bytes joined, for decoding as any file, where the check does not pass them', () => {
+    for (const bytes of [...REFUSED_OR_NOT_UTF8, new Uint8Array([...many.subarray(0, 5000), 0xe2, 0x82]), new Uint8Array(0)]) {
+      for (const [chunk, blockBytes] of [[1, 4], [3, 5], [bytes.length || 1, 4096]] as const) {
+        const arrival = new CheckedCsvArrival('f.csv', blockBytes);
+        for (let at = 0; at < bytes.length; at += chunk) arrival.add(new Uint8Array(bytes.subarray(at, at + chunk)));
+        const file = arrival.whole();
+        expect(file).toBeInstanceOf(Buffer);
+        expect([...(file as Buffer)]).toEqual([...bytes]);
+      }
     }
   });
 });

@@ -243,11 +243,15 @@ export class CsvTextChecker {
 
   /** True when `content` (what was added, whole) is text decoding reads as it is: it is then remembered as checked. */
   end(content: Uint8Array): boolean {
-    const passed =
-      !this.stopped && this.carry === undefined && this.bytes > 0 && this.bytes === content.length && this.printable && (this.markAt === -1 || this.markAt === this.bytes - 1);
+    const passed = this.passed(content.length);
     if (passed) DECODED.set(content, { fileName: this.fileName, checked: true });
     this.stop();
     return passed;
+  }
+
+  /** True when the `length` bytes added are text decoding reads as it is. */
+  passed(length: number): boolean {
+    return !this.stopped && this.carry === undefined && this.bytes > 0 && this.bytes === length && this.printable && (this.markAt === -1 || this.markAt === this.bytes - 1);
   }
 
   /** False at a control byte other than one end-of-file mark (`offset`: where `bytes` start in the file). */
@@ -450,6 +454,29 @@ export class CheckedCsvBytes {
     return new CheckedCsvBytes(pieces, content.length);
   }
 
+  /**
+   * The pieces of `blocks` (each a whole number of characters of a file `CsvTextChecker` passed, in
+   * order), not copied: each block cut into pieces of `slice` bytes, each to a character's end.
+   */
+  static ofBlocks(blocks: readonly Uint8Array[], slice: number = DECODE_SLICE): CheckedCsvBytes {
+    const pieces: Uint8Array[] = [];
+    let length = 0;
+    for (const block of blocks) {
+      for (let start = 0; start < block.length; ) {
+        const end = characterStart(block, start + slice);
+        pieces.push(block.subarray(start, end));
+        start = end;
+      }
+      length += block.length;
+    }
+    return new CheckedCsvBytes(pieces, length);
+  }
+
+  /** The pieces another `CheckedCsvBytes` gave (`take`), as they are: an import's thread is handed a file so. */
+  static ofPieces(pieces: Uint8Array[]): CheckedCsvBytes {
+    return new CheckedCsvBytes(pieces, pieces.reduce((sum, piece) => sum + piece.length, 0));
+  }
+
   /** The file's first bytes (up to a slice). */
   get head(): Uint8Array {
     return this.pieces?.[0] ?? new Uint8Array(0);
@@ -478,6 +505,79 @@ export class CheckedCsvBytes {
 
 /** The least bytes of a block of `CheckedCsvBytes` pieces (more than glibc's 32 MB for an allocation of its own). */
 const BLOCK_BYTES = 36 * 1024 * 1024;
+
+/**
+ * A large upload's CSV file as its bytes arrive (the upload's `FileReceiver` where its import goes to a
+ * thread): checked (`CsvTextChecker`) and copied into blocks of BLOCK_BYTES, each cut at a character's
+ * end, so that the chunks are neither kept nor joined. The file is then `CheckedCsvBytes` of those
+ * blocks when the check passed, which the thread is handed as they are; otherwise its bytes joined,
+ * decoded (or refused) as any file's. The thread copied the joined bytes into its blocks before: the
+ * files were held twice there, the service's peak at a million rows (docs/operations.md "Large uploads
+ * on a thread of their own").
+ */
+export class CheckedCsvArrival {
+  private readonly checker: CsvTextChecker;
+  private readonly blocks: Uint8Array[] = [];
+  private block: Uint8Array | undefined;
+  private used = 0;
+  private length = 0;
+
+  private readonly blockBytes: number;
+
+  /** `blockBytes`: at least a character's 4. */
+  constructor(fileName: string, blockBytes: number = BLOCK_BYTES) {
+    this.checker = new CsvTextChecker(fileName);
+    this.blockBytes = Math.max(4, blockBytes);
+  }
+
+  add(chunk: Uint8Array): void {
+    this.checker.add(chunk);
+    this.length += chunk.length;
+    for (let at = 0; at < chunk.length; ) {
+      const block = (this.block ??= Buffer.allocUnsafeSlow(this.blockBytes));
+      const taken = Math.min(chunk.length - at, block.length - this.used);
+      block.set(chunk.subarray(at, at + taken), this.used);
+      this.used += taken;
+      at += taken;
+      if (this.used === block.length) this.nextBlock();
+    }
+  }
+
+  whole(): Buffer | CheckedCsvBytes {
+    if (this.used > 0) this.blocks.push((this.block as Uint8Array).subarray(0, this.used));
+    this.block = undefined;
+    if (this.checker.passed(this.length)) return CheckedCsvBytes.ofBlocks(this.blocks);
+    const joined = Buffer.allocUnsafe(this.length);
+    let at = 0;
+    for (const block of this.blocks) {
+      joined.set(block, at);
+      at += block.length;
+    }
+    return joined;
+  }
+
+  /** Closes the full block at its last whole character; the bytes of one cut by the block's end start the next. */
+  private nextBlock(): void {
+    const block = this.block as Uint8Array;
+    const end = lastCharacterEnd(block, this.used);
+    this.blocks.push(block.subarray(0, end));
+    this.block = undefined;
+    this.used = 0;
+    if (end < block.length) {
+      this.block = Buffer.allocUnsafeSlow(this.blockBytes);
+      this.block.set(block.subarray(end), 0);
+      this.used = block.length - end;
+    }
+  }
+}
+
+/** Where the last whole UTF-8 character of `bytes[0..length)` ends (`length` unless a character is cut there). */
+function lastCharacterEnd(bytes: Uint8Array, length: number): number {
+  let lead = length - 1;
+  while (lead > 0 && lead > length - 4 && (bytes[lead] & 0xc0) === 0x80) lead -= 1;
+  const size = sequenceLength(bytes[lead]);
+  return size > 0 && lead + size > length ? lead : length;
+}
 
 /** Whether `content` is a file `CsvTextChecker` passed (decoding reads it as it is: `CheckedCsvBytes` may hold it). */
 export function isCheckedCsvText(fileName: string, content: Uint8Array): boolean {

@@ -11,12 +11,11 @@ import { SqlUploadHistory } from '../persistence/sql-upload-history.js';
 /** The errors an import's answer depends on, made again as their classes on the other side. */
 export const IMPORT_ERROR_CLASSES = errorClasses(...DOMAIN_ERROR_CLASSES, ImportFileError);
 
-/** A file as it is sent to the thread: its bytes, handed over (not copied), and whether the upload's check passed them (`isCheckedCsvText`). */
-export interface ThreadFile {
-  name: string;
-  content: Uint8Array;
-  checked: boolean;
-}
+/**
+ * A file as it is sent to the thread, handed over (not copied): its bytes, or the pieces of a file the
+ * upload checked as it arrived (`CheckedCsvArrival`), views of its blocks.
+ */
+export type ThreadFile = { name: string; checked: false; content: Uint8Array } | { name: string; checked: true; pieces: Uint8Array[] };
 
 /** `ImportRequest` as it is sent to the thread: `accountFor` becomes a call back to the main thread. */
 export interface ThreadImportRequest {
@@ -66,13 +65,10 @@ function importRequestOf(sent: ThreadImportRequest, database: ThreadDatabase): I
   };
 }
 
-/**
- * A file sent: checked bytes are copied into pieces (decoded only as they are read), and the bytes
- * sent let go of; any other file is read from its bytes as on the main thread.
- */
+/** A file sent: a checked one's pieces, decoded only as they are read; any other file read from its bytes as on the main thread. */
 function uploadedFile(sent: ThreadFile): UploadedFile {
-  const content = Buffer.from(sent.content.buffer, sent.content.byteOffset, sent.content.byteLength);
-  return { name: sent.name, content: sent.checked ? CheckedCsvBytes.copiedFrom(content) : content };
+  if (sent.checked) return { name: sent.name, content: CheckedCsvBytes.ofPieces(sent.pieces) };
+  return { name: sent.name, content: Buffer.from(sent.content.buffer, sent.content.byteOffset, sent.content.byteLength) };
 }
 
 /** Log lines of the thread, written by the main thread's logger (one format, one destination). */

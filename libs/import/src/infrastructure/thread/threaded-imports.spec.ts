@@ -7,9 +7,9 @@ import { Database, MIGRATIONS, TypeOrmUnitOfWork } from '@app/persistence';
 import { ConflictError, loadConfig, UserChanges, type AppConfig } from '@app/shared';
 import { sqlTradeLedgerOn, TradeLedgerNotices } from '@app/trades';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
-import { IMPORT_STEPS, ImportBrokerageFiles, type ImportRequest } from '../../application/import-brokerage-files.service.js';
+import { IMPORT_STEPS, ImportBrokerageFiles, type ImportRequest, type UploadedFile } from '../../application/import-brokerage-files.service.js';
 import { ImportFileError } from '../../domain/import.errors.js';
-import { CsvTextChecker } from '../../domain/parsers/csv-text.js';
+import { CheckedCsvArrival, CheckedCsvBytes } from '../../domain/parsers/csv-text.js';
 import { readFixtureBytes, readFixtureJson } from '../../testing/fixtures.js';
 import { SqlImportStore } from '../persistence/sql-import.store.js';
 import { SqlUploadHistory } from '../persistence/sql-upload-history.js';
@@ -102,7 +102,7 @@ describe('ThreadedImports (an import on its own thread, over a channel; real dat
     const [account] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number) VALUES ($1, 'XXXX-1234') RETURNING id`, [user.id]);
     return { userId: Number(user.id), account: { accountId: Number(account.id), accountNumber: 'XXXX-1234' } };
   };
-  const schwabExample = (transactions: Buffer = readFixtureBytes('schwab-example', 'transactions.csv')) => ({
+  const schwabExample = (transactions: Buffer = readFixtureBytes('schwab-example', 'transactions.csv')): { transactions: UploadedFile; gains: UploadedFile } => ({
     transactions: { name: 'transactions.csv', content: transactions },
     gains: { name: 'realized_gains.csv', content: readFixtureBytes('schwab-example', 'realized_gains.csv') },
   });
@@ -137,20 +137,26 @@ describe('ThreadedImports (an import on its own thread, over a channel; real dat
   }, 120000);
 
   it('reads files the upload checked as they arrived in pieces there, to the same trades and the same refusals', async () => {
-    /** The files as a large upload's receiver leaves them: checked (`CsvTextChecker`), not decoded. */
+    /** The files as a large upload's receiver leaves them: checked as they arrived, in blocks (of 1,000 bytes here), not decoded. */
     const checked = (files: ReturnType<typeof schwabExample>) => {
       for (const file of [files.transactions, files.gains]) {
-        const checker = new CsvTextChecker(file.name);
-        checker.add(file.content);
-        expect(checker.end(file.content)).toBe(true);
+        const arrival = new CheckedCsvArrival(file.name, 1000);
+        const bytes = file.content as Buffer;
+        for (let at = 0; at < bytes.length; at += 333) arrival.add(bytes.subarray(at, at + 333));
+        file.content = arrival.whole();
+        expect(file.content).toBeInstanceOf(CheckedCsvBytes);
       }
       return files;
     };
     const onAChannel = imports as ImportsOnAChannel;
     const sentBefore = onAChannel.checked.length;
     const trader = await traderWithAccount('checked@example.com');
-    const outcome = await imports.run({ ...trader, ...checked(schwabExample()) }, async () => undefined);
+    const checkedFiles = checked(schwabExample());
+    const firstPieces = [checkedFiles.transactions, checkedFiles.gains].map((file) => (file.content as CheckedCsvBytes).head);
+    const outcome = await imports.run({ ...trader, ...checkedFiles }, async () => undefined);
     expect(onAChannel.checked.slice(sentBefore)).toEqual([true, true]);
+    // Handed over, not copied: the blocks are the thread's now.
+    expect(firstPieces.map((piece) => piece.byteLength)).toEqual([0, 0]);
     expect(outcome.stats).toEqual(readFixtureJson<{ stats: Record<string, number> }>('schwab-example', 'expected.json').stats);
     const unchecked = await traderWithAccount('unchecked@example.com');
     await imports.run({ ...unchecked, ...schwabExample() }, async () => undefined);

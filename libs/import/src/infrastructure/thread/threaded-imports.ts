@@ -6,7 +6,7 @@ import { Database, serveThreadDatabase, type ThreadPort } from '@app/persistence
 import { AppConfig, collectGarbageAbove, fromThreadError, narrowHeapGrowth } from '@app/shared';
 import { TradeLedgerNotices } from '@app/trades';
 import { IMPORT_STEPS, ImportBrokerageFiles, importParts, type ImportOutcome, type ImportRequest, type ProgressListener, type UploadedFile } from '../../application/import-brokerage-files.service.js';
-import { forgetDecodedCsvText, isCheckedCsvText } from '../../domain/parsers/csv-text.js';
+import { CheckedCsvBytes, forgetDecodedCsvText } from '../../domain/parsers/csv-text.js';
 import { IMPORT_ERROR_CLASSES, THREAD_CALLS, type FromImportThread, type ThreadFile, type ThreadImportRequest, type ThreadLogLevel, type ToImportThread } from './import-thread.js';
 
 /** The thread's program, built beside this module (the service runs from dist/; the unit tests from the sources, where there is none). */
@@ -168,20 +168,24 @@ function uploadBytes(request: ImportRequest): number {
 /**
  * The request as the thread is sent it: the files' bytes, handed over. The thread decodes them again
  * (a million rows: a second there) rather than be sent their text: cloning it held this thread 0.1 s.
+ * A file the upload checked as it arrived goes as its pieces, views of blocks the thread takes over.
  */
 function threadRequestOf(request: ImportRequest): { sent: ThreadImportRequest; transfer: ArrayBuffer[] } {
   const transfer: ArrayBuffer[] = [];
   const sent = (file: UploadedFile): ThreadFile => {
     const bytes = file.content;
-    if (!(bytes instanceof Uint8Array)) throw new Error('a file is sent to a thread as its bytes');
-    const checked = isCheckedCsvText(file.name, bytes);
+    file.content = EMPTY_FILE;
+    if (bytes instanceof CheckedCsvBytes) {
+      const pieces = bytes.take();
+      for (const block of new Set(pieces.map((piece) => piece.buffer as ArrayBuffer))) transfer.push(block);
+      return { name: file.name, checked: true, pieces };
+    }
     forgetDecodedCsvText(bytes); // the pieces the receiver decoded, never joined here
     // Bytes that share their buffer (a pool's, a larger body's) are copied; a file's own buffer is handed over.
     const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
     const content = own ? bytes : new Uint8Array(bytes);
     transfer.push(content.buffer as ArrayBuffer);
-    file.content = EMPTY_FILE;
-    return { name: file.name, content, checked };
+    return { name: file.name, checked: false, content };
   };
   const parts = importParts(request).map((part) => ({ transactions: sent(part.transactions), gains: part.gains === null ? null : sent(part.gains) }));
   return {
