@@ -63,7 +63,7 @@ function decodedOnArrival(name: string): FileReceiver | undefined {
  * kept in blocks the thread is handed as they are: the thread decodes it.
  */
 function checkedOnArrival(name: string): FileReceiver<CheckedCsvBytes> | undefined {
-  return hasCsvName(name) ? new CheckedCsvArrival(name) : undefined;
+  return hasCsvName(name) ? new CheckedCsvArrival() : undefined;
 }
 
 /** The upload's declared length (`Content-Length`, which bounds its files' bytes); NaN when it has none. */

@@ -258,6 +258,24 @@ function joined(pieces: TextPieces): string {
 /** What `decodeCsvText` makes of the bytes. */
 const atOnce = (bytes: Uint8Array): Promise<string> => textOrRefusal(() => decodeCsvText('f.csv', new Uint8Array(bytes)));
 
+/**
+ * A file as a large upload's receiver keeps it (`CheckedCsvArrival`), its bytes added `chunk` at a
+ * time: `CheckedCsvBytes` where the check passed them, else the bytes joined.
+ */
+function arrived(bytes: Uint8Array, options: { slice?: number; blockBytes?: number; chunk?: number } = {}): Buffer | CheckedCsvBytes {
+  const arrival = new CheckedCsvArrival(options.blockBytes, options.slice);
+  const chunk = options.chunk ?? Math.max(1, bytes.length);
+  for (let at = 0; at < bytes.length; at += chunk) arrival.add(new Uint8Array(bytes.subarray(at, at + chunk)));
+  return arrival.whole();
+}
+
+/** The bytes of a file the check passes, as the receiver keeps them. */
+function checkedBytes(bytes: Uint8Array, slice?: number, blockBytes?: number): CheckedCsvBytes {
+  const file = arrived(bytes, { slice, blockBytes });
+  if (!(file instanceof CheckedCsvBytes)) throw new Error('the check did not pass the bytes');
+  return file;
+}
+
 describe('decodeCsvTextInTurns', () => {
   const inTurns = (bytes: Uint8Array, slice: number, pauses: { count: number }): Promise<string> =>
     textOrRefusal(() => decodeCsvTextInTurns('f.csv', new Uint8Array(bytes), async () => void (pauses.count += 1), slice));
@@ -313,24 +331,20 @@ describe('decodeCsvPieces', () => {
 
 describe('CheckedCsvBytes', () => {
   const large = (lineEnd: string) => utf8(`\uFEFF"Date","Name"${lineEnd}` + Array.from({ length: 3_000 }, (_, index) => `"${index}","café € 😀 ${index % 7}"${lineEnd}`).join(''));
-  const checked = (content: Uint8Array): boolean => {
-    const checker = new CsvTextChecker('f.csv');
-    checker.add(content);
-    return checker.end(content);
-  };
 
   it('reads in pieces, decoding each as it is taken, the text decoding at once gives, wherever the pieces cut', async () => {
     for (const bytes of [...READ_FILES, large('\r\n'), large('\r'), large('\n')]) {
       const text = await atOnce(bytes);
       for (const [slice, blockBytes] of [[1, 7], [2, 2], [3, 100], [5, 1], [8, 4096], [64, 1000], [4096, 20_000], [4096, undefined]] as const) {
-        const file = CheckedCsvBytes.copiedFrom(new Uint8Array(bytes), slice, blockBytes);
+        const file = checkedBytes(bytes, slice, blockBytes);
         expect(file.length).toBe(bytes.length);
         expect(file.text('f.csv')).toBe(text);
         // The head: the first piece's whole lines where it has three, else the whole text.
         const fileHead = decodeCsvHead('f.csv', file, 3);
         expect(text.startsWith(fileHead) && (fileHead.split('\n').length > 3 || fileHead === text)).toBe(true);
         const pieces = decodeCsvPieces('f.csv', file);
-        expect(pieces.length).toBeLessThanOrEqual(Math.ceil(bytes.length / slice));
+        // Each block's pieces are a slice each but its last one.
+        expect(pieces.length).toBeLessThanOrEqual(Math.ceil(bytes.length / slice) + Math.ceil(bytes.length / Math.max(1, (blockBytes ?? bytes.length) - 3)));
         expect(pieces.length).toBeGreaterThanOrEqual(Math.ceil(bytes.length / (slice + 3)));
         // Looked at ahead, as the layout's sniffing does, then taken: the same pieces.
         const head = textHead(pieces, 2);
@@ -344,10 +358,8 @@ describe('CheckedCsvBytes', () => {
 
   it('gives the records of the whole text, and a head of whole lines from its first piece', () => {
     for (const bytes of [large('\r\n'), large('\r')]) {
-      const content = new Uint8Array(bytes);
-      expect(checked(content)).toBe(true);
       const whole = decodeCsvText('f.csv', new Uint8Array(bytes));
-      const file = CheckedCsvBytes.copiedFrom(content, 1000);
+      const file = checkedBytes(bytes, 1000);
       const head = decodeCsvHead('f.csv', file, 13);
       expect(head.length).toBeLessThan(1000);
       expect(head.split('\n').length).toBeGreaterThan(13);
@@ -356,13 +368,13 @@ describe('CheckedCsvBytes', () => {
     }
     // A file whose first lines are longer than its first piece: its head is its whole text.
     const long = utf8(`${'x'.repeat(5_000)}\r\n`.repeat(3));
-    expect(decodeCsvHead('f.csv', CheckedCsvBytes.copiedFrom(long, 1000), 2)).toBe(decodeCsvText('f.csv', new Uint8Array(long)));
+    expect(decodeCsvHead('f.csv', checkedBytes(long, 1000), 2)).toBe(decodeCsvText('f.csv', new Uint8Array(long)));
   });
 
   it('frees each block of bytes once its last piece is decoded, where the whole text keeps them', async () => {
     const bytes = large('\n');
     const text = await atOnce(bytes);
-    const file = CheckedCsvBytes.copiedFrom(new Uint8Array(bytes), 1000, 20_000);
+    const file = checkedBytes(bytes, 1000, 20_000);
     const first = file.head; // a view of the first block
     const length = first.byteLength;
     expect(file.text('f.csv')).toBe(text);
@@ -377,24 +389,25 @@ describe('CheckedCsvBytes', () => {
   });
 
   it('refuses control characters (on their line) and blank text as decoding at once does, when their piece is read', async () => {
+    // Bytes the check would not pass, made into pieces all the same: the reading refuses them itself.
     for (const bytes of REFUSED_OR_NOT_UTF8.slice(0, 3)) {
       const refusal = await atOnce(bytes);
       expect(refusal).toMatch(/^refused: /);
       for (const slice of [1, 3, 8, 64]) {
-        expect(await textOrRefusal(() => joined(decodeCsvPieces('f.csv', CheckedCsvBytes.copiedFrom(new Uint8Array(bytes), slice))))).toBe(refusal);
+        expect(await textOrRefusal(() => joined(decodeCsvPieces('f.csv', CheckedCsvBytes.ofBlocks([new Uint8Array(bytes)], slice))))).toBe(refusal);
       }
     }
   });
 
   it('refuses an empty file as decoding at once does', async () => {
-    const empty = CheckedCsvBytes.copiedFrom(new Uint8Array(0));
+    const empty = CheckedCsvBytes.ofBlocks([]);
     const refusal = await atOnce(new Uint8Array(0));
     expect(await textOrRefusal(() => empty.text('f.csv'))).toBe(refusal);
     expect(await textOrRefusal(() => joined(decodeCsvPieces('f.csv', empty)))).toBe(refusal);
   });
 
   it('is passed by the precheck, which decodes none of it', async () => {
-    const file = CheckedCsvBytes.copiedFrom(utf8('a,b\r\n\u0000'), 2);
+    const file = CheckedCsvBytes.ofBlocks([utf8('a,b\r\n\u0000')], 2);
     await expect(checkCsvTextInTurns('f.csv', file, async () => undefined)).resolves.toBeUndefined();
   });
 });
@@ -458,10 +471,8 @@ describe('CheckedCsvArrival', () => {
   it('keeps the bytes it passes in blocks cut between characters, read as decoding at once reads them', async () => {
     for (const bytes of [...READ_FILES, many]) {
       const text = await atOnce(bytes);
-      for (const [chunk, blockBytes] of [[1, 4], [2, 5], [3, 7], [7, 64], [bytes.length, 4096], [1000, 1]] as const) {
-        const arrival = new CheckedCsvArrival('f.csv', blockBytes);
-        for (let at = 0; at < bytes.length; at += chunk) arrival.add(new Uint8Array(bytes.subarray(at, at + chunk)));
-        const file = arrival.whole();
+      for (const [chunk, blockBytes] of [[1, 4], [2, 5], [3, 7], [7, 64], [undefined, 4096], [1000, 1]] as const) {
+        const file = arrived(bytes, { chunk, blockBytes });
         expect(file).toBeInstanceOf(CheckedCsvBytes);
         expect(file.length).toBe(bytes.length);
         expect((file as CheckedCsvBytes).text('f.csv')).toBe(text);
@@ -472,10 +483,8 @@ describe('CheckedCsvArrival', () => {
 
   it('gives the bytes joined, for decoding as any file, where the check does not pass them', () => {
     for (const bytes of [...REFUSED_OR_NOT_UTF8, new Uint8Array([...many.subarray(0, 5000), 0xe2, 0x82]), new Uint8Array(0)]) {
-      for (const [chunk, blockBytes] of [[1, 4], [3, 5], [bytes.length || 1, 4096]] as const) {
-        const arrival = new CheckedCsvArrival('f.csv', blockBytes);
-        for (let at = 0; at < bytes.length; at += chunk) arrival.add(new Uint8Array(bytes.subarray(at, at + chunk)));
-        const file = arrival.whole();
+      for (const [chunk, blockBytes] of [[1, 4], [3, 5], [undefined, 4096]] as const) {
+        const file = arrived(bytes, { chunk, blockBytes });
         expect(file).toBeInstanceOf(Buffer);
         expect([...(file as Buffer)]).toEqual([...bytes]);
       }
@@ -486,12 +495,12 @@ describe('CheckedCsvArrival', () => {
 describe('CsvTextChecker', () => {
   /** Whether the checker passed the bytes received in chunks of `chunk` bytes. */
   const checked = (content: Uint8Array, chunk: number): boolean => {
-    const checker = new CsvTextChecker('f.csv');
+    const checker = new CsvTextChecker();
     for (let at = 0; at < content.length; at += chunk) checker.add(content.subarray(at, at + chunk));
-    return checker.end(content);
+    return checker.passed(content.length);
   };
-  /** What the precheck makes of checked bytes, counting the slices it decoded (a pause between each two). */
-  const prechecked = async (content: Uint8Array): Promise<{ result: string; pauses: number }> => {
+  /** What the precheck makes of a file as the receiver keeps it, counting the slices it decoded (a pause between each two). */
+  const prechecked = async (content: Uint8Array | CheckedCsvBytes): Promise<{ result: string; pauses: number }> => {
     let pauses = 0;
     const result = await textOrRefusal(async () => {
       await checkCsvTextInTurns('f.csv', content, async () => void (pauses += 1), 3);
@@ -506,7 +515,7 @@ describe('CsvTextChecker', () => {
       for (const chunk of [1, 2, 3, 7, bytes.length]) {
         const content = new Uint8Array(bytes);
         expect(checked(content, chunk)).toBe(true);
-        expect(await prechecked(content)).toEqual({ result: 'passed', pauses: 0 });
+        expect(await prechecked(arrived(content, { chunk }))).toEqual({ result: 'passed', pauses: 0 });
         // The import's decoding (the thread's, of the same bytes) still reads the whole text.
         expect(decodeCsvText('f.csv', content)).toBe(text);
       }
@@ -531,7 +540,7 @@ describe('CsvTextChecker', () => {
       for (const chunk of [1, 2, 5, bytes.length]) {
         const content = new Uint8Array(bytes);
         expect(checked(content, chunk)).toBe(false);
-        const { result } = await prechecked(content);
+        const { result } = await prechecked(arrived(content, { chunk }));
         expect(result).toBe(text.startsWith('refused: ') ? text : 'passed');
         expect(await textOrRefusal(() => decodeCsvText('f.csv', content))).toBe(text);
       }
@@ -562,9 +571,9 @@ describe('CsvTextChecker', () => {
     const header = '"Date","Action","Symbol","Quantity"\r\n';
     const body = '"01/02/2024","Buy","AAPL","10"\r\n'.repeat(4_000); // beyond the bytes decoded for the head
     for (const bytes of [utf8(header + body), utf8(`\uFEFF${header}${body}`), utf8(`\uFEFF\uFEFF${header}${body.replace(/\r\n/g, '\r')}`)]) {
-      const content = new Uint8Array(bytes);
-      expect(checked(content, 1000)).toBe(true);
-      const head = decodeCsvHead('f.csv', content, 13);
+      const file = arrived(bytes, { chunk: 1000 });
+      expect(file).toBeInstanceOf(CheckedCsvBytes);
+      const head = decodeCsvHead('f.csv', file, 13);
       const whole = decodeCsvText('f.csv', new Uint8Array(bytes));
       expect(head.length).toBeLessThan(whole.length);
       expect(head.split('\n').length).toBeGreaterThan(13);
@@ -572,7 +581,6 @@ describe('CsvTextChecker', () => {
     }
     // A file whose first lines are longer than the head: decoded whole.
     const long = new Uint8Array(utf8(`${'x'.repeat(70_000)}\r\n`.repeat(3)));
-    expect(checked(long, 4096)).toBe(true);
-    expect(decodeCsvHead('f.csv', long, 13)).toBe(decodeCsvText('f.csv', new Uint8Array(long)));
+    expect(decodeCsvHead('f.csv', checkedBytes(long), 13)).toBe(decodeCsvText('f.csv', new Uint8Array(long)));
   });
 });

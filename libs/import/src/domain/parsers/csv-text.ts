@@ -185,8 +185,9 @@ export class CsvTextReceiver {
 }
 
 /**
- * Checks an uploaded file as its bytes arrive and keeps none of its text: the receiver of an upload
- * whose import runs on a thread of its own, which decodes the bytes it is handed. The text a
+ * Checks an uploaded file as its bytes arrive and keeps none of its text (`CheckedCsvArrival` keeps
+ * the bytes): for an upload whose import runs on a thread of its own, which decodes the bytes it is
+ * handed. The text a
  * `CsvTextReceiver` decodes stays here until the import has read it: at a million rows, 200 MB of
  * strings on the thread that answers every other request, whose collector then took 44–126 ms at a
  * time while the upload arrived (docs/operations.md "Large uploads on a thread of their own").
@@ -195,8 +196,7 @@ export class CsvTextReceiver {
  * by the chunks checked whole), no control byte (CONTROL_CHARACTER's, which in UTF-8 are those bytes
  * alone) but the old end-of-file mark as the last byte, not blank (a printable ASCII character). Anything
  * else (UTF-16, single-byte text, a refusal) is left to the precheck's decoding, which reads or
- * refuses it as before. `checkCsvTextInTurns` passes a file it passed without decoding it; `decodeCsvHead`
- * decodes only its first lines.
+ * refuses it as before.
  */
 export class CsvTextChecker {
   /** A character's first bytes, the rest of it in the next chunk. */
@@ -206,8 +206,6 @@ export class CsvTextChecker {
   private markAt = -1;
   private printable = false;
   private stopped = false;
-
-  constructor(private readonly fileName: string) {}
 
   add(chunk: Uint8Array): void {
     if (this.stopped) return;
@@ -239,14 +237,6 @@ export class CsvTextChecker {
     if (!isUtf8(body) || !this.scan(body, this.bytes + start)) return this.stop();
     if (end < chunk.length) this.carry = chunk.subarray(end);
     this.bytes += chunk.length;
-  }
-
-  /** True when `content` (what was added, whole) is text decoding reads as it is: it is then remembered as checked. */
-  end(content: Uint8Array): boolean {
-    const passed = this.passed(content.length);
-    if (passed) DECODED.set(content, { fileName: this.fileName, checked: true });
-    this.stop();
-    return passed;
   }
 
   /** True when the `length` bytes added are text decoding reads as it is. */
@@ -409,9 +399,9 @@ function freeNow(buffer: ArrayBufferLike): void {
 }
 
 /**
- * A file `CsvTextChecker` passed (UTF-8 text that decoding reads as it is), its bytes copied into
- * pieces of a slice each, cut between characters (`copiedFrom`): how an import's thread holds a large
- * upload's files. Its parse decodes a piece only when it reaches its records and lets the bytes go then
+ * A file `CsvTextChecker` passed (UTF-8 text that decoding reads as it is), its bytes in pieces of a
+ * slice each, cut between characters, views of a few blocks (`CheckedCsvArrival`): how an import's
+ * thread holds a large upload's files. Its parse decodes a piece only when it reaches its records and lets the bytes go then
  * (`decodeCsvPieces`), where the whole file decoded at once held its bytes and all of its text together
  * (a million rows' lots: 142 MB of each, the service's peak). Its head is decoded from its first piece
  * (`decodeCsvHead`); the precheck passes it (`checkCsvTextInTurns`).
@@ -425,33 +415,6 @@ export class CheckedCsvBytes {
     readonly length: number,
   ) {
     this.pieces = pieces;
-  }
-
-  /**
-   * Copies of the bytes of `content` (which must be a file `CsvTextChecker` passed, whole) in pieces of
-   * `slice` bytes, each to a character's end. The pieces are views of a few blocks of at least
-   * `blockBytes` (but in a smaller file), each freed once its last piece is decoded (`TextOnDemand`):
-   * glibc's malloc serves an allocation under 32 MB from its arenas once it has given back a larger
-   * one, and keeps what is freed there (1 MB pieces, each copied alone, left 176 MB more in the
-   * process at a million rows).
-   */
-  static copiedFrom(content: Uint8Array, slice: number = DECODE_SLICE, blockBytes: number = BLOCK_BYTES): CheckedCsvBytes {
-    const ends: number[] = [];
-    for (let start = 0; start < content.length; start = ends[ends.length - 1]) ends.push(characterStart(content, start + slice));
-    const blocks = Math.max(1, Math.floor(content.length / blockBytes));
-    const pieces: Uint8Array[] = [];
-    let blockStart = 0;
-    let next = 0;
-    for (let count = 1; count <= blocks && next < ends.length; count += 1) {
-      const until = Math.round((content.length * count) / blocks);
-      const first = next;
-      while (next < ends.length && (next === first || ends[next - 1] < until)) next += 1;
-      const blockEnd = ends[next - 1];
-      const block = new Uint8Array(content.subarray(blockStart, blockEnd));
-      for (let piece = first, at = blockStart; piece < next; at = ends[piece], piece += 1) pieces.push(block.subarray(at - blockStart, ends[piece] - blockStart));
-      blockStart = blockEnd;
-    }
-    return new CheckedCsvBytes(pieces, content.length);
   }
 
   /**
@@ -524,9 +487,12 @@ export class CheckedCsvArrival {
 
   private readonly blockBytes: number;
 
-  /** `blockBytes`: at least a character's 4. */
-  constructor(fileName: string, blockBytes: number = BLOCK_BYTES) {
-    this.checker = new CsvTextChecker(fileName);
+  /** `blockBytes`: at least a character's 4; `slice`: the pieces' bytes (`CheckedCsvBytes.ofBlocks`). */
+  constructor(
+    blockBytes: number = BLOCK_BYTES,
+    private readonly slice: number = DECODE_SLICE,
+  ) {
+    this.checker = new CsvTextChecker();
     this.blockBytes = Math.max(4, blockBytes);
   }
 
@@ -546,7 +512,7 @@ export class CheckedCsvArrival {
   whole(): Buffer | CheckedCsvBytes {
     if (this.used > 0) this.blocks.push((this.block as Uint8Array).subarray(0, this.used));
     this.block = undefined;
-    if (this.checker.passed(this.length)) return CheckedCsvBytes.ofBlocks(this.blocks);
+    if (this.checker.passed(this.length)) return CheckedCsvBytes.ofBlocks(this.blocks, this.slice);
     const joined = Buffer.allocUnsafe(this.length);
     let at = 0;
     for (const block of this.blocks) {
@@ -579,12 +545,6 @@ function lastCharacterEnd(bytes: Uint8Array, length: number): number {
   return size > 0 && lead + size > length ? lead : length;
 }
 
-/** Whether `content` is a file `CsvTextChecker` passed (decoding reads it as it is: `CheckedCsvBytes` may hold it). */
-export function isCheckedCsvText(fileName: string, content: Uint8Array): boolean {
-  const decoded = DECODED.get(content);
-  return decoded?.fileName === fileName && decoded.checked === true;
-}
-
 /** The first pieces of a text, joined, up to the end of its `lines`-th line (all of them if it has fewer). */
 export function textHead(pieces: TextPieces, lines: number): string {
   let head = '';
@@ -600,9 +560,9 @@ export function textHead(pieces: TextPieces, lines: number): string {
  * pieces it was decoded in until it is first read (`decodedText`). Joining a million rows' pieces
  * into one string held the event loop 0.2 s; a file an import's thread reads is never joined here.
  */
-const DECODED = new WeakMap<Uint8Array, { fileName: string; text?: string; pieces?: readonly string[]; checked?: true }>();
+const DECODED = new WeakMap<Uint8Array, { fileName: string; text?: string; pieces?: readonly string[] }>();
 
-/** The remembered text of `content`, its pieces joined now if they were not yet (none for a file only checked). */
+/** The remembered text of `content`, its pieces joined now if they were not yet. */
 function decodedText(fileName: string, content: Uint8Array): string | undefined {
   const decoded = DECODED.get(content);
   if (decoded === undefined || decoded.fileName !== fileName) return undefined;
@@ -613,14 +573,15 @@ function decodedText(fileName: string, content: Uint8Array): string | undefined 
   return decoded.text;
 }
 
-/** Bytes `decodeCsvHead` decodes of a file only checked (`CsvTextChecker`): lines of brokers' files are far shorter. */
+/** Bytes `decodeCsvHead` decodes of a file only checked (`CheckedCsvBytes`): lines of brokers' files are far shorter. */
 const HEAD_BYTES = 64 * 1024;
 
 /**
  * The beginning of the file's text as `decodeCsvText` gives it, at least its first `lines` lines where the
  * file has them (where a file's layout is told from). Of a file received in pieces, its first piece; of
- * one only checked, its first bytes decoded: a large upload is not decoded whole, or its pieces joined,
- * on the thread that answers every other request just to read its header. Otherwise the whole text.
+ * one only checked (`CheckedCsvBytes`), its first bytes decoded: a large upload is not decoded whole,
+ * or its pieces joined, on the thread that answers every other request just to read its header.
+ * Otherwise the whole text.
  */
 export function decodeCsvHead(fileName: string, content: Uint8Array | CheckedCsvBytes, lines: number): string {
   if (content instanceof CheckedCsvBytes) {
@@ -629,7 +590,7 @@ export function decodeCsvHead(fileName: string, content: Uint8Array | CheckedCsv
   }
   const decoded = DECODED.get(content);
   if (decoded?.fileName === fileName && decoded.text === undefined) {
-    const head = decoded.pieces !== undefined ? decoded.pieces[0] : decoded.checked ? checkedHead(content) : undefined;
+    const head = decoded.pieces?.[0];
     if (head !== undefined && hasLines(head, lines)) return head;
   }
   return decodeCsvText(fileName, content);
@@ -657,8 +618,8 @@ function hasLines(text: string, lines: number): boolean {
 
 /**
  * Refuses `content` as `decodeCsvTextInTurns` would (empty, binary, not text), without making its
- * text one string where the receiver left it in pieces, nor decoding a file `CsvTextChecker` passed
- * (the precheck of an upload whose import runs on a thread of its own, which decodes the bytes it is handed).
+ * text one string where the receiver left it in pieces, nor decoding a file checked as it arrived
+ * (`CheckedCsvBytes`: the precheck of an upload whose import runs on a thread of its own, which decodes it).
  */
 export async function checkCsvTextInTurns(fileName: string, content: Uint8Array | CheckedCsvBytes, pause: () => Promise<void>, slice: number = DECODE_SLICE): Promise<void> {
   if (content instanceof CheckedCsvBytes || DECODED.get(content)?.fileName === fileName) return;

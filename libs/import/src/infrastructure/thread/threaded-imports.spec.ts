@@ -140,7 +140,7 @@ describe('ThreadedImports (an import on its own thread, over a channel; real dat
     /** The files as a large upload's receiver leaves them: checked as they arrived, in blocks (of 1,000 bytes here), not decoded. */
     const checked = (files: ReturnType<typeof schwabExample>) => {
       for (const file of [files.transactions, files.gains]) {
-        const arrival = new CheckedCsvArrival(file.name, 1000);
+        const arrival = new CheckedCsvArrival(1000);
         const bytes = file.content as Buffer;
         for (let at = 0; at < bytes.length; at += 333) arrival.add(bytes.subarray(at, at + 333));
         file.content = arrival.whole();
