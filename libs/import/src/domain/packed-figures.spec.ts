@@ -82,7 +82,7 @@ describe('FigureChunk keys', () => {
 describe('FigureChunk numbers and texts', () => {
   it('gives every number and text back as put, each row apart from its neighbours', () => {
     const chunk = new FigureChunk({ figures: 1, numbers: 2, texts: 3 });
-    const numbers = (row: number) => [row === 7 ? undefined : row * 1_000_003, row % 5 === 0 ? Number.NaN : -row - 0.5];
+    const numbers = (row: number) => [row === 7 ? undefined : row * 2_000_003, row % 5 === 0 ? undefined : -row - 0x7ffffbff];
     const texts = (row: number) => [`2024-01-${String(1 + (row % 28)).padStart(2, '0')}`, row % 3 === 0 ? null : 'Buy', row % 11 === 0 ? '' : `S${row}`];
     for (let row = 0; row < 1024; row += 1) {
       numbers(row).forEach((value, index) => chunk.putNumber(row, index, value));
@@ -91,9 +91,19 @@ describe('FigureChunk numbers and texts', () => {
     chunk.seal();
 
     for (let row = 0; row < 1024; row += 1) {
-      expect([chunk.number(row, 0), chunk.number(row, 1)]).toEqual(numbers(row).map((value) => (Number.isNaN(value) ? undefined : value)));
+      expect([chunk.number(row, 0), chunk.number(row, 1)]).toEqual(numbers(row));
       expect([0, 1, 2].map((index) => chunk.text(row, index))).toEqual(texts(row));
     }
+  });
+
+  it('refuses a number that is not a whole number of 32 bits, rather than keep another', () => {
+    const chunk = new FigureChunk({ figures: 0, numbers: 1 });
+    for (const value of [0.5, Number.NaN, 2 ** 31, -(2 ** 31), Number.POSITIVE_INFINITY]) {
+      expect(() => chunk.putNumber(0, 0, value)).toThrow(RangeError);
+    }
+    chunk.putNumber(0, 0, 2 ** 31 - 1);
+    chunk.putNumber(1, 0, -(2 ** 31) + 1);
+    expect([chunk.number(0, 0), chunk.number(1, 0)]).toEqual([2 ** 31 - 1, -(2 ** 31) + 1]);
   });
 
   it('gives a text put after the chunk is sealed back beside those put before', () => {

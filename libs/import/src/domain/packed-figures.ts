@@ -8,6 +8,9 @@ const LARGE = Number.POSITIVE_INFINITY;
 /** A row's natural key (fingerprint.ts `key128`): 128 bits, given and read as 32 lower-case hexadecimal digits. */
 const KEY_BYTES = 16;
 const KEY_DIGITS = 2 * KEY_BYTES;
+/** In a chunk: no number (undefined), and no text (null). */
+const NO_NUMBER = -0x80000000;
+const NO_TEXT = 0xffff;
 /** What a row's place in `FigureChunk.keyKinds` says of its key. */
 const NO_KEY = 0;
 const KEY_IN_BYTES = 1;
@@ -17,7 +20,7 @@ const KEY_AS_TEXT = 2;
 export interface RowShape {
   /** Exact figures (a `Decimal` or null each). */
   readonly figures: number;
-  /** Numbers (a line, an order …; undefined allowed). */
+  /** Whole numbers of 32 bits (a line, an order …; undefined allowed). */
   readonly numbers?: number;
   /** Texts (a date, a symbol …; null allowed), kept once per chunk however many of its rows hold them. */
   readonly texts?: number;
@@ -26,16 +29,18 @@ export interface RowShape {
 /**
  * The fields of up to ROWS_PER_CHUNK rows, out of the heap: their exact figures as counts of units
  * (`Decimal.exactUnits`) in one typed array, a number each where each was an object of 40 bytes; their
- * numbers in another; their texts as places in the chunk's own list of the texts its rows hold (a
- * row's date, symbol, action … are repeated by its neighbours); and their natural keys (`putKey`, `key`).
+ * whole numbers in another, 4 bytes each; their texts as places (2 bytes each) in the chunk's own list
+ * of the texts its rows hold (a row's date, symbol, action … are repeated by its neighbours); and their
+ * natural keys (`putKey`, `key`).
  */
 export class FigureChunk {
   readonly units: Float64Array;
   /** The figures beyond ±2^53 units (±900,719,925.47…), by their place in `units`: next to none. */
   private large: Map<number, Decimal> | undefined;
-  private readonly numbers: Float64Array;
-  /** Per row and text field, the text's place in `textList`, or -1 for null. */
-  private readonly textPlaces: Int32Array;
+  /** Per row and number field, the number, or NO_NUMBER. */
+  private readonly numbers: Int32Array;
+  /** Per row and text field, the text's place in `textList`, or NO_TEXT (a chunk holds fewer texts than 2^16 - 1: its rows' fields). */
+  private readonly textPlaces: Uint16Array;
   private readonly textList: string[] = [];
   /** Each text's place in `textList`, while rows are put in the chunk (`seal`). */
   private textIndex: Map<string, number> | undefined = new Map();
@@ -56,8 +61,8 @@ export class FigureChunk {
     this.numberWidth = shape.numbers ?? 0;
     this.textWidth = shape.texts ?? 0;
     this.units = new Float64Array(ROWS_PER_CHUNK * this.width);
-    this.numbers = new Float64Array(ROWS_PER_CHUNK * this.numberWidth);
-    this.textPlaces = new Int32Array(ROWS_PER_CHUNK * this.textWidth);
+    this.numbers = new Int32Array(ROWS_PER_CHUNK * this.numberWidth);
+    this.textPlaces = new Uint16Array(ROWS_PER_CHUNK * this.textWidth);
   }
 
   putFigure(row: number, index: number, figure: Decimal | null): void {
@@ -79,23 +84,27 @@ export class FigureChunk {
     return Number.isNaN(units) ? null : Decimal.fromExactUnits(units);
   }
 
-  /** Sets the row's number at `index` (undefined: none; NaN is read back as undefined). */
+  /** Sets the row's number at `index`: a whole number of 32 bits (but -2^31), or undefined for none. */
   putNumber(row: number, index: number, value: number | undefined): void {
-    this.numbers[row * this.numberWidth + index] = value ?? Number.NaN;
+    if (value !== undefined && !(Number.isInteger(value) && value > NO_NUMBER && value <= 0x7fffffff)) {
+      throw new RangeError(`a packed row's number must be a whole number of 32 bits, not ${value}`);
+    }
+    this.numbers[row * this.numberWidth + index] = value ?? NO_NUMBER;
   }
 
   number(row: number, index: number): number | undefined {
     const value = this.numbers[row * this.numberWidth + index];
-    return Number.isNaN(value) ? undefined : value;
+    return value === NO_NUMBER ? undefined : value;
   }
 
   /** Sets the row's text at `index`; a text already in the chunk is kept once. */
   putText(row: number, index: number, text: string | null): void {
-    let place = -1;
+    let place = NO_TEXT;
     if (text !== null) {
       const known = (this.textIndex ??= new Map(this.textList.map((each, at) => [each, at])));
-      place = known.get(text) ?? -1;
-      if (place === -1) {
+      place = known.get(text) ?? NO_TEXT;
+      if (place === NO_TEXT) {
+        if (this.textList.length === NO_TEXT) throw new RangeError('a chunk holds fewer than 65,535 texts');
         place = this.textList.push(text) - 1;
         known.set(text, place);
       }
@@ -105,7 +114,7 @@ export class FigureChunk {
 
   text(row: number, index: number): string | null {
     const place = this.textPlaces[row * this.textWidth + index];
-    return place === -1 ? null : this.textList[place];
+    return place === NO_TEXT ? null : this.textList[place];
   }
 
   /** Lets go of what putting texts needs, once the chunk's rows are all put (a text put later makes it again). */
