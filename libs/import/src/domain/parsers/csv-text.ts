@@ -187,10 +187,10 @@ export class CsvTextReceiver {
 /**
  * Checks an uploaded file as its bytes arrive and keeps none of its text (`CheckedCsvArrival` keeps
  * the bytes): for an upload whose import runs on a thread of its own, which decodes the bytes it is
- * handed. The text a
- * `CsvTextReceiver` decodes stays here until the import has read it: at a million rows, 200 MB of
- * strings on the thread that answers every other request, whose collector then took 44–126 ms at a
- * time while the upload arrived (docs/operations.md "Large uploads on a thread of their own").
+ * handed. The text a `CsvTextReceiver` decodes stays here until the import has read it: at a million
+ * rows, 200 MB of strings on the thread that answers every other request, whose collector then took
+ * 44–126 ms at a time while the upload arrived (docs/operations.md "Large uploads on a thread of their
+ * own").
  *
  * It passes only what decoding surely reads as UTF-8 text: valid UTF-8 (`isUtf8`, the characters cut
  * by the chunks checked whole), no control byte (CONTROL_CHARACTER's, which in UTF-8 are those bytes
@@ -401,10 +401,10 @@ function freeNow(buffer: ArrayBufferLike): void {
 /**
  * A file `CsvTextChecker` passed (UTF-8 text that decoding reads as it is), its bytes in pieces of a
  * slice each, cut between characters, views of a few blocks (`CheckedCsvArrival`): how an import's
- * thread holds a large upload's files. Its parse decodes a piece only when it reaches its records and lets the bytes go then
- * (`decodeCsvPieces`), where the whole file decoded at once held its bytes and all of its text together
- * (a million rows' lots: 142 MB of each, the service's peak). Its head is decoded from its first piece
- * (`decodeCsvHead`); the precheck passes it (`checkCsvTextInTurns`).
+ * thread holds a large upload's files. Its parse decodes a piece only when it reaches its records and
+ * lets the bytes go then (`decodeCsvPieces`), where the whole file decoded at once held its bytes and
+ * all of its text together (a million rows' lots: 142 MB of each, the service's peak). Its head is
+ * decoded from its first piece (`decodeCsvHead`); the precheck passes it (`checkCsvTextInTurns`).
  */
 export class CheckedCsvBytes {
   private pieces: Uint8Array[] | undefined;
@@ -466,7 +466,12 @@ export class CheckedCsvBytes {
   }
 }
 
-/** The least bytes of a block of `CheckedCsvBytes` pieces (more than glibc's 32 MB for an allocation of its own). */
+/**
+ * The bytes of a block of `CheckedCsvBytes` pieces: more than glibc's 32 MB, for an allocation of its
+ * own, given back whole once freed. Its malloc serves a smaller one from its arenas once it has given
+ * back a larger one, and keeps what is freed there (1 MB pieces, each its own allocation, left 176 MB
+ * more in the process at a million rows).
+ */
 const BLOCK_BYTES = 36 * 1024 * 1024;
 
 /**
@@ -484,7 +489,6 @@ export class CheckedCsvArrival {
   private block: Uint8Array | undefined;
   private used = 0;
   private length = 0;
-
   private readonly blockBytes: number;
 
   /** `blockBytes`: at least a character's 4; `slice`: the pieces' bytes (`CheckedCsvBytes.ofBlocks`). */
