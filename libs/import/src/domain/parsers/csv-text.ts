@@ -224,15 +224,9 @@ export class CsvTextChecker {
       if (!isUtf8(whole)) return this.stop();
       start = rest;
     }
-    // The last character may go on in the next chunk: held back until it is whole.
-    let end = chunk.length;
-    let lead = end - 1;
-    while (lead > start && lead > end - 4 && (chunk[lead] & 0xc0) === 0x80) lead -= 1;
-    if (lead >= start) {
-      const length = sequenceLength(chunk[lead]);
-      if (length === 0) return this.stop();
-      if (lead + length > end) end = lead;
-    }
+    // The last character may go on in the next chunk: held back until it is whole (a byte that starts
+    // none stays in the body, which `isUtf8` then refuses).
+    const end = lastCharacterEnd(chunk, start, chunk.length);
     const body = chunk.subarray(start, end);
     if (!isUtf8(body) || !this.scan(body, this.bytes + start)) return this.stop();
     if (end < chunk.length) this.carry = chunk.subarray(end);
@@ -529,7 +523,7 @@ export class CheckedCsvArrival {
   /** Closes the full block at its last whole character; the bytes of one cut by the block's end start the next. */
   private nextBlock(): void {
     const block = this.block as Uint8Array;
-    const end = lastCharacterEnd(block, this.used);
+    const end = lastCharacterEnd(block, 0, this.used);
     this.blocks.push(block.subarray(0, end));
     this.block = undefined;
     this.used = 0;
@@ -541,10 +535,11 @@ export class CheckedCsvArrival {
   }
 }
 
-/** Where the last whole UTF-8 character of `bytes[0..length)` ends (`length` unless a character is cut there). */
-function lastCharacterEnd(bytes: Uint8Array, length: number): number {
+/** Where the last whole UTF-8 character of `bytes[from..length)` ends (`length` unless a character is cut there). */
+function lastCharacterEnd(bytes: Uint8Array, from: number, length: number): number {
   let lead = length - 1;
-  while (lead > 0 && lead > length - 4 && (bytes[lead] & 0xc0) === 0x80) lead -= 1;
+  while (lead > from && lead > length - 4 && (bytes[lead] & 0xc0) === 0x80) lead -= 1;
+  if (lead < from) return length;
   const size = sequenceLength(bytes[lead]);
   return size > 0 && lead + size > length ? lead : length;
 }
