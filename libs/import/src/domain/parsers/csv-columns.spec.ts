@@ -111,6 +111,15 @@ describe('CellMemo', () => {
     expect(memo.get('c')).toBeUndefined();
   });
 
+  it('keeps a column whose texts repeat in runs (a file sorted by symbol), counting the run\'s readings as hits', () => {
+    const memo = new CellMemo<number>({ entries: 1_000, sample: 8 });
+    // Ten symbols, each in a run of three rows: ten misses in thirty readings.
+    for (const [value, symbol] of [...'ABCDEFGHIJ'].entries()) {
+      for (let row = 0; row < 3; row += 1) if (memo.get(symbol) === undefined) memo.remember(symbol, value);
+    }
+    expect(memo.get('A')).toBe(0);
+  });
+
   it('knows the text read last, as the same string or an equal one, also once it has let go of the column', () => {
     const memo = new CellMemo<number>({ entries: 1_000, sample: 2 });
     for (const [text, value] of [['x', 1], ['y', 2]] as const) if (memo.get(text) === undefined) memo.remember(text, value);
