@@ -5,7 +5,10 @@ import { packedTransaction, type BrokerTransaction } from './broker-transaction.
 import { FigureChunk, FigurePacking } from './packed-figures.js';
 import { packedLot, type RealizedLot } from './realized-lot.js';
 
-/** Figures at the edges: none, zero, signs, the smallest unit, a number's exact units and past them. */
+/**
+ * Figures at the edges: none, zero, signs, the smallest unit, whole ten-thousandths of 32 bits and
+ * past them (the chunk's marks among them), a number's exact units and past them.
+ */
 const FIGURES: (Decimal | null)[] = [
   null,
   Decimal.ZERO,
@@ -14,6 +17,14 @@ const FIGURES: (Decimal | null)[] = [
   Decimal.parse('-0.0000000001'),
   Decimal.parse('123.45'),
   Decimal.parse('-98765.4321'),
+  Decimal.parse('0.00005'),
+  Decimal.parse('214748.3647'),
+  Decimal.parse('214748.3648'),
+  Decimal.parse('-214748.3646'),
+  Decimal.parse('-214748.3647'),
+  Decimal.parse('-214748.3648'),
+  Decimal.parse('-214748.3649'),
+  Decimal.parse('1000000'),
   Decimal.fromUnits(BigInt(Number.MAX_SAFE_INTEGER)),
   Decimal.fromUnits(-BigInt(Number.MAX_SAFE_INTEGER)),
   Decimal.fromUnits(BigInt(Number.MAX_SAFE_INTEGER) + 1n),
@@ -34,6 +45,21 @@ describe('FigureChunk', () => {
       if (figure === null) expect(read).toBeNull();
       else expect(read?.rawUnits).toBe(figure.rawUnits);
     });
+  });
+
+  it('gives each figure back in a chunk of ten-thousandths only, and in one where each row has a wider figure', () => {
+    const narrow = FIGURES.filter((figure) => figure === null || (figure.exactUnits !== undefined && figure.exactUnits % 1_000_000 === 0 && Math.abs(figure.exactUnits / 1_000_000) < 2 ** 31 - 1));
+    const chunk = new FigureChunk({ figures: 2 });
+    narrow.forEach((figure, row) => chunk.putFigure(row, 0, figure));
+    expect(narrow.map((_, row) => text(chunk.figure(row, 0)))).toEqual(narrow.map(text));
+
+    const mixed = new FigureChunk({ figures: 2 });
+    FIGURES.forEach((figure, row) => {
+      mixed.putFigure(row, 0, figure);
+      mixed.putFigure(row, 1, Decimal.parse('0.00001').add(Decimal.fromUnits(BigInt(row))));
+    });
+    expect(FIGURES.map((_, row) => text(mixed.figure(row, 0)))).toEqual(FIGURES.map(text));
+    expect(FIGURES.map((_, row) => mixed.figure(row, 1)?.rawUnits)).toEqual(FIGURES.map((_, row) => 100_000n + BigInt(row)));
   });
 });
 

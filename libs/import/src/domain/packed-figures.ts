@@ -2,8 +2,16 @@ import { Decimal } from '@app/shared/domain';
 
 /** How many rows a chunk holds. */
 const ROWS_PER_CHUNK = 1024;
-/** In a chunk: no figure (null), and a figure beyond a number's exact units, kept as itself beside (`FigureChunk.large`). */
-const NONE = Number.NaN;
+/**
+ * A chunk's figures are ten-thousandths where they are whole ten-thousandths of no more than 32 bits
+ * (±214,748.3647: a broker's prices, amounts and quantities, nearly all): `Decimal` units (10^-10)
+ * are this many to one.
+ */
+const UNITS_PER_NARROW = 1_000_000;
+/** In a chunk's narrow figures: no figure (null), and a figure kept wide (`FigureChunk.wide`). */
+const NO_FIGURE = -0x80000000;
+const WIDE = -0x7fffffff;
+/** In a chunk's wide figures: a figure beyond a number's exact units, kept as itself beside (`FigureChunk.large`). */
 const LARGE = Number.POSITIVE_INFINITY;
 /** A row's natural key (fingerprint.ts `key128`): 128 bits, given and read as 32 lower-case hexadecimal digits. */
 const KEY_BYTES = 16;
@@ -27,15 +35,22 @@ export interface RowShape {
 }
 
 /**
- * The fields of up to ROWS_PER_CHUNK rows, out of the heap: their exact figures as counts of units
- * (`Decimal.exactUnits`) in one typed array, a number each where each was an object of 40 bytes; their
+ * The fields of up to ROWS_PER_CHUNK rows, out of the heap: their exact figures as counts of
+ * ten-thousandths in one typed array, 4 bytes each where each was an object of 40 bytes (with another
+ * of counts of units, `Decimal.exactUnits`, made for a chunk with a figure that is not); their
  * whole numbers in another, 4 bytes each; their texts as places (2 bytes each) in the chunk's own list
  * of the texts its rows hold (a row's date, symbol, action … are repeated by its neighbours); and their
  * natural keys (`putKey`, `key`).
  */
 export class FigureChunk {
-  readonly units: Float64Array;
-  /** The figures beyond ±2^53 units (±900,719,925.47…), by their place in `units`: next to none. */
+  /** Per row and figure, its ten-thousandths, or NO_FIGURE, or WIDE. */
+  private readonly narrow: Int32Array;
+  /**
+   * The units of the figures that are not whole ten-thousandths of 32 bits, by their place in `narrow`,
+   * or LARGE: made with the first (8 bytes a figure more for the chunk; few have one).
+   */
+  private wide: Float64Array | undefined;
+  /** The figures beyond ±2^53 units (±900,719.925…), by their place in `narrow`: next to none. */
   private large: Map<number, Decimal> | undefined;
   /** Per row and number field, the number, or NO_NUMBER. */
   private readonly numbers: Int32Array;
@@ -60,18 +75,31 @@ export class FigureChunk {
     this.width = shape.figures;
     this.numberWidth = shape.numbers ?? 0;
     this.textWidth = shape.texts ?? 0;
-    this.units = new Float64Array(ROWS_PER_CHUNK * this.width);
+    this.narrow = new Int32Array(ROWS_PER_CHUNK * this.width);
     this.numbers = new Int32Array(ROWS_PER_CHUNK * this.numberWidth);
     this.textPlaces = new Uint16Array(ROWS_PER_CHUNK * this.textWidth);
   }
 
   putFigure(row: number, index: number, figure: Decimal | null): void {
     const place = row * this.width + index;
-    const units = figure?.exactUnits;
-    if (figure === null) this.units[place] = NONE;
-    else if (units !== undefined) this.units[place] = units;
+    if (figure === null) {
+      this.narrow[place] = NO_FIGURE;
+      return;
+    }
+    const units = figure.exactUnits;
+    if (units !== undefined && units % UNITS_PER_NARROW === 0) {
+      const narrow = units / UNITS_PER_NARROW;
+      // Of 32 bits but the two marks.
+      if (narrow > WIDE && narrow <= 0x7fffffff) {
+        this.narrow[place] = narrow;
+        return;
+      }
+    }
+    this.narrow[place] = WIDE;
+    const wide = (this.wide ??= new Float64Array(this.narrow.length));
+    if (units !== undefined) wide[place] = units;
     else {
-      this.units[place] = LARGE;
+      wide[place] = LARGE;
       (this.large ??= new Map()).set(place, figure);
     }
   }
@@ -79,9 +107,11 @@ export class FigureChunk {
   /** The row's figure at `index`: a new `Decimal` of the value put there (the same value at every reading), or null. */
   figure(row: number, index: number): Decimal | null {
     const place = row * this.width + index;
-    const units = this.units[place];
-    if (units === LARGE) return this.large?.get(place) as Decimal;
-    return Number.isNaN(units) ? null : Decimal.fromExactUnits(units);
+    const narrow = this.narrow[place];
+    if (narrow > WIDE) return Decimal.fromExactUnits(narrow * UNITS_PER_NARROW);
+    if (narrow === NO_FIGURE) return null;
+    const units = (this.wide as Float64Array)[place];
+    return units === LARGE ? (this.large?.get(place) as Decimal) : Decimal.fromExactUnits(units);
   }
 
   /** Sets the row's number at `index`: a whole number of 32 bits (but -2^31), or undefined for none. */
