@@ -1,3 +1,5 @@
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { ImportFileError } from '../import.errors.js';
 import { CellMemo, column, ColumnLayout, RowReader } from './csv-columns.js';
 import { parseRealizedLotsFile, parseTransactionsFile } from './format-registry.js';
@@ -118,6 +120,25 @@ describe('CellMemo', () => {
       for (let row = 0; row < 3; row += 1) if (memo.get(symbol) === undefined) memo.remember(symbol, value);
     }
     expect(memo.get('A')).toBe(0);
+  });
+
+  it('keeps no cell it remembers as a slice of the text the cell was read from', () => {
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    setFlagsFromString('--no-expose-gc');
+    const memo = new CellMemo<number>();
+    collect();
+    const before = getHeapStatistics().used_heap_size;
+    for (let piece = 0; piece < 16; piece += 1) {
+      // A piece of a file's text (2 MB) and a cell of it long enough to be a slice of it.
+      const text = `${'x'.repeat(2 ** 21)}"NAME ${piece} HOLDINGS INC",`;
+      memo.remember(text.slice(2 ** 21 + 1, text.length - 2), piece);
+    }
+    collect();
+
+    // The last text read is kept as itself (one piece); the sixteen pieces were 32 MB.
+    expect(getHeapStatistics().used_heap_size - before).toBeLessThan(8 * 2 ** 20);
+    expect(memo.get('NAME 3 HOLDINGS INC')).toBe(3);
   });
 
   it('knows the text read last, as the same string or an equal one, also once it has let go of the column', () => {

@@ -375,7 +375,9 @@ export class CellMemo<T> {
     if (values === undefined) return value;
     this.misses += 1;
     if (this.readings >= this.limits.sample && this.misses * 4 > this.readings * 3) this.values = undefined;
-    else if (values.size < this.limits.entries) values.set(text, value);
+    // The text is a cell, a slice of a piece of the file's text: kept as a key, it would keep the piece
+    // (a megabyte) for as long as the memo (a million rows' names held 18 pieces at once).
+    else if (values.size < this.limits.entries) values.set(ownCopy(text), value);
     return value;
   }
 }
