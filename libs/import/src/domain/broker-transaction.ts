@@ -67,14 +67,12 @@ const packing = new FigurePacking({ figures: 4, numbers: 2, texts: 6 });
 
 /**
  * A transaction as a large import holds it (`packedTransaction`): its fields packed out of the heap
- * (packed-figures.ts), each figure made a `Decimal` when it is read, and its key kept there too. What
- * is left in the heap is 40 bytes (its chunk, its row, its cells), and 69 in its chunk, where a
- * transaction of 11 fields was 112 bytes of heap with its figures packed, and 296 with three figures
- * and its key as objects (realized-lot.ts packs lots alike).
+ * (packed-figures.ts), each figure made a `Decimal` when it is read, and its key and cells (until
+ * written) kept there too. What is left in the heap is 40 bytes (its chunk, its row), and 53 in its
+ * chunk, where a transaction of 11 fields was 112 bytes of heap with its figures packed, and 296 with
+ * three figures and its key as objects (realized-lot.ts packs lots alike).
  */
 class PackedTransaction extends PackedFigures implements BrokerTransaction {
-  cellsJson: string;
-
   constructor(tx: BrokerTransaction) {
     super(packing, {
       figures: [tx.quantity, tx.price, tx.fees, tx.amount],

@@ -144,6 +144,25 @@ describe('FigureChunk numbers and texts', () => {
   });
 });
 
+describe('FigureChunk cells', () => {
+  it('gives each row its cells back until they are written, then none, as a row read back', () => {
+    const chunk = new FigureChunk({ figures: 1 });
+    for (let row = 0; row < 3; row += 1) chunk.putCells(row, `["row ${row}"]`);
+    chunk.putCells(1, '[]');
+    expect([0, 1, 2, 3].map((row) => chunk.cells(row))).toEqual(['["row 0"]', '[]', '["row 2"]', '[]']);
+
+    chunk.putCells(0, '[]');
+    chunk.putCells(0, '[]');
+    chunk.putCells(2, '[]');
+    expect([0, 1, 2].map((row) => chunk.cells(row))).toEqual(['[]', '[]', '[]']);
+    // Put again once all were written (the chunk let go of them): kept as the first were.
+    chunk.putCells(2, '["again"]');
+    chunk.putCells(1, '["and"]');
+    chunk.putCells(2, '[]');
+    expect([0, 1, 2].map((row) => chunk.cells(row))).toEqual(['[]', '["and"]', '[]']);
+  });
+});
+
 describe('FigurePacking', () => {
   it('gives each row its own places, in chunk after chunk', () => {
     const packing = new FigurePacking({ figures: 3, numbers: 1, texts: 1 });

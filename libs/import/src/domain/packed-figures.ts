@@ -19,6 +19,8 @@ const KEY_DIGITS = 2 * KEY_BYTES;
 /** In a chunk: no number (undefined), and no text (null). */
 const NO_NUMBER = -0x80000000;
 const NO_TEXT = 0xffff;
+/** A row's cells once written (`PackedFigures.cellsJson`): none kept, as a row read back from the database. */
+const NO_CELLS = '[]';
 /** What a row's place in `FigureChunk.keyKinds` says of its key. */
 const NO_KEY = 0;
 const KEY_IN_BYTES = 1;
@@ -67,6 +69,12 @@ export class FigureChunk {
   /** Per row: no key, its key in `keys`, or a key that is not 32 lower-case hexadecimal digits, kept as itself in `keyTexts`. */
   private readonly keyKinds = new Uint8Array(ROWS_PER_CHUNK);
   private keyTexts: Map<number, string> | undefined;
+  /**
+   * The rows' cells as JSON until the import has written them (then NO_CELLS, not kept): the array
+   * goes with the last of them. A field of each row object before, 8 bytes of 1.7 million at a million rows.
+   */
+  private cellTexts: (string | undefined)[] | undefined;
+  private cellsHeld = 0;
   private readonly width: number;
   private readonly numberWidth: number;
   private readonly textWidth: number;
@@ -150,6 +158,24 @@ export class FigureChunk {
   /** Lets go of what putting texts needs, once the chunk's rows are all put (a text put later makes it again). */
   seal(): void {
     this.textIndex = undefined;
+  }
+
+  /** Sets the row's cells as JSON (NO_CELLS: none kept). */
+  putCells(row: number, json: string): void {
+    const held = this.cellTexts?.[row] !== undefined;
+    if (json === NO_CELLS) {
+      if (!held) return;
+      (this.cellTexts as (string | undefined)[])[row] = undefined;
+      this.cellsHeld -= 1;
+      if (this.cellsHeld === 0) this.cellTexts = undefined;
+      return;
+    }
+    if (!held) this.cellsHeld += 1;
+    (this.cellTexts ??= [])[row] = json;
+  }
+
+  cells(row: number): string {
+    return this.cellTexts?.[row] ?? NO_CELLS;
   }
 
   /** Sets the row's key (undefined: none). */
@@ -260,6 +286,15 @@ export abstract class PackedFigures {
 
   protected text(index: number): string | null {
     return this.#chunk.text(this.#row, index);
+  }
+
+  /** The row's cells as JSON, kept in its chunk until they are written (`'[]'` then, as a row read back from the database). */
+  get cellsJson(): string {
+    return this.#chunk.cells(this.#row);
+  }
+
+  set cellsJson(json: string) {
+    this.#chunk.putCells(this.#row, json);
   }
 
   /** The row's natural key (fingerprint.ts), kept in its chunk; undefined until it is keyed. */
