@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { Decimal } from '@app/shared/domain';
 import { brokerLot, TransactionsBuilder } from '../testing/transaction-builders.js';
 import { packedTransaction, type BrokerTransaction } from './broker-transaction.js';
-import { FigureChunk, FigurePacking } from './packed-figures.js';
+import { FigureChunk, FigurePacking, TextTable } from './packed-figures.js';
 import { packedLot, type RealizedLot } from './realized-lot.js';
 
 /**
@@ -114,7 +114,6 @@ describe('FigureChunk numbers and texts', () => {
       numbers(row).forEach((value, index) => chunk.putNumber(row, index, value));
       texts(row).forEach((value, index) => chunk.putText(row, index, value));
     }
-    chunk.seal();
 
     for (let row = 0; row < 1024; row += 1) {
       expect([chunk.number(row, 0), chunk.number(row, 1)]).toEqual(numbers(row));
@@ -132,15 +131,26 @@ describe('FigureChunk numbers and texts', () => {
     expect([chunk.number(0, 0), chunk.number(1, 0)]).toEqual([2 ** 31 - 1, -(2 ** 31) + 1]);
   });
 
-  it('gives a text put after the chunk is sealed back beside those put before', () => {
-    const chunk = new FigureChunk({ figures: 0, texts: 1 });
-    chunk.putText(0, 0, 'AAA');
-    chunk.putText(1, 0, 'BBB');
-    chunk.seal();
-    chunk.putText(2, 0, 'AAA');
-    chunk.putText(3, 0, 'CCC');
+  it('keeps a text once in a table chunks share, each chunk reading its own rows', () => {
+    const table = new TextTable();
+    const [first, second] = [new FigureChunk({ figures: 0, texts: 1 }, table), new FigureChunk({ figures: 0, texts: 1 }, table)];
+    first.putText(0, 0, 'AAA');
+    first.putText(1, 0, 'BBB');
+    second.putText(0, 0, 'BBB');
+    second.putText(1, 0, 'CCC');
+    first.putText(2, 0, 'CCC');
 
-    expect([0, 1, 2, 3].map((row) => chunk.text(row, 0))).toEqual(['AAA', 'BBB', 'AAA', 'CCC']);
+    expect([0, 1, 2].map((row) => first.text(row, 0))).toEqual(['AAA', 'BBB', 'CCC']);
+    expect([0, 1].map((row) => second.text(row, 0))).toEqual(['BBB', 'CCC']);
+    expect(['AAA', 'BBB', 'CCC'].map((text) => table.placeOf(text))).toEqual([0, 1, 2]);
+  });
+
+  it('refuses a 65,536th text in a table, rather than give another a place', () => {
+    const table = new TextTable();
+    for (let text = 0; text < 65_535; text += 1) table.placeOf(`text ${text}`);
+    expect(table.hasRoomFor(1)).toBe(false);
+    expect(table.placeOf('text 65534')).toBe(65_534);
+    expect(() => table.placeOf('one more')).toThrow(RangeError);
   });
 });
 
@@ -179,6 +189,19 @@ describe('FigurePacking', () => {
       for (let figure = 0; figure < 3; figure += 1) expect(chunk.figure(at, figure)?.exactUnits).toBe(row * 3 + figure);
       expect([chunk.number(at, 0), chunk.text(at, 0)]).toEqual([row, `row ${row % 700}`]);
     });
+  });
+
+  it('gives each row its texts back when they outgrow a table, the chunks after it taking a new one', () => {
+    const packing = new FigurePacking({ figures: 0, texts: 2 });
+    // 140,000 texts, all different: a table has room for 65,535.
+    const rows = Array.from({ length: 70_000 }, (_, row) => {
+      const place = packing.place();
+      place.chunk.putText(place.row, 0, `first ${row}`);
+      place.chunk.putText(place.row, 1, `second ${row}`);
+      return place;
+    });
+
+    expect(rows.every(({ chunk, row: at }, row) => chunk.text(at, 0) === `first ${row}` && chunk.text(at, 1) === `second ${row}`)).toBe(true);
   });
 });
 

@@ -40,9 +40,9 @@ export interface RowShape {
  * The fields of up to ROWS_PER_CHUNK rows, out of the heap: their exact figures as counts of
  * ten-thousandths in one typed array, 4 bytes each where each was an object of 40 bytes (with another
  * of counts of units, `Decimal.exactUnits`, made for a chunk with a figure that is not); their
- * whole numbers in another, 4 bytes each; their texts as places (2 bytes each) in the chunk's own list
- * of the texts its rows hold (a row's date, symbol, action … are repeated by its neighbours); and their
- * natural keys (`putKey`, `key`).
+ * whole numbers in another, 4 bytes each; their texts as places (2 bytes each) in a `TextTable` the
+ * chunks of a packing share (a row's date, symbol, action … are repeated by its neighbours and by the
+ * rows of other chunks); and their natural keys (`putKey`, `key`).
  */
 export class FigureChunk {
   /** Per row and figure, its ten-thousandths, or NO_FIGURE, or WIDE. */
@@ -56,11 +56,8 @@ export class FigureChunk {
   private large: Map<number, Decimal> | undefined;
   /** Per row and number field, the number, or NO_NUMBER. */
   private readonly numbers: Int32Array;
-  /** Per row and text field, the text's place in `textList`, or NO_TEXT (a chunk holds fewer texts than 2^16 - 1: its rows' fields). */
+  /** Per row and text field, the text's place in `texts`, or NO_TEXT. */
   private readonly textPlaces: Uint16Array;
-  private readonly textList: string[] = [];
-  /** Each text's place in `textList`, while rows are put in the chunk (`seal`). */
-  private textIndex: Map<string, number> | undefined = new Map();
   /**
    * The rows' natural keys, 16 bytes each, made when the first is put: a key's 32 digits as a string
    * were 48 bytes of heap for every row, as the rows of a million-row import were matched.
@@ -79,7 +76,11 @@ export class FigureChunk {
   private readonly numberWidth: number;
   private readonly textWidth: number;
 
-  constructor(shape: RowShape) {
+  /** `texts`: where the chunk keeps its rows' texts (a table with room for as many as it has text fields, `TextTable.hasRoomFor`). */
+  constructor(
+    shape: RowShape,
+    private readonly texts: TextTable = new TextTable(),
+  ) {
     this.width = shape.figures;
     this.numberWidth = shape.numbers ?? 0;
     this.textWidth = shape.texts ?? 0;
@@ -135,29 +136,19 @@ export class FigureChunk {
     return value === NO_NUMBER ? undefined : value;
   }
 
-  /** Sets the row's text at `index`; a text already in the chunk is kept once. */
+  /** Sets the row's text at `index`; a text already in the chunk's table is kept once. */
   putText(row: number, index: number, text: string | null): void {
-    let place = NO_TEXT;
-    if (text !== null) {
-      const known = (this.textIndex ??= new Map(this.textList.map((each, at) => [each, at])));
-      place = known.get(text) ?? NO_TEXT;
-      if (place === NO_TEXT) {
-        if (this.textList.length === NO_TEXT) throw new RangeError('a chunk holds fewer than 65,535 texts');
-        place = this.textList.push(text) - 1;
-        known.set(text, place);
-      }
-    }
-    this.textPlaces[row * this.textWidth + index] = place;
+    this.textPlaces[row * this.textWidth + index] = text === null ? NO_TEXT : this.texts.placeOf(text);
   }
 
   text(row: number, index: number): string | null {
     const place = this.textPlaces[row * this.textWidth + index];
-    return place === NO_TEXT ? null : this.textList[place];
+    return place === NO_TEXT ? null : this.texts.at(place);
   }
 
-  /** Lets go of what putting texts needs, once the chunk's rows are all put (a text put later makes it again). */
-  seal(): void {
-    this.textIndex = undefined;
+  /** The places a chunk has for texts: one per row and text field. */
+  get textFields(): number {
+    return ROWS_PER_CHUNK * this.textWidth;
   }
 
   /** Sets the row's cells as JSON (NO_CELLS: none kept). */
@@ -222,24 +213,58 @@ function hexDigit(code: number): number {
 }
 
 /**
+ * The texts of the rows of chunks, each kept once, by its place (a number of 16 bits): the chunks of a
+ * packing share one as long as it has room for a chunk's texts. Each chunk kept a list of its own
+ * before, with a text once for each chunk its rows were in: at a million rows of 10,000 symbols, a
+ * symbol and a name for nearly every row (17 MB of lists as the files were read, and the strings).
+ */
+export class TextTable {
+  private readonly list: string[] = [];
+  private readonly places = new Map<string, number>();
+
+  /** `text`'s place, the one it was given before if it was. */
+  placeOf(text: string): number {
+    let place = this.places.get(text);
+    if (place === undefined) {
+      if (this.list.length === NO_TEXT) throw new RangeError('a text table holds fewer than 65,535 texts');
+      place = this.list.push(text) - 1;
+      this.places.set(text, place);
+    }
+    return place;
+  }
+
+  at(place: number): string {
+    return this.list[place];
+  }
+
+  /** Whether `count` texts more fit, all new. */
+  hasRoomFor(count: number): boolean {
+    return this.list.length + count <= NO_TEXT;
+  }
+}
+
+/**
  * Places for rows of one shape, in chunk after chunk: a full chunk lives as long as a row packed into
  * it does. Rows are packed where they are held by the hundred thousand (a large file's, an account's):
  * as objects with their figures, they were most of a million-row import's memory (docs/operations.md
- * "Imports").
+ * "Imports"). The chunk being filled, and the table of texts it shares, stay until the next rows are
+ * packed: between imports, the last one's texts (its symbols, names, dates …; 65,535 at most).
  */
 export class FigurePacking {
   private chunk: FigureChunk;
+  private texts = new TextTable();
   private rows = 0;
 
   constructor(private readonly shape: RowShape) {
-    this.chunk = new FigureChunk(shape);
+    this.chunk = new FigureChunk(shape, this.texts);
   }
 
   /** A new row's place: its chunk, and its row there. */
   place(): { chunk: FigureChunk; row: number } {
     if (this.rows === ROWS_PER_CHUNK) {
-      this.chunk.seal();
-      this.chunk = new FigureChunk(this.shape);
+      // A new table where this one may not hold all of the next chunk's texts.
+      if (!this.texts.hasRoomFor(this.chunk.textFields)) this.texts = new TextTable();
+      this.chunk = new FigureChunk(this.shape, this.texts);
       this.rows = 0;
     }
     const row = this.rows;
