@@ -5,7 +5,7 @@ import { holdingPeriodOf, PROFIT_LOSS_EDGES, profitLossBucketOf } from '../../do
 
 /** What a ledger's rollups are made of: the ledger's trades, dividends and positions added up once. */
 interface RollupTotals {
-  daysOfSymbols: DayTotals[];
+  daysOfSymbols: SymbolDays[];
   days: DayTotals[];
   symbols: SymbolTotals[];
   groups: GroupTotals[];
@@ -46,9 +46,12 @@ export function rollupJobs(userId: number, accountId: number, ledger: RolledUpLe
   return [
     {
       target: DAILY_SYMBOL_TOTALS,
-      rows: async () => rowsOf((await added()).daysOfSymbols, (t) => [userId, t.symbol, t.day, t.trades, t.winning, t.pnl.text(), t.dividends, paidText(t)]),
+      rows: async () => daysOfSymbolsRows(userId, (await added()).daysOfSymbols),
     },
-    { target: DAILY_TOTALS, rows: async () => rowsOf((await added()).days, (t) => [userId, t.day, t.trades, t.winning, t.pnl.text(), t.dividends, paidText(t)]) },
+    {
+      target: DAILY_TOTALS,
+      rows: async () => rowsOf((await added()).days, (t) => [userId, t.day, t.trades, t.winning, t.pnl.text(), t.dividends.count, t.dividends.paid.text()]),
+    },
     {
       target: SYMBOL_TOTALS,
       rows: async () => {
@@ -93,7 +96,7 @@ async function rollupOfTrades(trades: readonly LedgerTrade[]): Promise<LedgerRol
 export class LedgerRollup {
   // Keyed by the rows' own strings, map within map: a key made of several (a new string each time)
   // is hashed anew at every lookup, which took most of the time over 70,000 trades.
-  private readonly days = new Map<string, Map<IsoDate, DayTotals>>();
+  private readonly days = new Map<string, SymbolDays>();
   private readonly symbols = new Map<string, SymbolTotals>();
   /** A side's groupings, each a map by key. */
   private readonly sides = new Map<string, Map<string, GroupTotals>[]>();
@@ -101,10 +104,7 @@ export class LedgerRollup {
   addTrade(trade: LedgerTrade): void {
     const pnl = new Term(trade.totalProfitLoss);
     const win = trade.tradeResult === 'Win';
-    const day = this.dayOf(trade.symbol, trade.closeDate);
-    day.trades += 1;
-    if (win) day.winning += 1;
-    day.pnl.add(pnl);
+    this.daysOf(trade.symbol).addTrade(trade.closeDate, pnl, win);
     this.symbolOf(trade.symbol).addTrade(trade, pnl, win);
     const { side, holdingDays } = trade;
     this.groupOf(Grouping.Side, side, side).add(pnl, holdingDays);
@@ -118,27 +118,21 @@ export class LedgerRollup {
   async totals(rest: Pick<RolledUpLedger, 'dividends' | 'positions'>): Promise<RollupTotals> {
     await eachInTurns(rest.dividends, (dividend) => {
       const amount = new Term(dividend.amount);
-      const day = this.dayOf(dividend.symbol, dividend.transactionDate);
-      day.dividends += 1;
-      (day.paid ??= new NumericSum()).add(amount);
+      this.daysOf(dividend.symbol).addDividend(dividend.transactionDate, amount);
       if (dividend.symbol !== '') this.symbolOf(dividend.symbol).addDividend(dividend.transactionDate, amount);
     });
     await eachInTurns(rest.positions, (position) => this.symbolOf(position.symbol).addPosition(position.date, position.shares));
 
     const perDay = new Map<IsoDate, DayTotals>();
-    // Gathered with turns too: a million rows' days of symbols took a tenth of a second to gather at once.
-    const daysOfSymbols: DayTotals[] = [];
-    await eachInTurns([...this.days.values()], (ofSymbol) => {
-      for (const totals of ofSymbol.values()) daysOfSymbols.push(totals);
-    });
-    await eachInTurns(daysOfSymbols, (totals) => {
-      let all = perDay.get(totals.day);
-      if (all === undefined) perDay.set(totals.day, (all = new DayTotals('', totals.day)));
-      all.trades += totals.trades;
-      all.winning += totals.winning;
-      all.pnl.addSum(totals.pnl);
-      all.dividends += totals.dividends;
-      if (totals.paid !== undefined) (all.paid ??= new NumericSum()).addSum(totals.paid);
+    const daysOfSymbols = [...this.days.values()];
+    // With turns, a symbol at a time: a million rows' days of symbols took a tenth of a second at once.
+    await eachInTurns(daysOfSymbols, (ofSymbol) => {
+      for (let place = 0; place < ofSymbol.days.length; place += 1) {
+        const day = ofSymbol.days[place];
+        let all = perDay.get(day);
+        if (all === undefined) perDay.set(day, (all = new DayTotals(day)));
+        ofSymbol.addTo(place, all);
+      }
     });
     return {
       daysOfSymbols,
@@ -148,12 +142,10 @@ export class LedgerRollup {
     };
   }
 
-  private dayOf(symbol: string, day: IsoDate): DayTotals {
-    let ofSymbol = this.days.get(symbol);
-    if (ofSymbol === undefined) this.days.set(symbol, (ofSymbol = new Map()));
-    let totals = ofSymbol.get(day);
-    if (totals === undefined) ofSymbol.set(day, (totals = new DayTotals(symbol, day)));
-    return totals;
+  private daysOf(symbol: string): SymbolDays {
+    let days = this.days.get(symbol);
+    if (days === undefined) this.days.set(symbol, (days = new SymbolDays(symbol)));
+    return days;
   }
 
   private symbolOf(symbol: string): SymbolTotals {
@@ -218,8 +210,14 @@ class NumericSum {
     if (sum.places > this.places) this.places = sum.places;
   }
 
+  /** Adds a sum given by its parts (`SumList`'s): its units as a number where they are exact, else as `whole`'s bigint, and its decimals. */
+  addParts(exact: number | undefined, whole: { readonly rawUnits: bigint }, places: number): void {
+    this.addUnits(exact, whole);
+    if (places > this.places) this.places = places;
+  }
+
   text(): string {
-    return (this.big === undefined ? Decimal.fromExactUnits(this.exact) : Decimal.fromUnits(this.big)).toFixed(this.places);
+    return sumText(this.exact, this.big, this.places);
   }
 
   /** The units so far as a bigint. */
@@ -241,29 +239,149 @@ class NumericSum {
   }
 }
 
+/** A sum as `NumericSum.text` writes it, from its parts: its units in a number while exact, else as a bigint. */
+function sumText(exact: number, big: bigint | undefined, places: number): string {
+  return (big === undefined ? Decimal.fromExactUnits(exact) : Decimal.fromUnits(big)).toFixed(places);
+}
+
+/**
+ * Sums of exact figures as `NumericSum` makes them, one for each place of a list, kept in arrays: a
+ * `NumericSum` for each of a million rows' 250,000 days of symbols (with its boxed number) was 15 MB
+ * of the import's heap as its trades were matched.
+ */
+class SumList {
+  private readonly exact: number[] = [];
+  private readonly places: number[] = [];
+  /** The sums past a number's exact units, by place: next to none. */
+  private big: Map<number, bigint> | undefined;
+
+  /** A new sum of no terms, at the end of the list. */
+  push(): void {
+    this.exact.push(0);
+    this.places.push(0);
+  }
+
+  add(at: number, term: Term): void {
+    const big = this.big?.get(at);
+    const units = term.value.exactUnits;
+    if (term.places > this.places[at]) this.places[at] = term.places;
+    if (big === undefined && units !== undefined) {
+      const next = this.exact[at] + units;
+      // Exact whenever the true sum is below 2^53; a rounded one is 2^53 or more.
+      if (next <= Number.MAX_SAFE_INTEGER && next >= -Number.MAX_SAFE_INTEGER) {
+        this.exact[at] = next;
+        return;
+      }
+    }
+    (this.big ??= new Map()).set(at, (big ?? BigInt(this.exact[at])) + term.value.rawUnits);
+  }
+
+  /** Adds the sum at `at` to `sum`. */
+  addTo(at: number, sum: NumericSum): void {
+    const big = this.big?.get(at);
+    sum.addParts(big === undefined ? this.exact[at] : undefined, { rawUnits: big ?? BigInt(this.exact[at]) }, this.places[at]);
+  }
+
+  text(at: number): string {
+    return sumText(this.exact[at], this.big?.get(at), this.places[at]);
+  }
+}
+
+/** A day's dividends (of a symbol, or of all). */
+class DividendDay {
+  count = 0;
+  readonly paid = new NumericSum();
+}
+
 /** A sum of no terms, only read. */
 const NO_TERMS = new NumericSum();
 
+/**
+ * One symbol's days with trades or dividends, as `daily_symbol_totals` holds them: in arrays, a place
+ * for each day in the order the days came (in closing order where the trades come so, as an import's
+ * do). A `DayTotals` object for each day, its sum and its map entry, were about 170 bytes a day, 43 MB
+ * for a million rows' 250,000 days of symbols until their rollups were written.
+ */
+class SymbolDays {
+  readonly days: IsoDate[] = [];
+  private readonly trades: number[] = [];
+  private readonly winning: number[] = [];
+  private readonly pnl = new SumList();
+  /** The dividends of the days that have any, by place. */
+  private dividends: Map<number, DividendDay> | undefined;
+  /** Each day's place, made when a day is looked up that is not the last (most symbols never need it). */
+  private places: Map<IsoDate, number> | undefined;
+
+  constructor(readonly symbol: string) {}
+
+  addTrade(day: IsoDate, pnl: Term, win: boolean): void {
+    const place = this.placeOf(day);
+    this.trades[place] += 1;
+    if (win) this.winning[place] += 1;
+    this.pnl.add(place, pnl);
+  }
+
+  addDividend(day: IsoDate, amount: Term): void {
+    const place = this.placeOf(day);
+    let dividends = (this.dividends ??= new Map()).get(place);
+    if (dividends === undefined) this.dividends.set(place, (dividends = new DividendDay()));
+    dividends.count += 1;
+    dividends.paid.add(amount);
+  }
+
+  /** Adds the day at `place` to the totals of its day across symbols. */
+  addTo(place: number, all: DayTotals): void {
+    all.trades += this.trades[place];
+    all.winning += this.winning[place];
+    this.pnl.addTo(place, all.pnl);
+    const dividends = this.dividends?.get(place);
+    if (dividends !== undefined) {
+      all.dividends.count += dividends.count;
+      all.dividends.paid.addSum(dividends.paid);
+    }
+  }
+
+  /** The day at `place` as its row's figures after the user, symbol and day. */
+  figures(place: number): CopyValue[] {
+    const dividends = this.dividends?.get(place);
+    return [this.trades[place], this.winning[place], this.pnl.text(place), dividends?.count ?? 0, (dividends?.paid ?? NO_TERMS).text()];
+  }
+
+  private placeOf(day: IsoDate): number {
+    const last = this.days.length - 1;
+    if (last >= 0 && this.days[last] === day) return last;
+    if (this.places === undefined) {
+      if (last < 0 || day > this.days[last]) return this.added(day);
+      this.places = new Map(this.days.map((each, place) => [each, place]));
+    }
+    return this.places.get(day) ?? this.added(day);
+  }
+
+  private added(day: IsoDate): number {
+    const place = this.days.push(day) - 1;
+    this.trades.push(0);
+    this.winning.push(0);
+    this.pnl.push();
+    this.places?.set(day, place);
+    return place;
+  }
+}
+
+/** The rows of `daily_symbol_totals`, made as they are written. */
+function* daysOfSymbolsRows(userId: number, daysOfSymbols: readonly SymbolDays[]): Generator<readonly CopyValue[]> {
+  for (const ofSymbol of daysOfSymbols) {
+    for (let place = 0; place < ofSymbol.days.length; place += 1) yield [userId, ofSymbol.symbol, ofSymbol.days[place], ...ofSymbol.figures(place)];
+  }
+}
+
+/** A day's totals across symbols (`daily_totals`). */
 class DayTotals {
   trades = 0;
   winning = 0;
   readonly pnl = new NumericSum();
-  dividends = 0;
-  /**
-   * Made with the day's first dividend: most days of a symbol have none, and a million-row history's
-   * 250,000 days of symbols held 64 bytes each for it until its rollups were written.
-   */
-  paid: NumericSum | undefined;
+  readonly dividends = new DividendDay();
 
-  constructor(
-    readonly symbol: string,
-    readonly day: IsoDate,
-  ) {}
-}
-
-/** The dividends a day's totals were paid (none: `0`, as a sum of no terms). */
-function paidText(totals: DayTotals): string {
-  return (totals.paid ?? NO_TERMS).text();
+  constructor(readonly day: IsoDate) {}
 }
 
 class GroupTotals {
