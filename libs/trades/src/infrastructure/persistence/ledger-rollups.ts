@@ -227,16 +227,16 @@ class NumericSum {
 
   /** Adds units given as a number where one holds them exactly (`exact`), else as `whole`'s bigint. */
   private addUnits(exact: number | undefined, whole: { readonly rawUnits: bigint }): void {
-    if (this.big === undefined && exact !== undefined) {
-      const next = this.exact + exact;
-      // Exact whenever the true sum is below 2^53; a rounded one is 2^53 or more.
-      if (next <= Number.MAX_SAFE_INTEGER && next >= -Number.MAX_SAFE_INTEGER) {
-        this.exact = next;
-        return;
-      }
-    }
-    this.big = this.rawUnits + whole.rawUnits;
+    const next = this.big === undefined && exact !== undefined ? exactSum(this.exact, exact) : undefined;
+    if (next !== undefined) this.exact = next;
+    else this.big = this.rawUnits + whole.rawUnits;
   }
+}
+
+/** `exact + units` (counts of units) where a number holds it exactly: below 2^53 (a rounded sum is 2^53 or more); else undefined. */
+function exactSum(exact: number, units: number): number | undefined {
+  const next = exact + units;
+  return next <= Number.MAX_SAFE_INTEGER && next >= -Number.MAX_SAFE_INTEGER ? next : undefined;
 }
 
 /** A sum as `NumericSum.text` writes it, from its parts: its units in a number while exact, else as a bigint. */
@@ -265,15 +265,9 @@ class SumList {
     const big = this.big?.get(at);
     const units = term.value.exactUnits;
     if (term.places > this.places[at]) this.places[at] = term.places;
-    if (big === undefined && units !== undefined) {
-      const next = this.exact[at] + units;
-      // Exact whenever the true sum is below 2^53; a rounded one is 2^53 or more.
-      if (next <= Number.MAX_SAFE_INTEGER && next >= -Number.MAX_SAFE_INTEGER) {
-        this.exact[at] = next;
-        return;
-      }
-    }
-    (this.big ??= new Map()).set(at, (big ?? BigInt(this.exact[at])) + term.value.rawUnits);
+    const next = big === undefined && units !== undefined ? exactSum(this.exact[at], units) : undefined;
+    if (next !== undefined) this.exact[at] = next;
+    else (this.big ??= new Map()).set(at, (big ?? BigInt(this.exact[at])) + term.value.rawUnits);
   }
 
   /** Adds the sum at `at` to `sum`. */
