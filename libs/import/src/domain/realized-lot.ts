@@ -62,9 +62,8 @@ const packing = new FigurePacking({ figures: 8, numbers: 2, texts: 5 });
  * each figure made a `Decimal` when it is read, and its key and cells (until written) kept there too.
  * A lot with seven figures was 440 bytes of heap (an object of 17 fields, and 40 bytes a figure) and
  * its key's string 48 more; packed, it is 40 bytes (its chunk, its row), and 67 in its chunk outside
- * the heap. A
- * million-row account's 740,000 lots were about half of the rows its import held while its trades
- * were matched (docs/operations.md "Imports").
+ * the heap. A million-row account's 740,000 lots were about half of the rows its import held while its
+ * trades were matched (docs/operations.md "Imports").
  */
 class PackedLot extends PackedFigures implements RealizedLot {
   constructor(lot: RealizedLot) {

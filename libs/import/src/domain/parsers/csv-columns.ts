@@ -352,7 +352,8 @@ export class CellMemo<T> {
    * The value read from `text` before, or undefined. Every reading counts, the last text's too: a
    * file sorted by symbol (a lot details file) repeats its symbols and names in runs, which the last
    * text answers; counting only the readings that missed it judged those memos useless and let them
-   * go, and every run of a row then held its own copy (a million rows' lots: 512,000 strings, 14 MB).
+   * go, and the rows of every run then held their own copies (a million rows' lots: 512,000 strings,
+   * 14 MB).
    */
   get(text: string): T | undefined {
     this.readings += 1;
