@@ -271,11 +271,14 @@ export class ImportBrokerageFiles {
 
   /**
    * Step 1: the transactions file as rows; their natural keys once the account is known
-   * (`takeTransactions`), then the lots (`takeLots`), whose file is read only when they are asked for:
-   * under the account lock, after the transactions, so that a first import's transactions go to the
-   * database while it is read. A transactions layout that names no account and whose rows are final as
-   * read (`readsUnderLock`: Schwab's) is read only when they are asked for too, so that a first import
-   * writes them while they are read. The rows of days the user's imports read before (`seen`) are put
+   * (`takeTransactions`), and the lots (`takeLots`), whose file is read only when they are asked for:
+   * under the account lock, so that a first import's lots go to the database while it is read. A
+   * transactions layout that names no account and whose rows are final as read (`readsUnderLock`:
+   * Schwab's) is read only when they are asked for too, so that a first import writes them while they
+   * are read. The import takes the lots first: of the files that wait unread, the lots file is the
+   * larger (a Schwab lot row is twice a transaction's bytes), and its bytes no longer wait beside the
+   * transactions read so far (a million rows: 135 MB). The lots a history carries itself are keyed
+   * first whichever is taken first: they are read before the lock, or the layout carries none. The rows of days the user's imports read before (`seen`) are put
    * aside unread: the `take…` read those of them the account does not hold byte for byte
    * (file-days.ts). This is CPU work on the event loop: it gives the loop a turn every 10 ms of it, so
    * other users' requests (and the health probes) are answered while a large file is read.
@@ -285,20 +288,22 @@ export class ImportBrokerageFiles {
     const fileDays: ReadFiles['fileDays'] = {};
     // A layout may carry its own closed lots beside the trades (Interactive Brokers).
     let carriedLots: RealizedLot[] = [];
+    let transactionsTaken = false;
+    let lotsTaken = false;
     const readTransactions = async (transactionsSoFar?: (rows: readonly BrokerTransaction[]) => void): Promise<ParsedTransactionsFile> => {
       const file = await parseTransactionsFile(part.transactions.name, takeContent(part.transactions), undefined, TURNS, seen, transactionsSoFar);
-      detected.push(detectedFile(file));
+      // The lots taken before were keyed without those of a layout read under the lock: it carries none.
+      if (lotsTaken && file.lots !== undefined && file.lots.length > 0) throw new Error('a layout read under the account lock carries lots');
+      detected.unshift(detectedFile(file)); // the transactions file first, whichever was read first
       carriedLots = file.lots ?? [];
       counts.transactionsProcessed = file.transactions.length + (file.days?.waitingRows ?? 0);
-      counts.realizedGainsLots = carriedLots.length;
+      counts.realizedGainsLots += carriedLots.length;
       fileDays.transactions = file.days;
       return file;
     };
     // The file's rows are much of an import's memory: taken once, they are let go as soon as used.
     let unread: ParsedTransactionsFile | undefined = readsUnderLock(part.transactions) ? undefined : await readTransactions();
     const accountNumber = unread?.accountNumber ?? null;
-    let transactionsTaken = false;
-    let lotsTaken = false;
     const takeTransactions = async (
       account: ImportAccount,
       knownOf: (days: FileDays<BrokerTransaction> | undefined) => Promise<ReadonlySet<IsoDate>>,
@@ -324,7 +329,6 @@ export class ImportBrokerageFiles {
       knownOf: (days: FileDays<RealizedLot> | undefined) => Promise<ReadonlySet<IsoDate>>,
       keyedSoFar?: (batch: readonly RealizedLot[]) => void,
     ): Promise<KeyedRows<RealizedLot>> => {
-      if (!transactionsTaken) throw new Error('the uploaded lots are taken after the transactions');
       if (lotsTaken) throw new Error('the uploaded lots have been imported already');
       lotsTaken = true;
       // The lots are keyed in the order the history's own and then the file's come, as one file's rows.
@@ -370,9 +374,9 @@ export class ImportBrokerageFiles {
     const { accountId } = account;
     const last = await this.store.lastTransactionDate(accountId);
     if (last === null) return this.storeAndMatchFirst(uploadId, read, account);
+    const lots = await read.takeLots(account, (days) => this.knownDays(accountId, days));
     const keyed = await read.takeTransactions(account, (days) => this.knownDays(accountId, days));
     const { fileWarnings } = keyed;
-    const lots = await read.takeLots(account, (days) => this.knownDays(accountId, days));
     // The stored rows of the upload's days are looked up while its rows are keyed (the database
     // answers while the keys are computed, between their turns).
     const storedOfDays = this.store.storedKeysIn(accountId, { transactions: keyed.days, lots: lots.days });
@@ -405,10 +409,9 @@ export class ImportBrokerageFiles {
 
   /**
    * Step 2 into an account with no transaction stored (a first import): it takes every row the upload
-   * brings, so its rows are written as they are keyed, a batch at a time: the transactions' write
-   * starts with their first thousand (read and keyed at once, where the layout `readsUnderLock`),
-   * and the lots' as their file is read and keyed; the database takes each batch in while the rest
-   * are read. No day of the files is looked up by its digest: a statement of the unit of work waits for
+   * brings, so its rows are written as they are keyed, a batch at a time: the lots' write starts as
+   * their file is read and keyed, and the transactions' with their first thousand (read and keyed at
+   * once, where the layout `readsUnderLock`); the database takes each batch in while the rest are read. No day of the files is looked up by its digest: a statement of the unit of work waits for
    * the write started before it, which waits for these rows. Every row is read, and the lots the
    * account holds (next to none, with no transaction) are left out by their keys, as the lots of any
    * day read; the days the user's imports read into other accounts are put aside and read. The
@@ -421,15 +424,18 @@ export class ImportBrokerageFiles {
     const lotsAsKeyed = new BatchFeed<RealizedLot>();
     const written = this.store.addRows(accountId, uploadId, { transactions: transactionsAsKeyed, lots: lotsAsKeyed });
     try {
+      const storedLot = storedKeys(stored.lots);
+      const lots = await read.takeLots(account, async () => NO_DAYS, (batch) => lotsAsKeyed.add(notStoredYet(batch, storedLot)));
+      lots.rows.then(
+        () => lotsAsKeyed.end(),
+        (error: unknown) => lotsAsKeyed.fail(error),
+      );
       const keyed = await read.takeTransactions(account, async () => NO_DAYS, (batch) => transactionsAsKeyed.add(batch));
       keyed.rows.then(
         () => transactionsAsKeyed.end(),
         (error: unknown) => transactionsAsKeyed.fail(error),
       );
-      const storedLot = storedKeys(stored.lots);
-      const lots = await read.takeLots(account, async () => NO_DAYS, (batch) => lotsAsKeyed.add(notStoredYet(batch, storedLot)));
       const addedLots = notStoredYet(await lots.rows, storedLot);
-      lotsAsKeyed.end();
       const transactions = await keyed.rows;
       return this.matchWhole(transactions, joined(stored.lots, addedLots), { written, fileWarnings: keyed.fileWarnings, knownRows: keyed.knownRows + lots.knownRows });
     } catch (error) {

@@ -52,7 +52,7 @@ export abstract class ImportStore {
    * account lock; a duplicate fails the import); resolves with how many transactions and lots were
    * written. The write goes on while the caller does other work: the unit of work waits for it before
    * it ends and fails with it, so the promise may be left behind if that other work fails first. Rows
-   * may come in batches, each written as it comes (the transactions first, then the lots); a failure
+   * may come in batches, each written as it comes (the lots first, then the transactions); a failure
    * of their source fails the write.
    */
   abstract addRows(accountId: number, uploadId: number, rows: RowsToAdd): Promise<number[]>;

@@ -236,9 +236,24 @@ describe('import atomicity (real database)', () => {
     expect(await derived(again.userId)).toEqual(tables);
   }, 60000);
 
-  it("starts a first import's write before reading its files, and reads an account's files before writing into it", async () => {
+  it("starts a first import's write before reading its files, the lots file first, and reads an account's files before writing into it", async () => {
     // The import lets go of a file's bytes once it has read it: whether each file was still unread when the write began.
     const unreadAtWrite: { transactions: boolean; lots: boolean }[] = [];
+    // And the order the import took the files in (each file's bytes are taken, and let go, as it is read).
+    const taken: string[] = [];
+    const watched = (label: string, { name, content }: { name: string; content: Buffer }) => {
+      let bytes = content;
+      return {
+        name,
+        get content() {
+          return bytes;
+        },
+        set content(value: Buffer) {
+          if (value.length === 0 && bytes.length > 0) taken.push(label);
+          bytes = value;
+        },
+      };
+    };
     let upload: ImportRequest | undefined;
     class WatchedStore extends SqlImportStore {
       override addRows(...args: Parameters<SqlImportStore['addRows']>): ReturnType<SqlImportStore['addRows']> {
@@ -250,7 +265,8 @@ describe('import atomicity (real database)', () => {
     const full = readFixtureBytes('schwab-example', 'transactions.csv').toString('utf8');
     const [trader] = await traderWith('lots-while-writing@example.com', 'W-1');
     for (const transactions of [untilMay(full), full]) {
-      upload = { ...request(transactions), ...trader };
+      const files = request(transactions);
+      upload = { ...files, transactions: watched('transactions', files.transactions), gains: watched('lots', files.gains as { name: string; content: Buffer }), ...trader };
       await importer.run(upload, noProgress);
     }
     // Schwab's transactions name no account: a first import reads them under the account lock, as it writes them.
@@ -258,6 +274,8 @@ describe('import atomicity (real database)', () => {
       { transactions: true, lots: true },
       { transactions: false, lots: false },
     ]);
+    // The larger file's bytes do not wait beside the rows of the other: the lots are read (and written) first.
+    expect(taken).toEqual(['lots', 'transactions', 'lots', 'transactions']);
     const [whole] = await traderWith('lots-read-first@example.com', 'W-2');
     await importer.run({ ...request(full), ...whole }, noProgress);
     expect(await derived(trader.userId)).toEqual(await derived(whole.userId));

@@ -127,28 +127,9 @@ export class SqlImportStore extends ImportStore {
 
   addRows(accountId: number, uploadId: number, { transactions, lots }: RowsToAdd): Promise<number[]> {
     // The caller passes only rows the account does not hold (under the account lock), so a plain
-    // COPY is enough; the natural-key constraint still refuses a duplicate, failing the import.
-    return this.database.copyRows(
-      {
-        target: BROKER_TRANSACTIONS,
-        rows: this.copyRowsOf(transactions, (row) => [
-          accountId,
-          uploadId,
-          row.line,
-          naturalKeyOf(row),
-          row.date,
-          row.asOfDate,
-          row.action,
-          row.symbol,
-          row.description,
-          row.quantity,
-          row.price,
-          row.fees,
-          row.amount,
-          writtenCells(row),
-          row.dayOrder ?? null,
-        ]),
-      },
+    // COPY is enough; the natural-key constraint still refuses a duplicate, failing the import. The
+    // lots first: an import reads their file first (ImportBrokerageFiles.readFiles).
+    const written = this.database.copyRows(
       {
         target: REALIZED_LOTS,
         rows: this.copyRowsOf(lots, (lot) => [
@@ -173,7 +154,30 @@ export class SqlImportStore extends ImportStore {
           writtenCells(lot),
         ]),
       },
+      {
+        target: BROKER_TRANSACTIONS,
+        rows: this.copyRowsOf(transactions, (row) => [
+          accountId,
+          uploadId,
+          row.line,
+          naturalKeyOf(row),
+          row.date,
+          row.asOfDate,
+          row.action,
+          row.symbol,
+          row.description,
+          row.quantity,
+          row.price,
+          row.fees,
+          row.amount,
+          writtenCells(row),
+          row.dayOrder ?? null,
+        ]),
+      },
     );
+    const counts = written.then(([lotsWritten, transactionsWritten]) => [transactionsWritten, lotsWritten]);
+    counts.catch(() => undefined); // a promise the caller may leave behind, as copyRows' own
+    return counts;
   }
 
   /**
