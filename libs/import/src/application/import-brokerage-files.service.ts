@@ -278,10 +278,11 @@ export class ImportBrokerageFiles {
    * are read. The import takes the lots first: of the files that wait unread, the lots file is the
    * larger (a Schwab lot row is twice a transaction's bytes), and its bytes no longer wait beside the
    * transactions read so far (a million rows: 135 MB). The lots a history carries itself are keyed
-   * first whichever is taken first: they are read before the lock, or the layout carries none. The rows of days the user's imports read before (`seen`) are put
-   * aside unread: the `take…` read those of them the account does not hold byte for byte
-   * (file-days.ts). This is CPU work on the event loop: it gives the loop a turn every 10 ms of it, so
-   * other users' requests (and the health probes) are answered while a large file is read.
+   * first whichever is taken first: they are read before the lock, or the layout carries none. The
+   * rows of days the user's imports read before (`seen`) are put aside unread: the `take…` read those
+   * of them the account does not hold byte for byte (file-days.ts). This is CPU work on the event
+   * loop: it gives the loop a turn every 10 ms of it, so other users' requests (and the health probes)
+   * are answered while a large file is read.
    */
   private async readFiles(part: ImportPart, counts: { transactionsProcessed: number; realizedGainsLots: number }, seen: SeenDays): Promise<ReadFiles> {
     const detected: ReadFiles['detected'] = [];
@@ -411,7 +412,8 @@ export class ImportBrokerageFiles {
    * Step 2 into an account with no transaction stored (a first import): it takes every row the upload
    * brings, so its rows are written as they are keyed, a batch at a time: the lots' write starts as
    * their file is read and keyed, and the transactions' with their first thousand (read and keyed at
-   * once, where the layout `readsUnderLock`); the database takes each batch in while the rest are read. No day of the files is looked up by its digest: a statement of the unit of work waits for
+   * once, where the layout `readsUnderLock`); the database takes each batch in while the rest are
+   * read. No day of the files is looked up by its digest: a statement of the unit of work waits for
    * the write started before it, which waits for these rows. Every row is read, and the lots the
    * account holds (next to none, with no transaction) are left out by their keys, as the lots of any
    * day read; the days the user's imports read into other accounts are put aside and read. The
