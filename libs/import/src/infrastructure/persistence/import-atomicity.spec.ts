@@ -7,7 +7,7 @@ import { Database, MIGRATIONS, TypeOrmUnitOfWork } from '@app/persistence';
 import { loadConfig } from '@app/shared';
 import { migrateAgain } from '../../../../../test/support/migrations.js';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
-import { ImportBrokerageFiles, type ImportRequest } from '../../application/import-brokerage-files.service.js';
+import { ImportBrokerageFiles, type ImportRequest, type UploadedFile } from '../../application/import-brokerage-files.service.js';
 import { sqlTradeLedgerOn, TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type LedgerInMaking, type OpenBooks } from '@app/trades';
 import { withLotFingerprints, withTransactionFingerprints } from '../../domain/fingerprint.js';
 import { parseRealizedLotsFile, parseTransactionsFile } from '../../domain/parsers/format-registry.js';
@@ -241,14 +241,14 @@ describe('import atomicity (real database)', () => {
     const unreadAtWrite: { transactions: boolean; lots: boolean }[] = [];
     // And the order the import took the files in (each file's bytes are taken, and let go, as it is read).
     const taken: string[] = [];
-    const watched = (label: string, { name, content }: { name: string; content: Buffer }) => {
+    const watched = (label: string, { name, content }: UploadedFile): UploadedFile => {
       let bytes = content;
       return {
         name,
         get content() {
           return bytes;
         },
-        set content(value: Buffer) {
+        set content(value: UploadedFile['content']) {
           if (value.length === 0 && bytes.length > 0) taken.push(label);
           bytes = value;
         },
@@ -266,7 +266,7 @@ describe('import atomicity (real database)', () => {
     const [trader] = await traderWith('lots-while-writing@example.com', 'W-1');
     for (const transactions of [untilMay(full), full]) {
       const files = request(transactions);
-      upload = { ...files, transactions: watched('transactions', files.transactions), gains: watched('lots', files.gains as { name: string; content: Buffer }), ...trader };
+      upload = { ...files, transactions: watched('transactions', files.transactions), gains: files.gains && watched('lots', files.gains), ...trader };
       await importer.run(upload, noProgress);
     }
     // Schwab's transactions name no account: a first import reads them under the account lock, as it writes them.
