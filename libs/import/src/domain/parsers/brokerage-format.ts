@@ -77,8 +77,8 @@ export interface BrokerageFormat {
    * True for a transactions layout that names no account and whose rows are final as they are read
    * (nothing completes them once the whole file is read): an import reads it under the account lock,
    * the account known before its first row, and tells `transactionsSoFar` the rows read at each step.
-   * Such a layout carries no lots: the lots file is read and keyed before it (the import refuses one
-   * that does).
+   * Such a layout carries no lots: the lots file is read and keyed before it (an import of one that
+   * did would fail).
    */
   readonly readsUnderLock?: boolean;
   recognises(headerCells: readonly string[]): boolean;
