@@ -200,17 +200,15 @@ class NumericSum {
   private places = 0;
 
   add(term: Term): void {
-    this.addUnits(term.value.exactUnits, term.value);
-    if (term.places > this.places) this.places = term.places;
+    this.addParts(term.value.exactUnits, term.value, term.places);
   }
 
   /** Adds another sum (a sum of sums: the decimals of the most precise). */
   addSum(sum: NumericSum): void {
-    this.addUnits(sum.big === undefined ? sum.exact : undefined, sum);
-    if (sum.places > this.places) this.places = sum.places;
+    this.addParts(sum.big === undefined ? sum.exact : undefined, sum, sum.places);
   }
 
-  /** Adds a sum given by its parts (`SumList`'s): its units as a number where they are exact, else as `whole`'s bigint, and its decimals. */
+  /** Adds a term or a sum given by its parts (a `Term`'s, a `NumericSum`'s, `SumList`'s): its units as a number where they are exact, else as `whole`'s bigint, and its decimals. */
   addParts(exact: number | undefined, whole: { readonly rawUnits: bigint }, places: number): void {
     this.addUnits(exact, whole);
     if (places > this.places) this.places = places;
