@@ -136,6 +136,30 @@ export interface CopyPiece {
   /** The lines as UTF-8. */
   bytes: Buffer;
   rows: number;
+  /**
+   * For the writer to call once the bytes are written out (the socket or the spool file has them), if
+   * it can tell: a piece made on an import's thread then goes back to it to be filled again
+   * (`serveThreadDatabase`). Pieces not given back are left to the garbage collector.
+   */
+  release?: () => void;
+}
+
+/**
+ * Buffers of pieces given back by the thread that wrote them (`givePieceBufferBack`), for the next
+ * pieces made here. Each piece of an import's thread arrived on the main thread as new memory outside
+ * its heap, which V8 counts against the heap's limit until a full collection lets it go: the main
+ * thread's heap (~50 MB, hardly any of it garbage) was collected whole every second or so through a
+ * million-row import, each time marking ~150 ms on V8's own threads, on the two cores the import and
+ * the database share (docs/operations.md "Imports"). A piece given back is no longer the main thread's.
+ */
+const givenBack: ArrayBuffer[] = [];
+
+/** Buffers kept at most for pieces to come (as many as may be on their way back at once, and some). */
+const GIVEN_BACK_KEPT = 16;
+
+/** Keeps `buffer` (a piece's, whose bytes are written) for the next piece made on this thread. */
+export function givePieceBufferBack(buffer: ArrayBuffer): void {
+  if (givenBack.length < GIVEN_BACK_KEPT && buffer.byteLength >= COPY_PIECE_BYTES + PIECE_SLACK_BYTES) givenBack.push(buffer);
 }
 
 /**
@@ -202,7 +226,9 @@ export async function* copyPieces(rows: CopyRows, pause: () => Promise<void>, pi
 
 /** A new piece holding the `length` bytes written of `piece` so far (the lines and the row begun) and `room` more. */
 function grown(piece: Buffer | undefined, length: number, room: number, pieceBytes: number): Buffer {
-  const next = Buffer.allocUnsafe(Math.max(pieceBytes + PIECE_SLACK_BYTES, length + room));
+  const size = Math.max(pieceBytes + PIECE_SLACK_BYTES, length + room);
+  const reused = givenBack.length > 0 && givenBack[givenBack.length - 1].byteLength >= size ? givenBack.pop() : undefined;
+  const next = reused === undefined ? Buffer.allocUnsafe(size) : Buffer.from(reused);
   piece?.copy(next, 0, 0, length);
   return next;
 }

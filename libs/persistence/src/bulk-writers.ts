@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pipeline } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
@@ -48,7 +48,10 @@ export class StreamingBulkWriter implements BulkWriter {
     for (const [index, job] of jobs.entries()) {
       const pieces = await piecesOfAt(index);
       const stream = client.query(copyFromStdin(copyStatement(job.target, 'STDIN')));
-      await pipeline(Readable.from(bytesOf(pieces, startTheRest), { highWaterMark: 1 }), stream);
+      const handed: CopyPiece[] = [];
+      await pipeline(Readable.from(bytesOf(pieces, handed, startTheRest, () => writtenOut(stream)), { highWaterMark: 1 }), stream);
+      // The server has taken the whole COPY in: every piece's bytes are written.
+      releaseAll(handed);
       counts.push(stream.rowCount);
     }
     return counts;
@@ -82,6 +85,7 @@ export class EngineBulkWriter implements BulkWriter {
         for await (const piece of await piecesOfJob(job, turnIfDue)) {
           open ??= this.engine.spooledCopy(target);
           open.write(piece.bytes);
+          piece.release?.(); // written to the spool file at once
           spooled += piece.rows;
           if (spooled >= EMBEDDED_COPY_ROWS) {
             handOver(chunks, open);
@@ -102,8 +106,35 @@ export class EngineBulkWriter implements BulkWriter {
   }
 }
 
-/** The pieces' bytes alone (what a server's COPY stream takes); `afterLast` once the last one has been taken. */
-async function* bytesOf(pieces: AsyncIterable<CopyPiece>, afterLast: () => void = () => undefined): AsyncGenerator<Buffer> {
-  for await (const piece of pieces) yield piece.bytes;
+/**
+ * The pieces' bytes alone (what a server's COPY stream takes); `afterLast` once the last one has been
+ * taken. The pieces to release once written (`CopyPiece.release`) are kept in `handed` until
+ * `writtenOut` says every byte handed on so far is written, or the caller knows it is. A piece asked
+ * for again finds the one before written into the COPY stream (`Readable.from` asks for the next piece
+ * only once its buffer of one is empty).
+ */
+async function* bytesOf(pieces: AsyncIterable<CopyPiece>, handed: CopyPiece[], afterLast: () => void, writtenOut: () => boolean): AsyncGenerator<Buffer> {
+  for await (const piece of pieces) {
+    if (handed.length > 0 && writtenOut()) releaseAll(handed);
+    if (piece.release !== undefined) handed.push(piece);
+    yield piece.bytes;
+  }
   afterLast();
+}
+
+/** Releases the pieces (`CopyPiece.release`) and forgets them. */
+function releaseAll(pieces: CopyPiece[]): void {
+  for (const piece of pieces) piece.release?.();
+  pieces.length = 0;
+}
+
+/**
+ * Whether every byte written into a server's COPY stream so far has been written to its socket (none
+ * waits in the stream, nor in the socket for the operating system to take it): the bytes handed on
+ * are then no longer read. pg-copy-streams writes to the socket of the connection it runs on, which it
+ * holds from the moment the statement is sent until it ends.
+ */
+function writtenOut(copy: Writable & { connection?: { stream?: Writable } | null }): boolean {
+  const socket = copy.connection?.stream;
+  return socket !== undefined && copy.writableLength === 0 && socket.writableLength === 0;
 }

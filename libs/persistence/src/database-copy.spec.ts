@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { loadConfig } from '@app/shared';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../test/support/test-database.js';
-import { rowsOf, type CopyTarget } from './bulk-copy.js';
+import { copyPieces, rowsOf, type CopyPiece, type CopyTarget } from './bulk-copy.js';
 import { Database } from './database.js';
 
 const NOTES: CopyTarget = { table: 'copy_notes', columns: ['id', 'note', 'amount'] };
@@ -88,6 +88,27 @@ describe('Database.copyRows (real database)', () => {
     const afterFirst = serverDatabase === undefined ? ['tag row', 'tags worked out'] : ['tags worked out', 'tag row'];
     expect(built).toEqual(['note 5000001', 'note 5000002', ...afterFirst]);
     expect(await database.manager.query(`SELECT tag FROM copy_tags WHERE note_id >= 5000001 ORDER BY tag`)).toEqual([{ tag: 'made as sent' }, { tag: 'worked out later' }]);
+  });
+
+  it("releases each piece of made text once, only once its bytes are written (a released piece's bytes are overwritten)", async () => {
+    const ids = Array.from({ length: 20_000 }, (_, index) => 7_000_001 + index);
+    let made = 0;
+    const released: number[] = [];
+    async function* pieces(): AsyncGenerator<CopyPiece> {
+      for await (const piece of copyPieces(rowsOf(ids, (id) => [id, `released ${id}`, '2.5']), async () => undefined)) {
+        const index = made++;
+        // As a thread's piece given back to be filled again: a release before the bytes are out would
+        // send these instead, which the table refuses (or the sums below would tell).
+        yield { ...piece, release: () => void (released.push(index), piece.bytes.fill('x')) };
+      }
+    }
+    const counts = await database.inTransaction(() => database.copyRows({ target: NOTES, pieces: pieces() }));
+    expect(counts).toEqual([20_000]);
+    expect(made).toBeGreaterThan(10);
+    expect(released.sort((a, b) => a - b)).toEqual(Array.from({ length: made }, (_, index) => index));
+    const [sums] = await database.manager.query(`SELECT count(*)::int AS n, sum(amount)::text AS total, count(*) FILTER (WHERE note = 'released ' || id)::int AS notes FROM copy_notes WHERE id > 7000000`);
+    expect(sums).toEqual({ n: 20_000, total: '50000.0', notes: 20_000 });
+    await database.manager.query(`DELETE FROM copy_notes WHERE id > 7000000`);
   });
 
   it('rolls the unit of work back when a job that gives a function fails, before or after the jobs ahead of it are written', async () => {

@@ -36,7 +36,11 @@ export function serveThreadDatabase(port: ThreadPort, database: Database, handle
   let lastTx = 0;
   let closed: Error | undefined;
 
-  const post = (message: HostMessage) => port.postMessage(message);
+  const post = (message: HostMessage, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer);
+  /** A piece's buffer back to the thread once its bytes are written (`CopyPiece.release`): no longer this heap's memory. */
+  const written = (bytes: ArrayBuffer) => {
+    if (closed === undefined && bytes.byteLength > 0) post({ kind: 'written', bytes }, [bytes]);
+  };
   const within = <T>(tx: number | null, work: () => Promise<T>): Promise<T> => {
     if (tx === null) return work();
     const transaction = transactions.get(tx);
@@ -109,7 +113,7 @@ export function serveThreadDatabase(port: ThreadPort, database: Database, handle
   const notice = (message: ThreadNotice): void => {
     switch (message.kind) {
       case 'piece':
-        copies.get(message.copy)?.[message.job]?.push({ bytes: Buffer.from(message.bytes, 0, message.length), rows: message.rows });
+        copies.get(message.copy)?.[message.job]?.push({ bytes: Buffer.from(message.bytes, 0, message.length), rows: message.rows, release: () => written(message.bytes) });
         return;
       case 'pieces-end':
         copies.get(message.copy)?.[message.job]?.end();

@@ -5,7 +5,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Logger } from '@nestjs/common';
 import { ConflictError, errorClasses, loadConfig } from '@app/shared';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../test/support/test-database.js';
-import { rowsOf, type CopyTarget } from './bulk-copy.js';
+import { COPY_PIECE_BYTES, rowsOf, type CopyTarget } from './bulk-copy.js';
 import { Database } from './database.js';
 import { ThreadDatabase } from './thread-database.js';
 import { serveThreadDatabase, type ThreadDatabaseHost } from './thread-database.host.js';
@@ -68,6 +68,9 @@ describe('ThreadDatabase served by serveThreadDatabase (real database)', () => {
   it("commits a unit of work's statements and copies together; its calls run inside it and see them", async () => {
     const ids = Array.from({ length: 100_000 }, (_, index) => index + 1); // ~40 pieces: more than the thread may send ahead
     const announced: string[] = [];
+    // Each piece's buffer comes back to the thread once the host has written it, to be filled again.
+    const givenBack: number[] = [];
+    ports[1].on('message', (message: { kind: string; bytes?: ArrayBuffer }) => void (message.kind === 'written' && givenBack.push(message.bytes?.byteLength ?? 0)));
     const seen = await thread.inTransaction(async () => {
       await thread.manager.query(`INSERT INTO thread_notes (id, note) VALUES ($1, $2)`, [0, 'by statement']);
       const copied = await thread.copyRows({ target: NOTES, rows: rowsOf(ids, (id) => [id, id === 7 ? 'tab\there' : `note ${id}`]) });
@@ -77,6 +80,8 @@ describe('ThreadDatabase served by serveThreadDatabase (real database)', () => {
     });
     expect(seen).toBe(100_001);
     expect(announced).toEqual(['after the commit']);
+    expect(givenBack.length).toBeGreaterThan(30);
+    expect(givenBack.every((bytes) => bytes >= COPY_PIECE_BYTES)).toBe(true);
     expect(await count()).toBe(100_001);
     expect((await thread.manager.query<{ note: string }[]>(`SELECT note FROM thread_notes WHERE id = 7`))[0].note).toBe('tab\there');
   }, 60000);

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { fromThreadError, toThreadError, turnIfDue, type ThreadError } from '@app/shared';
-import { piecesOfJob, type CopyJob, type CopyTarget, type CopyTextJob } from './bulk-copy.js';
+import { givePieceBufferBack, piecesOfJob, type CopyJob, type CopyTarget, type CopyTextJob } from './bulk-copy.js';
 
 /**
  * What a thread asks of the thread that holds the database (`serveThreadDatabase`), each answered by
@@ -23,8 +23,12 @@ export type ThreadNotice =
   | { kind: 'statistics'; tx: number | null; tables: Record<string, readonly string[]>; rows: number }
   | { kind: 'tell'; name: string; args: unknown[] };
 
-/** What the host sends back: replies, and each piece of a copy its writer has taken. */
-export type HostMessage = { kind: 'reply'; id: number; ok: true; value: unknown } | { kind: 'reply'; id: number; ok: false; error: ThreadError } | { kind: 'taken'; copy: number };
+/** What the host sends back: replies, each piece of a copy its writer has taken, and the pieces' buffers once written. */
+export type HostMessage =
+  | { kind: 'reply'; id: number; ok: true; value: unknown }
+  | { kind: 'reply'; id: number; ok: false; error: ThreadError }
+  | { kind: 'taken'; copy: number }
+  | { kind: 'written'; bytes: ArrayBuffer };
 
 /** One end of the channel between the two threads: a worker's port, or the Worker seen from its parent. */
 export interface ThreadPort {
@@ -148,6 +152,10 @@ export class ThreadDatabase {
   }
 
   private receive(message: HostMessage): void {
+    if (message.kind === 'written') {
+      givePieceBufferBack(message.bytes);
+      return;
+    }
     if (message.kind === 'taken') {
       const flow = this.flows.get(message.copy);
       if (flow === undefined) return;
