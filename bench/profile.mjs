@@ -23,6 +23,9 @@
 // beside an import's thread): a million rows would otherwise go to a thread of their own
 // (docs/operations.md "Large uploads on a thread of their own") and the profile show the main thread idle.
 //
+// PROFILE_SHAPE=<name> profiles one of bench/shapes.mjs's shapes instead (`LOT_SHAPES`; with
+// PROFILE_UPLOAD=full only, into an empty account).
+//
 // PROFILE_ROWS (100000) sizes the history as bench/scale.mjs does, with as many symbols (PROFILE_SYMBOLS
 // gives another count; the generator stops early when the symbols cannot hold the rows: 1,026 symbols
 // hold about 580,000). It prints the upload's time, the CPU the service and the database used for it,
@@ -34,7 +37,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { HEALTH_PROBES, load } from './support/load.mjs';
 import { cpuSecondsOf, createDatabase, databaseCpuSeconds, freePort, loadSignIn, startBenchService, waitForReady } from './support/service.mjs';
-import { activeTraderSymbols, dailyUploads, generateActiveTraderHistory } from './support/trading-history.mjs';
+import { activeTraderSymbols, dailyUploads, generateActiveTraderHistory, generateLotHistory, LOT_SHAPES } from './support/trading-history.mjs';
 import { schwabPair, setAccount, timedUpload } from './support/uploads.mjs';
 
 // Node 20 has WebSocket (for the inspector's protocol) behind a flag; later versions have it anyway.
@@ -50,6 +53,7 @@ const ROWS = Number(process.env.PROFILE_ROWS ?? 100_000);
 const SYMBOLS = Number(process.env.PROFILE_SYMBOLS ?? activeTraderSymbols(ROWS));
 const INTERVAL_US = Number(process.env.PROFILE_INTERVAL_US ?? 250);
 const PROBES = process.env.PROFILE_PROBES === '1';
+const SHAPE = process.env.PROFILE_SHAPE === undefined ? undefined : LOT_SHAPES.find(([name]) => name === process.env.PROFILE_SHAPE);
 /** A /health/live probe slower than this counts as stalled. */
 const STALL_MS = 50;
 const OUT = process.env.PROFILE_OUT ?? `bench/results/profile.${KIND === 'cpu' ? 'cpuprofile' : 'heapprofile'}`;
@@ -57,8 +61,8 @@ const TRADER = 'profile@example.com';
 /** Seconds between the uploads before and the measured one (`BENCH_SETTLE_SECONDS`, as bench/scale.mjs). */
 const SETTLE_S = Number(process.env.BENCH_SETTLE_SECONDS ?? 5);
 
-if (!['cpu', 'alloc', 'live'].includes(KIND) || !['full', 'day', 'overlap'].includes(UPLOAD) || !(ROWS > 0) || !Number.isInteger(SYMBOLS) || SYMBOLS < 1 || (PROBES && KIND !== 'cpu')) {
-  console.error('PROFILE is cpu, alloc or live, PROFILE_UPLOAD full, day or overlap, PROFILE_ROWS a number of rows, PROFILE_SYMBOLS of symbols; PROFILE_PROBES=1 goes with PROFILE=cpu');
+if (!['cpu', 'alloc', 'live'].includes(KIND) || !['full', 'day', 'overlap'].includes(UPLOAD) || !(ROWS > 0) || !Number.isInteger(SYMBOLS) || SYMBOLS < 1 || (PROBES && KIND !== 'cpu') || (process.env.PROFILE_SHAPE !== undefined && (SHAPE === undefined || UPLOAD !== 'full'))) {
+  console.error(`PROFILE is cpu, alloc or live, PROFILE_UPLOAD full, day or overlap, PROFILE_ROWS a number of rows, PROFILE_SYMBOLS of symbols; PROFILE_PROBES=1 goes with PROFILE=cpu; PROFILE_SHAPE one of ${LOT_SHAPES.map(([name]) => name).join(', ')}, with PROFILE_UPLOAD=full`);
   process.exit(2);
 }
 
@@ -197,8 +201,8 @@ async function largestHeap(v8, until) {
 }
 
 async function main() {
-  const history = generateActiveTraderHistory({ rows: ROWS, symbols: SYMBOLS });
-  const { base, lastDay, overlap } = dailyUploads(history);
+  const history = SHAPE === undefined ? generateActiveTraderHistory({ rows: ROWS, symbols: SYMBOLS }) : generateLotHistory({ rows: ROWS, ...SHAPE[2] });
+  const { base, lastDay, overlap } = SHAPE === undefined ? dailyUploads(history) : { base: history };
   const before = { full: [], day: [base], overlap: [base, lastDay] }[UPLOAD];
   const measured = { full: base, day: lastDay, overlap }[UPLOAD];
   const dataDir = await mkdtemp(join(tmpdir(), 'sta-bench-profile-'));

@@ -13,13 +13,11 @@
 // - then /api/months and the busiest month's /api/month/{m}: the first (uncached) answer and p99
 //   under 64 connections for 5 s, with the CPU the service and this load generator used meanwhile.
 // Exit code 1 when a goal is missed.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { HEALTH_PROBES, load, timedRequest } from './support/load.mjs';
-import { childPids, cpuMeter, cpuSecondsOf, createDatabase, databaseCpuSeconds, loadSignIn, peakRssMb, startBenchService, waitForReady } from './support/service.mjs';
+import { availableParallelism } from 'node:os';
+import { load, timedRequest } from './support/load.mjs';
+import { cpuMeter } from './support/service.mjs';
 import { activeTraderSymbols, dailyUploads, generateActiveTraderHistory } from './support/trading-history.mjs';
-import { schwabPair, setAccount, timedUpload } from './support/uploads.mjs';
+import { importIntoFreshService, schwabPair, timedUpload } from './support/uploads.mjs';
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL?.trim() || undefined;
 const SIZES = process.env.BENCH_SCALE === '1m' ? [10_000, 100_000, 1_000_000] : [10_000, 100_000];
@@ -32,58 +30,38 @@ async function measure(size) {
   const history = generateActiveTraderHistory({ rows: size, symbols: activeTraderSymbols(size) });
   // The busiest day of the last four weeks alone after what came before, then a 90-day export ending the day after.
   const { base, lastDay, overlap, overlapNew } = dailyUploads(history);
-  const dataDir = await mkdtemp(join(tmpdir(), 'sta-bench-scale-'));
-  const database = SERVER_URL ? await createDatabase(SERVER_URL) : undefined;
-  const service = await startBenchService({
-    dataDir,
-    databaseUrl: database?.url,
-    users: [TRADER],
-    env: { UPLOAD_MAX_BYTES: String(Math.max(52_428_800, (base.transactions.length + base.gains.length) * 2)) },
+  const { imported, importCpu, live, servicePeak, enginePeak, after } = await importIntoFreshService({
+    pair: base,
+    serverUrl: SERVER_URL,
+    trader: TRADER,
+    after: async ({ url, session, service }) => {
+      // A trader's next upload comes later, not while the service is still doing the import's after-work
+      // (the statistics refresh it asked for, collecting its garbage): the uploads below wait for that.
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_S * 1000));
+      const day = await timedUpload(url, session.cookie, schwabPair(lastDay.transactions, lastDay.gains));
+      const ninety = await timedUpload(url, session.cookie, schwabPair(overlap.transactions, overlap.gains));
+      const headers = { cookie: session.cookie, 'accept-encoding': ENCODINGS };
+      // After the uploads above, nothing is cached: the first answer is the read model's own speed.
+      const first = async (path) => {
+        const answer = await timedRequest(`${url}${path}`, { headers });
+        return { firstMs: answer.ms, body: answer.body.toString('utf8') };
+      };
+      const monthsFirst = await first('/api/months');
+      const { months } = JSON.parse(monthsFirst.body);
+      const busiest = months.reduce((best, each) => (each.total_trades > best.total_trades ? each : best), months[0]);
+      const monthFirst = await first(`/api/month/${busiest.month}`);
+      const reports = [];
+      for (const [path, { firstMs }] of [['/api/months', monthsFirst], [`/api/month/${busiest.month}`, monthFirst]]) {
+        // The CPU the service and this load generator used meanwhile: which of them set the pace.
+        const started = performance.now();
+        const cpu = cpuMeter(service.pid);
+        const result = await load({ url: `${url}${path}`, connections: 64, seconds: 5, headers });
+        reports.push({ path, firstMs, ...result, ...cpu((performance.now() - started) / 1000) });
+      }
+      return { day, ninety, reports, busiest };
+    },
   });
-  const { url } = service;
-  try {
-    await waitForReady(url, 60_000);
-    const signIn = await loadSignIn(dataDir);
-    const session = await signIn({ url }, TRADER);
-    await setAccount(session);
-    const cpuNow = () => ({ service: cpuSecondsOf(service.pid), database: databaseCpuSeconds(service.pid, SERVER_URL !== undefined) });
-    const cpuBefore = cpuNow();
-    const importing = timedUpload(url, session.cookie, schwabPair(base.transactions, base.gains));
-    const live = await load({ url: `${url}/health/live`, ...HEALTH_PROBES, until: importing });
-    const imported = await importing;
-    const cpuAfter = cpuNow();
-    const importCpu = { service: cpuAfter.service - cpuBefore.service, database: cpuAfter.database - cpuBefore.database };
-    const servicePeak = peakRssMb(service.pid);
-    const enginePeak = childPids(service.pid).map(peakRssMb).reduce((sum, each) => sum + each, 0);
-    // A trader's next upload comes later, not while the service is still doing the import's after-work
-    // (the statistics refresh it asked for, collecting its garbage): the uploads below wait for that.
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_S * 1000));
-    const day = await timedUpload(url, session.cookie, schwabPair(lastDay.transactions, lastDay.gains));
-    const ninety = await timedUpload(url, session.cookie, schwabPair(overlap.transactions, overlap.gains));
-    const headers = { cookie: session.cookie, 'accept-encoding': ENCODINGS };
-    // After the uploads above, nothing is cached: the first answer is the read model's own speed.
-    const first = async (path) => {
-      const answer = await timedRequest(`${url}${path}`, { headers });
-      return { firstMs: answer.ms, body: answer.body.toString('utf8') };
-    };
-    const monthsFirst = await first('/api/months');
-    const { months } = JSON.parse(monthsFirst.body);
-    const busiest = months.reduce((best, each) => (each.total_trades > best.total_trades ? each : best), months[0]);
-    const monthFirst = await first(`/api/month/${busiest.month}`);
-    const reports = [];
-    for (const [path, { firstMs }] of [['/api/months', monthsFirst], [`/api/month/${busiest.month}`, monthFirst]]) {
-      // The CPU the service and this load generator used meanwhile: which of them set the pace.
-      const started = performance.now();
-      const cpu = cpuMeter(service.pid);
-      const result = await load({ url: `${url}${path}`, connections: 64, seconds: 5, headers });
-      reports.push({ path, firstMs, ...result, ...cpu((performance.now() - started) / 1000) });
-    }
-    return { size, history, base, lastDay, overlap, overlapNew, imported, importCpu, live, servicePeak, enginePeak, day, ninety, reports, busiest };
-  } finally {
-    await service.stop();
-    await database?.drop();
-    await rm(dataDir, { recursive: true, force: true });
-  }
+  return { size, history, base, lastDay, overlap, overlapNew, imported, importCpu, live, servicePeak, enginePeak, ...after };
 }
 
 async function main() {

@@ -273,6 +273,100 @@ export function generateActiveTraderHistory({ rows = 100_000, symbols = 1_026, d
   };
 }
 
+/**
+ * Two years (2023–2024) of Schwab exports of an account that holds many lots at once, for the shapes
+ * benchmark (bench/shapes.mjs): `rows` transaction rows spread evenly over the days, each a buy (a
+ * `buyShare` of them, and always while a symbol holds fewer than two lots) or a sale of 1 to `lotsPerSale`
+ * of the symbol's lots bought on earlier days, the last of them partly when `partial`. `pick` says which
+ * lots a sale takes: the oldest (`fifo`), or any (`specific`, as a trader naming lots does: it needs
+ * `brokerLots`, the lot details that say which). Lots accumulate: with few symbols a symbol's book holds
+ * tens of thousands of open lots. `expected` holds what a correct import gives, per symbol: trades
+ * (one per lot a sale takes a part of), their P&L in cents, and the shares left open; `openLots` the
+ * lots still open at the end.
+ * @returns {{ transactions: string, gains: string, rows: number, lots: number, openLots: number, expected: Map<string, { trades: number, cents: number, shares: number }> }}
+ */
+export function generateLotHistory({ rows = 100_000, symbols = 10, buyShare = 0.7, lotsPerSale = 3, pick = 'specific', partial = true, brokerLots = true, seed = 31 } = {}) {
+  if (pick === 'specific' && !brokerLots) throw new Error('specific lots are told by the broker lot details');
+  const next = random(seed);
+  const days = weekdays().filter(([iso]) => iso >= '2023-01-02');
+  const name = (symbol) => `${symbol} HOLDINGS INC`;
+  const state = Array.from({ length: symbols }, (_, s) => ({ symbol: tickerOf(s), price: 2_000 + Math.floor(next() * 30_000), open: [], today: [] }));
+  const expected = new Map(state.map(({ symbol }) => [symbol, { trades: 0, cents: 0, shares: 0 }]));
+  const lines = [];
+  const lots = [];
+  let day = -1;
+  for (let row = 0; row < rows; row += 1) {
+    const today = Math.floor((row / rows) * days.length);
+    if (today !== day) {
+      // Lots bought on a day are sold from the next day on (the order of one day's rows is the broker's).
+      for (const position of state) position.open.push(...position.today.splice(0));
+      day = today;
+    }
+    const position = state[Math.floor(next() * symbols)];
+    const { symbol } = position;
+    position.price = Math.max(100, position.price + Math.round((next() - 0.5) * position.price * 0.02));
+    const price = position.price;
+    const totals = expected.get(symbol);
+    if (position.open.length < 2 || next() < buyShare) {
+      const quantity = 1 + Math.floor(next() * 100);
+      lines.push(quote([days[day][1], 'Buy', symbol, name(symbol), quantity, money(price), '', money(-quantity * price)]));
+      position.today.push({ day, quantity, price });
+      totals.shares += quantity;
+      continue;
+    }
+    const count = Math.min(position.open.length, 1 + Math.floor(next() * lotsPerSale));
+    const pieces = [];
+    for (let taken = 0; taken < count; taken += 1) {
+      const at = pick === 'fifo' ? taken : taken + Math.floor(next() * (position.open.length - taken));
+      // The taken lots go to the front, in the order taken, so a FIFO sale's are the oldest.
+      [position.open[taken], position.open[at]] = [position.open[at], position.open[taken]];
+      const lot = position.open[taken];
+      const last = taken === count - 1;
+      const quantity = partial && last && lot.quantity > 1 ? 1 + Math.floor(next() * lot.quantity) : lot.quantity;
+      pieces.push({ lot, quantity });
+    }
+    // Whole lots leave the book; a lot sold in part keeps its place with the shares left.
+    const whole = pieces.filter((piece) => piece.quantity === piece.lot.quantity).length;
+    const partLeft = pieces.find((piece) => piece.quantity < piece.lot.quantity);
+    if (partLeft) partLeft.lot.quantity -= partLeft.quantity;
+    position.open.splice(0, whole);
+    const shares = pieces.reduce((sum, piece) => sum + piece.quantity, 0);
+    lines.push(quote([days[day][1], 'Sell', symbol, name(symbol), shares, money(price), '', money(shares * price)]));
+    for (const { lot, quantity } of pieces) {
+      const cost = quantity * lot.price;
+      const gain = quantity * price - cost;
+      totals.trades += 1;
+      totals.cents += gain;
+      if (!brokerLots) continue;
+      lots.push(
+        quote([
+          symbol, name(symbol).slice(0, 20), days[day][1], days[lot.day][1], quantity, money(price), money(lot.price), money(quantity * price), money(cost),
+          money(gain), `${((gain / cost) * 100).toFixed(2)}%`, '', money(gain), 'Short Term', money(cost), 'No', '', days[day][1], '', '', '', '', '', '', '',
+        ]),
+      );
+    }
+    totals.shares -= shares;
+  }
+  lines.reverse(); // newest first, as Schwab writes it
+  const title = `"Realized Gain/Loss - Lot Details for XXXX-1234 as of Wed Jan 01 08:00:00 EST 2025 from 01/02/2023 to 12/31/2024"${',""'.repeat(24)}`;
+  return {
+    transactions: `${HEADER}\r\n${lines.join('\r\n')}\r\n`,
+    gains: `${title}\r\n${LOT_HEADER}\r\n${lots.join('\r\n')}\r\n`,
+    rows: lines.length,
+    lots: lots.length,
+    openLots: state.reduce((sum, position) => sum + position.open.length + position.today.length, 0),
+    expected,
+  };
+}
+
+/** bench/shapes.mjs's shapes (and bench/profile.mjs's PROFILE_SHAPE): a name, what it is, and `generateLotHistory`'s options. */
+export const LOT_SHAPES = [
+  ['one-symbol', 'one symbol bought nine times in ten, each sale of 1–2 lots named by the broker: ~75,000 open lots in one book', { symbols: 1, buyShare: 0.9, lotsPerSale: 2 }],
+  ['specific-lots', '10 symbols, sales of 1–3 lots named by the broker, ~1,000 open lots a symbol', { symbols: 10, buyShare: 0.7, lotsPerSale: 3 }],
+  ['fifo-no-lots', '50 symbols, no lot details: sales of 1–4 lots matched first in, first out, the last in part', { symbols: 50, buyShare: 0.6, lotsPerSale: 4, pick: 'fifo', brokerLots: false }],
+  ['many-symbols', '20,000 symbols, five rows each, sales of 1–2 lots named by the broker', { symbols: 20_000, buyShare: 0.6, lotsPerSale: 2 }],
+];
+
 const DATED_ROW = /^"(\d\d)\/(\d\d)\/(\d{4})/;
 const isoOfRow = (line) => {
   const [, month, day, year] = DATED_ROW.exec(line);

@@ -1,5 +1,11 @@
-// Uploads for the benchmarks: the trader's account, and a multipart upload timed to the byte.
+// Uploads for the benchmarks: the trader's account, a multipart upload timed to the byte, and an
+// import into a fresh service measured as bench/scale.mjs and bench/shapes.mjs report it.
+import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HEALTH_PROBES, load } from './load.mjs';
+import { childPids, cpuSecondsOf, createDatabase, databaseCpuSeconds, loadSignIn, peakRssMb, startBenchService, waitForReady } from './service.mjs';
 
 export async function setAccount(session) {
   const response = await session.fetch('/auth/profile', {
@@ -47,4 +53,46 @@ export function timedUpload(base, cookie, parts, path = '/api/upload-csv') {
     req.on('error', reject);
     req.end(body, () => (sentAt = performance.now()));
   });
+}
+
+/**
+ * A fresh service on a fresh database (embedded, or a new database of `serverUrl`'s server), a trader
+ * signed in with the account set, and one upload of `pair` ({transactions, gains} Schwab files) timed
+ * while /health/live is probed as a monitor would (HEALTH_PROBES): the upload's time and first progress
+ * line, the CPU the service and the database used for it, the service's and the embedded engine's peak
+ * RSS, and the probes' p99. Then `after` ({ url, session, service }) runs against the account before
+ * the service stops, and what it answers comes back as `after`.
+ * @template T
+ * @param {{ pair: { transactions: string, gains: string }, serverUrl?: string, trader: string, after?: (context: { url: string, session: { cookie: string, fetch: typeof fetch }, service: { pid: number } }) => Promise<T> }} options
+ */
+export async function importIntoFreshService({ pair, serverUrl, trader, after }) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'sta-bench-import-'));
+  const database = serverUrl ? await createDatabase(serverUrl) : undefined;
+  const service = await startBenchService({
+    dataDir,
+    databaseUrl: database?.url,
+    users: [trader],
+    env: { UPLOAD_MAX_BYTES: String(Math.max(52_428_800, (pair.transactions.length + pair.gains.length) * 2)) },
+  });
+  const { url } = service;
+  try {
+    await waitForReady(url, 60_000);
+    const session = await (await loadSignIn(dataDir))({ url }, trader);
+    await setAccount(session);
+    const cpuNow = () => ({ service: cpuSecondsOf(service.pid), database: databaseCpuSeconds(service.pid, serverUrl !== undefined) });
+    const cpuBefore = cpuNow();
+    const importing = timedUpload(url, session.cookie, schwabPair(pair.transactions, pair.gains));
+    const live = await load({ url: `${url}/health/live`, ...HEALTH_PROBES, until: importing });
+    const imported = await importing;
+    const cpuAfter = cpuNow();
+    const importCpu = { service: cpuAfter.service - cpuBefore.service, database: cpuAfter.database - cpuBefore.database };
+    const servicePeak = peakRssMb(service.pid);
+    const enginePeak = childPids(service.pid).map(peakRssMb).reduce((sum, each) => sum + each, 0);
+    const then = after === undefined ? undefined : await after({ url, session, service });
+    return { imported, importCpu, live, servicePeak, enginePeak, after: then };
+  } finally {
+    await service.stop();
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
 }
