@@ -4,6 +4,7 @@ import { BatchFeed, collectGarbageAbove, turnIfDue } from '@app/shared';
 import { DomainError, type IsoDate } from '@app/shared/domain';
 import { TradeLedger, type AccountLedger, type LedgerRest } from '@app/trades';
 import { keyedAsRead, keyingSteps, lotKeying, naturalKeyOf, transactionKeying, type RowKeying } from '../domain/fingerprint.js';
+import { mappingSteps } from '../domain/group-by.js';
 import { matchTrades, symbolKey, type MatchResult } from '../domain/hybrid-matcher.js';
 import type { MatchedTrade } from '../domain/matched-trade.js';
 import { ImportFileError } from '../domain/import.errors.js';
@@ -517,15 +518,18 @@ async function ledgerRestOf(result: MatchResult): Promise<LedgerRest> {
     dividends: result.dividends,
     positions: await runStepsWithTurns(result.positions.entrySteps(), TURNS),
     companyNames: result.companyNames,
-    openLots: result.openLots.map((lot) => ({
-      symbol: lot.symbol,
-      side: lot.side,
-      openDate: lot.openDate,
-      shares: lot.quantity,
-      cost: lot.amount,
-      price: lot.txPrice,
-      source: lot.source,
-    })),
+    openLots: await runStepsWithTurns(
+      mappingSteps(result.openLots, (lot) => ({
+        symbol: lot.symbol,
+        side: lot.side,
+        openDate: lot.openDate,
+        shares: lot.quantity,
+        cost: lot.amount,
+        price: lot.txPrice,
+        source: lot.source,
+      })),
+      TURNS,
+    ),
   };
 }
 

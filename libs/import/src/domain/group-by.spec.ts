@@ -1,5 +1,5 @@
 import { random } from '../testing/random.js';
-import { groupBy, groupingSteps, PlaceGroups, sortingSteps } from './group-by.js';
+import { groupBy, groupingSteps, mappingSteps, PlaceGroups, sortingSteps } from './group-by.js';
 import { ROWS_PER_TURN, runSteps } from './turns.js';
 
 describe('groupBy', () => {
@@ -86,5 +86,22 @@ describe('sortingSteps', () => {
     let stops = 0;
     while (steps.next().done !== true) stops += 1;
     expect(stops).toBe(2);
+  });
+});
+
+describe('mappingSteps', () => {
+  it('gives what map gives, stopping every ROWS_PER_TURN items', () => {
+    const items = Array.from({ length: 2 * ROWS_PER_TURN + 5 }, (_, index) => index);
+    const steps = mappingSteps(items, (item) => `#${item}`);
+    let stops = 0;
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done) {
+        expect(step.value).toEqual(items.map((item) => `#${item}`));
+        break;
+      }
+      stops += 1;
+    }
+    expect(stops).toBe(2);
+    expect(runSteps(mappingSteps([], (item) => item))).toEqual([]);
   });
 });

@@ -318,10 +318,11 @@ describe('matchTrades', () => {
       const sliced = await matchTrades(rows, lots, { pause: async () => void (pauses += 1), sliceSize: 7 });
       // A pause between every 7 rows gone through three times (made ready, their sales found, applied;
       // these rows, not in time order, are sorted at once), one after 7 of the 9 sales whose broker lots
-      // are shared out, and one every 7 of the lots and trades the result counts.
+      // are shared out, and one every 7 of the lots, trades and open lots the result goes through.
       const sales = rows.filter((row) => row.action === 'Sell').length;
       expect(sales).toBe(9);
-      const counted = lots.length + sliced.trades.length;
+      expect(sliced.openLots.length).toBeGreaterThan(28);
+      const counted = lots.length + sliced.trades.length + sliced.openLots.length;
       expect(pauses).toBe(3 * Math.floor((rows.length - 1) / 7) + Math.floor(sales / 7) + Math.floor(counted / 7));
       expect(sliced).toEqual(matchTrades(rows, lots));
       // Matching lets go of each row it has applied, in arrays of its own: the ones given are as they were.

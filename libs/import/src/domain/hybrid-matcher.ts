@@ -323,11 +323,20 @@ class MatchRun {
       if (++counted % sliceSize === 0) yield;
       if (trade.source === 'broker') brokerTrades += 1;
     }
+    const openLots: RemainingLot[] = [];
+    for (const book of this.books.values()) {
+      for (const queue of [book.long, book.short]) {
+        for (const lot of queue.eachOpenLot()) {
+          if (++counted % sliceSize === 0) yield;
+          openLots.push(lot);
+        }
+      }
+    }
     return {
       trades: this.trades,
       dividends: this.dividends,
       positions: this.positions,
-      openLots: [...this.books.values()].flatMap((book) => [...book.long.openLots(), ...book.short.openLots()]),
+      openLots,
       unmatchedLots,
       companyNames: this.companyNames,
       warnings: this.warnings,

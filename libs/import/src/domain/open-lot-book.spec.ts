@@ -88,7 +88,7 @@ describe('OpenLotQueue', () => {
         }
         if (step % 100 === 0) expect(queue.total).toEqual(Decimal.sum(plain.lots.map((lot) => lot.quantity)));
       }
-      expect(queue.openLots().map((lot) => `${lot.line}:${lot.quantity.toString()}`)).toEqual(plain.open());
+      expect([...queue.eachOpenLot()].map((lot) => `${lot.line}:${lot.quantity.toString()}`)).toEqual(plain.open());
     }
   });
 
