@@ -13,11 +13,10 @@
 // - then /api/months and the busiest month's /api/month/{m}: the first (uncached) answer and p99
 //   under 64 connections for 5 s, with the CPU the service and this load generator used meanwhile.
 // Exit code 1 when a goal is missed.
-import { availableParallelism } from 'node:os';
 import { load, timedRequest } from './support/load.mjs';
 import { cpuMeter } from './support/service.mjs';
 import { activeTraderSymbols, dailyUploads, generateActiveTraderHistory } from './support/trading-history.mjs';
-import { importIntoFreshService, schwabPair, timedUpload } from './support/uploads.mjs';
+import { importCpuText, importIntoFreshService, schwabPair, timedUpload } from './support/uploads.mjs';
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL?.trim() || undefined;
 const SIZES = process.env.BENCH_SCALE === '1m' ? [10_000, 100_000, 1_000_000] : [10_000, 100_000];
@@ -90,18 +89,13 @@ async function main() {
     return mark(met);
   };
   console.log(`\nhow cost grows, active-trader shape, ${server ? 'PostgreSQL server' : 'embedded database'}\n`);
-  // The import's CPU (the service's threads, the database's processes) over the machine's cores: no
-  // overlap of their work can finish it sooner (README "How cost grows").
-  const cores = availableParallelism();
-  const cpuOf = ({ service, database }) =>
-    Number.isNaN(database) ? `${service.toFixed(1)} s + –` : `${service.toFixed(1)} + ${database.toFixed(1)} s (≥ ${((service + database) / cores).toFixed(1)} s on ${cores} cores)`;
   console.log('| rows (lots) | symbols | import | first progress line | rows/s | CPU during it: service + database | service peak RSS | engine peak RSS | /health/live p99 during it | one new day | 90-day overlap | /api/months first, p99 | busiest month first, p99 |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     const seconds = r.imported.totalMs / 1000;
     const [months, month] = r.reports;
     console.log(
-      `| ${r.base.rows.toLocaleString('en-US')} (${r.base.lots.toLocaleString('en-US')}) | ${activeTraderSymbols(r.size).toLocaleString('en-US')} | ${seconds.toFixed(1)} s${check(goals.import(r.base.rows, seconds))} | ${r.imported.firstLineMs.toFixed(0)} ms${check(goals.firstLine(r.base.rows, r.imported.firstLineMs))} | ${Math.round(r.base.rows / seconds).toLocaleString('en-US')} | ${cpuOf(r.importCpu)} | ${r.servicePeak} MB${check(goals.rss(r.base.rows, r.servicePeak))} | ${r.enginePeak ? `${r.enginePeak} MB` : '–'} | ${r.live.p99} ms${check(r.live.p99 <= 50)} | ${r.day.totalMs.toFixed(0)} ms (${r.lastDay.rows} rows)${check(goals.daily(r.base.rows, r.day.totalMs))} | ${r.ninety.totalMs.toFixed(0)} ms (${r.overlap.rows} rows, ${r.overlapNew.rows} new)${check(goals.daily(r.base.rows, r.ninety.totalMs))} | ${months.firstMs.toFixed(0)} ms${check(goals.first(r.base.rows, months.firstMs))}, ${months.p99} ms${check(months.p99 <= 50)} | ${month.firstMs.toFixed(0)} ms${check(goals.first(r.base.rows, month.firstMs))}, ${month.p99} ms (${r.busiest.total_trades} trades; CPU: service ${percent(month.serviceCpu)}, load ${percent(month.clientCpu)})${check(month.p99 <= 50)} |`,
+      `| ${r.base.rows.toLocaleString('en-US')} (${r.base.lots.toLocaleString('en-US')}) | ${activeTraderSymbols(r.size).toLocaleString('en-US')} | ${seconds.toFixed(1)} s${check(goals.import(r.base.rows, seconds))} | ${r.imported.firstLineMs.toFixed(0)} ms${check(goals.firstLine(r.base.rows, r.imported.firstLineMs))} | ${Math.round(r.base.rows / seconds).toLocaleString('en-US')} | ${importCpuText(r.importCpu)} | ${r.servicePeak} MB${check(goals.rss(r.base.rows, r.servicePeak))} | ${r.enginePeak ? `${r.enginePeak} MB` : '–'} | ${r.live.p99} ms${check(r.live.p99 <= 50)} | ${r.day.totalMs.toFixed(0)} ms (${r.lastDay.rows} rows)${check(goals.daily(r.base.rows, r.day.totalMs))} | ${r.ninety.totalMs.toFixed(0)} ms (${r.overlap.rows} rows, ${r.overlapNew.rows} new)${check(goals.daily(r.base.rows, r.ninety.totalMs))} | ${months.firstMs.toFixed(0)} ms${check(goals.first(r.base.rows, months.firstMs))}, ${months.p99} ms${check(months.p99 <= 50)} | ${month.firstMs.toFixed(0)} ms${check(goals.first(r.base.rows, month.firstMs))}, ${month.p99} ms (${r.busiest.total_trades} trades; CPU: service ${percent(month.serviceCpu)}, load ${percent(month.clientCpu)})${check(month.p99 <= 50)} |`,
     );
   }
   if (failed) process.exitCode = 1;

@@ -7,10 +7,9 @@
 // answer ≤ 100 ms. Every shape's figures are checked as well: per symbol, the trades, their P&L to the
 // cent and the shares still held (`/api/symbols/summary`) against what the generator knows.
 // BENCH_SHAPES=one-symbol,many-symbols runs only those. Exit code 1 when a goal is missed or a figure is wrong.
-import { availableParallelism } from 'node:os';
 import { timedRequest } from './support/load.mjs';
 import { generateLotHistory, LOT_SHAPES as SHAPES } from './support/trading-history.mjs';
-import { importIntoFreshService } from './support/uploads.mjs';
+import { importCpuText, importIntoFreshService } from './support/uploads.mjs';
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL?.trim() || undefined;
 const ROWS = 100_000;
@@ -58,9 +57,6 @@ async function main() {
     if (!met) failed = true;
     return met ? ' ✓' : ' ✗';
   };
-  const cores = availableParallelism();
-  const cpuOf = ({ service, database }) =>
-    Number.isNaN(database) ? `${service.toFixed(1)} s + –` : `${service.toFixed(1)} + ${database.toFixed(1)} s (≥ ${((service + database) / cores).toFixed(1)} s on ${cores} cores)`;
   console.log(`\nthe import at other shapes, ${ROWS.toLocaleString('en-US')} rows, ${server ? 'PostgreSQL server' : 'embedded database'}\n`);
   for (const { name, description } of results) console.log(`- \`${name}\`: ${description}`);
   console.log('\n| shape | rows (lots) | open lots at the end | import | first progress line | rows/s | CPU during it: service + database | service peak RSS | engine peak RSS | /health/live p99 during it | /api/months first | figures |');
@@ -69,7 +65,7 @@ async function main() {
     const seconds = r.imported.totalMs / 1000;
     const { monthsFirstMs, wrong } = r.after;
     console.log(
-      `| \`${r.name}\` | ${r.history.rows.toLocaleString('en-US')} (${r.history.lots.toLocaleString('en-US')}) | ${r.history.openLots.toLocaleString('en-US')} | ${seconds.toFixed(1)} s${check(seconds <= (server ? 2 : 4))} | ${r.imported.firstLineMs.toFixed(0)} ms${check(r.imported.firstLineMs <= 200)} | ${Math.round(r.history.rows / seconds).toLocaleString('en-US')} | ${cpuOf(r.importCpu)} | ${r.servicePeak} MB${check(r.servicePeak <= 400)} | ${r.enginePeak ? `${r.enginePeak} MB` : '–'} | ${r.live.p99} ms${check(r.live.p99 <= 50)} | ${monthsFirstMs.toFixed(0)} ms${check(monthsFirstMs <= 100)} | ${wrong.length === 0 ? 'exact' : `${wrong.length} symbols wrong`}${check(wrong.length === 0)} |`,
+      `| \`${r.name}\` | ${r.history.rows.toLocaleString('en-US')} (${r.history.lots.toLocaleString('en-US')}) | ${r.history.openLots.toLocaleString('en-US')} | ${seconds.toFixed(1)} s${check(seconds <= (server ? 2 : 4))} | ${r.imported.firstLineMs.toFixed(0)} ms${check(r.imported.firstLineMs <= 200)} | ${Math.round(r.history.rows / seconds).toLocaleString('en-US')} | ${importCpuText(r.importCpu)} | ${r.servicePeak} MB${check(r.servicePeak <= 400)} | ${r.enginePeak ? `${r.enginePeak} MB` : '–'} | ${r.live.p99} ms${check(r.live.p99 <= 50)} | ${monthsFirstMs.toFixed(0)} ms${check(monthsFirstMs <= 100)} | ${wrong.length === 0 ? 'exact' : `${wrong.length} symbols wrong`}${check(wrong.length === 0)} |`,
     );
   }
   for (const r of results) for (const line of r.after.wrong.slice(0, 5)) console.log(`${r.name}: ${line}`);

@@ -361,8 +361,8 @@ export function generateLotHistory({ rows = 100_000, symbols = 10, buyShare = 0.
 
 /** bench/shapes.mjs's shapes (and bench/profile.mjs's PROFILE_SHAPE): a name, what it is, and `generateLotHistory`'s options. */
 export const LOT_SHAPES = [
-  ['one-symbol', 'one symbol bought nine times in ten, each sale of 1–2 lots named by the broker: ~75,000 open lots in one book', { symbols: 1, buyShare: 0.9, lotsPerSale: 2 }],
-  ['specific-lots', '10 symbols, sales of 1–3 lots named by the broker, ~1,000 open lots a symbol', { symbols: 10, buyShare: 0.7, lotsPerSale: 3 }],
+  ['one-symbol', 'one symbol bought nine times in ten, each sale of 1–2 lots named by the broker: ~85,000 open lots in one book', { symbols: 1, buyShare: 0.9, lotsPerSale: 2 }],
+  ['specific-lots', '10 symbols, sales of 1–3 lots named by the broker, some in part: ~3,800 open lots a symbol', { symbols: 10, buyShare: 0.7, lotsPerSale: 3 }],
   ['fifo-no-lots', '50 symbols, no lot details: sales of 1–4 lots matched first in, first out, the last in part', { symbols: 50, buyShare: 0.6, lotsPerSale: 4, pick: 'fifo', brokerLots: false }],
   ['many-symbols', '20,000 symbols, five rows each, sales of 1–2 lots named by the broker', { symbols: 20_000, buyShare: 0.6, lotsPerSale: 2 }],
 ];

@@ -2,7 +2,7 @@
 // import into a fresh service measured as bench/scale.mjs and bench/shapes.mjs report it.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HEALTH_PROBES, load } from './load.mjs';
 import { childPids, cpuSecondsOf, createDatabase, databaseCpuSeconds, loadSignIn, peakRssMb, startBenchService, waitForReady } from './service.mjs';
@@ -95,4 +95,14 @@ export async function importIntoFreshService({ pair, serverUrl, trader, after })
     await database?.drop();
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * An import's CPU (`importIntoFreshService`'s `importCpu`: the service's threads, the database's
+ * processes) as the tables show it, with what it takes at least over the machine's cores: no overlap
+ * of their work can finish the import sooner (README "How cost grows").
+ */
+export function importCpuText({ service, database }) {
+  const cores = availableParallelism();
+  return Number.isNaN(database) ? `${service.toFixed(1)} s + –` : `${service.toFixed(1)} + ${database.toFixed(1)} s (≥ ${((service + database) / cores).toFixed(1)} s on ${cores} cores)`;
 }
