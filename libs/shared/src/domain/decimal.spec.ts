@@ -98,6 +98,40 @@ describe('Decimal', () => {
         }
       }
     });
+
+    it('multiplies and divides by whole numbers (shares, a hundred) as bigint arithmetic on the units does, at every size', () => {
+      // Whole factors and divisors are worked in numbers while every step stays under 2^52: values on
+      // both sides of that, of every size, and halves exactly (where rounding goes away from zero).
+      const unit = 10n ** 10n;
+      const wholes: bigint[] = [1n, 2n, 3n, 7n, 100n, 1_000n, 99_999n, 900_719n, (1n << 52n) / unit, (1n << 53n) / unit, 10n ** 9n];
+      const units: bigint[] = [0n, 1n, 5n, unit / 2n, unit * 3n + unit / 2n, 7n * unit];
+      for (const bits of [30n, 52n, 53n, 61n, 70n]) units.push((1n << bits) - 1n, 1n << bits, (1n << bits) + 1n);
+      let seed = 11n;
+      for (let index = 0; index < 80; index += 1) {
+        seed = (seed * 6_364_136_223_846_793_005n + 1_442_695_040_888_963_407n) % (1n << 64n);
+        units.push(seed % (1n << BigInt(4 + (index % 60))));
+      }
+      const signed = (values: bigint[]): bigint[] => values.flatMap((value) => [value, -value]);
+      for (const a of signed(units)) {
+        const x = Decimal.fromUnits(a);
+        for (const places of [0, 2, 4, 9]) {
+          const step = 10n ** BigInt(10 - places);
+          expect([a, places, x.round(places)]).toEqual([a, places, Decimal.fromUnits(divideRounded(a, step) * step)]);
+        }
+        for (const whole of signed(wholes)) {
+          const w = Decimal.fromUnits(whole * unit);
+          // `toEqual` compares the forms too: one made in numbers is the value `fromUnits` makes.
+          expect([a, whole, x.mul(w), w.mul(x), x.div(w)]).toEqual([a, whole, Decimal.fromUnits(a * whole), Decimal.fromUnits(a * whole), Decimal.fromUnits(divideRounded(a, whole))]);
+          for (const other of [1n, 3n, 100n, 999_983n, -7n]) {
+            const o = Decimal.fromUnits(other * unit);
+            expect([a, whole, other, x.mulDiv(w, o), x.mulDiv(o, w)]).toEqual([a, whole, other, Decimal.fromUnits(divideRounded(a * whole, other)), Decimal.fromUnits(divideRounded(a * other, whole))]);
+          }
+        }
+      }
+      expect(() => d('1').div(d('0'))).toThrow(RangeError);
+      expect(() => d('1').mulDiv(d('2'), d('0'))).toThrow(RangeError);
+      expect([d('-0.5').div(1).sign(), d('0').mulDiv(-3, 7), d('-0.00000000005').div(-1).toString()]).toEqual([-1, Decimal.ZERO, '0.0000000001']);
+    });
   });
 
   describe('rounding for display', () => {
