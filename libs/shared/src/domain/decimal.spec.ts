@@ -86,6 +86,7 @@ describe('Decimal', () => {
         const x = Decimal.fromUnits(a);
         expect([a, x.rawUnits, x.toString(), x.sign(), x.neg().rawUnits, x.abs().rawUnits]).toEqual([a, a, reference(a), signOf(a), -a, a < 0n ? -a : a]);
         const exact = x.exactUnits;
+        expect([a, x.hasExactUnits]).toEqual([a, exact !== undefined]);
         if (exact !== undefined) expect([a, BigInt(exact)]).toEqual([a, a]);
         if (a < 1n << 53n && a > -(1n << 53n)) expect([a, exact]).toEqual([a, Number(a)]);
         expect([a, Decimal.parse(reference(a))]).toEqual([a, x]);

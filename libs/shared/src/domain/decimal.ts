@@ -1,3 +1,5 @@
+import { writeDigits, writeFixed } from './ascii-digits.js';
+
 /**
  * Exact decimal numbers for money, prices, quantities and percentages.
  *
@@ -221,6 +223,54 @@ export class Decimal {
     return typeof low === 'number' && high < HIGH_EXACT && high >= -HIGH_EXACT ? high * SPLIT + low : undefined;
   }
 
+  /**
+   * Whether `exactUnits` is defined, without making its number: a count of units beyond 2^31 is a
+   * heap number of its own when a call returns it (writing an import's figures made millions of them).
+   */
+  get hasExactUnits(): boolean {
+    const { high, low } = this;
+    return typeof low === 'number' && high < HIGH_EXACT && high >= -HIGH_EXACT;
+  }
+
+  /**
+   * Writes the text `toString` gives as ASCII bytes at `at` (room seen to by the caller: number-bytes.ts),
+   * answering where it ends: without making the string, or, within a number's exact range (every broker
+   * figure and nearly every sum), the count of units as a number of its own. The units are parted into
+   * the whole and the places by a division (a double's remainder is a call in V8), the places written as
+   * two halves below 10^5 in small-integer arithmetic.
+   */
+  writeText(bytes: Uint8Array, at: number): number {
+    const { high, low } = this;
+    if (typeof low !== 'number' || high >= HIGH_EXACT || high < -HIGH_EXACT) {
+      const text = this.toString();
+      for (let index = 0; index < text.length; index += 1) bytes[at++] = text.charCodeAt(index);
+      return at;
+    }
+    let rest = high * SPLIT + low;
+    if (rest < 0) {
+      bytes[at++] = 0x2d; /* - */
+      rest = -rest;
+    }
+    // Both divisions below give exact floors: a quotient of integers below 2^53 by 10^10 is below 2^20,
+    // where doubles are 2^-33 apart, so one short of a whole number by 10^-10 or more stays short of it
+    // (and so does the fraction's by 10^5, short by 10^-5 or more).
+    const whole = Math.floor(rest / UNIT_NUMBER);
+    const fraction = rest - whole * UNIT_NUMBER;
+    at = writeDigits(bytes, whole, at);
+    if (fraction === 0) return at;
+    const first = Math.floor(fraction / HALF_UNIT);
+    const second = fraction - first * HALF_UNIT;
+    let last = second === 0 ? first : second;
+    let width = HALF_PLACES;
+    while (last % 10 === 0) {
+      last /= 10;
+      width -= 1;
+    }
+    bytes[at++] = 0x2e; /* . */
+    if (second !== 0) at = writeFixed(bytes, first, HALF_PLACES, at);
+    return writeFixed(bytes, last, width, at);
+  }
+
   add(other: DecimalInput): Decimal {
     const that = Decimal.of(other);
     const a = this.exactUnits;
@@ -429,6 +479,9 @@ export class Decimal {
 
 /** 10^SCALE, the units of 1, as a number. */
 const UNIT_NUMBER = NUMBER_POWERS[SCALE];
+/** `writeText` writes the SCALE places as two halves of this many digits, each below 2^31. */
+const HALF_PLACES = SCALE / 2;
+const HALF_UNIT = NUMBER_POWERS[HALF_PLACES];
 /** Integers up to this size keep every step of `quotientInNumbers` exact (a product of a quotient and a divisor stays under 2^53). */
 const NUMBER_STEP_LIMIT = 2 ** 52;
 

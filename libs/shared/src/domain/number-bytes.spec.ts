@@ -9,12 +9,14 @@ function written(write: (buffer: Buffer, at: number) => number): { text: string;
 }
 
 describe('figures written as bytes', () => {
-  it('writes a decimal as Decimal.toString does, in no more than its room (units of 1 to 24 digits, trailing zeros or not, either sign)', () => {
+  it('writes a decimal as Decimal.toString does, in no more than its room (units of 1 to 24 digits, trailing zeros or not, either sign, just below a whole number)', () => {
     // Every length of digits with every count of trailing zeros, the digits from a fixed sequence
     // (Park and Miller's: its products stay below 2^53, so every digit comes up).
     let state = 2026;
     const digit = () => (state = (state * 48_271) % 2_147_483_647) % 10;
-    const values = ['0', '0.0000000001', '0.00001', '0.0001', '0.1', '12.5', '100', '900719.9254740991', '900719.9254740992', '123456789012345678901.0000000001'].map((text) =>
+    const values = ['0', '0.0000000001', '0.00001', '0.0001', '0.1', '12.5', '100', '900719.9254740991', '900719.9254740992', '123456789012345678901.0000000001']
+      // Just below a whole number: as close as a division of the units by 10^10 in doubles comes to it.
+      .concat(['900718.9999999999', '900719', '899999.9999999999', '524287.9999999999', '1.9999999999']).map((text) =>
       Decimal.parse(text),
     );
     for (let digits = 1; digits <= 24; digits += 1) {
