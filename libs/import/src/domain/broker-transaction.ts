@@ -50,7 +50,7 @@ export interface BrokerTransaction {
   readonly dayOrder?: number;
 }
 
-/** A transaction's fields, in the order they are packed in (figures, numbers, texts). */
+/** A transaction's fields' places among the figures, numbers and texts it is packed in. */
 const QUANTITY = 0;
 const PRICE = 1;
 const FEES = 2;
@@ -74,11 +74,19 @@ const packing = new FigurePacking({ figures: 4, numbers: 2, texts: 6 });
  */
 class PackedTransaction extends PackedFigures implements BrokerTransaction {
   constructor(tx: BrokerTransaction) {
-    super(packing, {
-      figures: [tx.quantity, tx.price, tx.fees, tx.amount],
-      numbers: [tx.line, tx.dayOrder],
-      texts: [tx.date, tx.asOfDate, tx.action, tx.kind, tx.symbol, tx.description],
-    });
+    super(packing);
+    this.putFigure(QUANTITY, tx.quantity);
+    this.putFigure(PRICE, tx.price);
+    this.putFigure(FEES, tx.fees);
+    this.putFigure(AMOUNT, tx.amount);
+    this.putNumber(LINE, tx.line);
+    this.putNumber(DAY_ORDER, tx.dayOrder);
+    this.putText(DATE, tx.date);
+    this.putText(AS_OF_DATE, tx.asOfDate);
+    this.putText(ACTION, tx.action);
+    this.putText(KIND, tx.kind);
+    this.putText(SYMBOL, tx.symbol);
+    this.putText(DESCRIPTION, tx.description);
     this.cellsJson = tx.cellsJson;
     this.fingerprint = tx.fingerprint;
   }

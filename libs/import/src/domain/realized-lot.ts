@@ -39,7 +39,7 @@ export interface RealizedLot {
   fingerprint?: string;
 }
 
-/** A lot's fields, in the order they are packed in (figures, numbers, texts). */
+/** A lot's fields' places among the figures, numbers and texts it is packed in. */
 const QUANTITY = 0;
 const PROCEEDS_PER_SHARE = 1;
 const COST_PER_SHARE = 2;
@@ -67,11 +67,22 @@ const packing = new FigurePacking({ figures: 8, numbers: 2, texts: 5 });
  */
 class PackedLot extends PackedFigures implements RealizedLot {
   constructor(lot: RealizedLot) {
-    super(packing, {
-      figures: [lot.quantity, lot.proceedsPerShare, lot.costPerShare, lot.proceeds, lot.costBasis, lot.gainLoss, lot.gainLossPercent, lot.disallowedLoss],
-      numbers: [lot.line, lot.washSale ? 1 : 0],
-      texts: [lot.symbol, lot.name, lot.closedDate, lot.openedDate, lot.term],
-    });
+    super(packing);
+    this.putFigure(QUANTITY, lot.quantity);
+    this.putFigure(PROCEEDS_PER_SHARE, lot.proceedsPerShare);
+    this.putFigure(COST_PER_SHARE, lot.costPerShare);
+    this.putFigure(PROCEEDS, lot.proceeds);
+    this.putFigure(COST_BASIS, lot.costBasis);
+    this.putFigure(GAIN_LOSS, lot.gainLoss);
+    this.putFigure(GAIN_LOSS_PERCENT, lot.gainLossPercent);
+    this.putFigure(DISALLOWED_LOSS, lot.disallowedLoss);
+    this.putNumber(LINE, lot.line);
+    this.putNumber(WASH_SALE, lot.washSale ? 1 : 0);
+    this.putText(SYMBOL, lot.symbol);
+    this.putText(NAME, lot.name);
+    this.putText(CLOSED_DATE, lot.closedDate);
+    this.putText(OPENED_DATE, lot.openedDate);
+    this.putText(TERM, lot.term);
     this.cellsJson = lot.cellsJson;
     this.fingerprint = lot.fingerprint;
   }
