@@ -192,10 +192,15 @@ class Term {
  * A sum of exact figures as PostgreSQL's numeric `SUM` writes it: with as many decimals as its most
  * precise term (each term as its row was written: the figure's shortest text); `0` for no terms,
  * as the statements' COALESCE gives. Summed in a number while one holds the units exactly (below
- * 2^53: every sum of an account's figures short of $900,000), then in a bigint.
+ * 2^53: $900,719.92…); a term that would take it past that carries the number into a bigint and starts
+ * it again, so the sum is the bigint and the number. A sum kept in the bigint once past it (a heavy
+ * trader's gross profit, a year's volume) made three bigints for every term added after: 14 MB of the
+ * 100,000-row import's allocations, where carrying takes one now and then.
  */
 class NumericSum {
+  /** Units in a number, exact (below 2^53 either way). */
   private exact = 0;
+  /** Units carried out of `exact`, and terms beyond a number's exact units: the sum is this and `exact`. */
   private big: bigint | undefined;
   private places = 0;
 
@@ -203,17 +208,9 @@ class NumericSum {
     this.addFigure(term.value, term.places);
   }
 
-  /**
-   * Adds a figure with its decimals, as `add` does a term's (a figure that goes into one sum only
-   * needs no `Term`). Its units are summed here: handed to `addParts`, a call V8 did not inline, a
-   * count of units beyond 2^31 was a heap number of its own (30 MB of a 100,000-row import's).
-   */
+  /** Adds a figure with its decimals, as `add` does a term's (a figure that goes into one sum only needs no `Term`). */
   addFigure(value: Decimal, places = decimalPlaces(value)): void {
-    if (places > this.places) this.places = places;
-    const units = value.exactUnits;
-    const next = this.big === undefined && units !== undefined ? exactSum(this.exact, units) : undefined;
-    if (next !== undefined) this.exact = next;
-    else this.big = this.rawUnits + value.rawUnits;
+    this.addParts(value.exactUnits, value, places);
   }
 
   /** Adds another sum (a sum of sums: the decimals of the most precise). */
@@ -223,8 +220,18 @@ class NumericSum {
 
   /** Adds a term or a sum given by its parts (a `Term`'s, a `NumericSum`'s, `SumList`'s): its units as a number where they are exact, else as `whole`'s bigint, and its decimals. */
   addParts(exact: number | undefined, whole: { readonly rawUnits: bigint }, places: number): void {
-    this.addUnits(exact, whole);
     if (places > this.places) this.places = places;
+    if (exact === undefined) {
+      this.big = (this.big ?? 0n) + whole.rawUnits;
+      return;
+    }
+    const next = exactSum(this.exact, exact);
+    if (next !== undefined) {
+      this.exact = next;
+      return;
+    }
+    this.big = (this.big ?? 0n) + BigInt(this.exact);
+    this.exact = exact;
   }
 
   text(): string {
@@ -233,14 +240,7 @@ class NumericSum {
 
   /** The units so far as a bigint. */
   get rawUnits(): bigint {
-    return this.big ?? BigInt(this.exact);
-  }
-
-  /** Adds units given as a number where one holds them exactly (`exact`), else as `whole`'s bigint. */
-  private addUnits(exact: number | undefined, whole: { readonly rawUnits: bigint }): void {
-    const next = this.big === undefined && exact !== undefined ? exactSum(this.exact, exact) : undefined;
-    if (next !== undefined) this.exact = next;
-    else this.big = this.rawUnits + whole.rawUnits;
+    return unitsOf(this.exact, this.big);
   }
 }
 
@@ -250,9 +250,14 @@ function exactSum(exact: number, units: number): number | undefined {
   return next <= Number.MAX_SAFE_INTEGER && next >= -Number.MAX_SAFE_INTEGER ? next : undefined;
 }
 
-/** A sum as `NumericSum.text` writes it, from its parts: its units in a number while exact, else as a bigint. */
+/** A sum's units from its parts: a number's exact units, and what was carried out of it as a bigint. */
+function unitsOf(exact: number, big: bigint | undefined): bigint {
+  return big === undefined ? BigInt(exact) : big + BigInt(exact);
+}
+
+/** A sum as `NumericSum.text` writes it, from its parts (`unitsOf`). */
 function sumText(exact: number, big: bigint | undefined, places: number): string {
-  return (big === undefined ? Decimal.fromExactUnits(exact) : Decimal.fromUnits(big)).toFixed(places);
+  return (big === undefined ? Decimal.fromExactUnits(exact) : Decimal.fromUnits(big + BigInt(exact))).toFixed(places);
 }
 
 /**
@@ -263,7 +268,7 @@ function sumText(exact: number, big: bigint | undefined, places: number): string
 class SumList {
   private readonly exact: number[] = [];
   private readonly places: number[] = [];
-  /** The sums past a number's exact units, by place: next to none. */
+  /** What the sums carried past a number's exact units (`NumericSum`), by place: next to none. */
   private big: Map<number, bigint> | undefined;
 
   /** A new sum of no terms, at the end of the list. */
@@ -273,22 +278,34 @@ class SumList {
   }
 
   add(at: number, term: Term): void {
-    const big = this.big?.get(at);
-    const units = term.value.exactUnits;
     if (term.places > this.places[at]) this.places[at] = term.places;
-    const next = big === undefined && units !== undefined ? exactSum(this.exact[at], units) : undefined;
-    if (next !== undefined) this.exact[at] = next;
-    else (this.big ??= new Map()).set(at, (big ?? BigInt(this.exact[at])) + term.value.rawUnits);
+    const units = term.value.exactUnits;
+    if (units === undefined) {
+      this.carry(at, term.value.rawUnits);
+      return;
+    }
+    const next = exactSum(this.exact[at], units);
+    if (next !== undefined) {
+      this.exact[at] = next;
+      return;
+    }
+    this.carry(at, BigInt(this.exact[at]));
+    this.exact[at] = units;
   }
 
   /** Adds the sum at `at` to `sum`. */
   addTo(at: number, sum: NumericSum): void {
     const big = this.big?.get(at);
-    sum.addParts(big === undefined ? this.exact[at] : undefined, { rawUnits: big ?? BigInt(this.exact[at]) }, this.places[at]);
+    sum.addParts(big === undefined ? this.exact[at] : undefined, { rawUnits: unitsOf(this.exact[at], big) }, this.places[at]);
   }
 
   text(at: number): string {
     return sumText(this.exact[at], this.big?.get(at), this.places[at]);
+  }
+
+  private carry(at: number, units: bigint): void {
+    const big = (this.big ??= new Map());
+    big.set(at, (big.get(at) ?? 0n) + units);
   }
 }
 
