@@ -498,23 +498,23 @@ function exactProduct(a: number | undefined, b: number | undefined): Decimal | u
   return Math.abs(product) < NUMBER_STEP_LIMIT ? Decimal.fromExactUnits(product) : undefined;
 }
 
+/**
+ * ⌊n ÷ d⌋ for integers, 0 ≤ n and 0 < d below 2^52. Exact though the division of numbers is rounded:
+ * a quotient short of a whole number k is short of it by 1/d or more, more than half the k / 2^52
+ * between doubles near k (k × d < n + d < 2^53), so the rounding never reaches k.
+ */
+function floorQuotient(n: number, d: number): number {
+  return Math.floor(n / d);
+}
+
 /** `a ÷ b` for integers, rounded half away from zero (as `divideRounded`); undefined beyond 2^52. */
 function quotientInNumbers(a: number, b: number): number | undefined {
   const numerator = Math.abs(a);
   const denominator = Math.abs(b);
   if (numerator >= NUMBER_STEP_LIMIT || denominator >= NUMBER_STEP_LIMIT) return undefined;
-  let quotient = Math.floor(numerator / denominator);
-  let remainder = numerator - quotient * denominator;
-  // The division of numbers is rounded: the floor of it may be one off, which the remainder shows.
-  if (remainder < 0) {
-    quotient -= 1;
-    remainder += denominator;
-  } else if (remainder >= denominator) {
-    quotient += 1;
-    remainder -= denominator;
-  }
-  if (2 * remainder >= denominator) quotient += 1;
-  return a < 0 !== b < 0 ? -quotient : quotient;
+  const quotient = floorQuotient(numerator, denominator);
+  const rounded = 2 * (numerator - quotient * denominator) >= denominator ? quotient + 1 : quotient;
+  return a < 0 !== b < 0 ? -rounded : rounded;
 }
 
 /**
@@ -527,15 +527,8 @@ function shareInNumbers(a: number, n: number, d: number): number | undefined {
   const by = Math.abs(n);
   const over = Math.abs(d);
   if (magnitude >= NUMBER_STEP_LIMIT || over >= NUMBER_STEP_LIMIT) return undefined;
-  let whole = Math.floor(magnitude / over);
-  let rest = magnitude - whole * over;
-  if (rest < 0) {
-    whole -= 1;
-    rest += over;
-  } else if (rest >= over) {
-    whole += 1;
-    rest -= over;
-  }
+  const whole = floorQuotient(magnitude, over);
+  const rest = magnitude - whole * over;
   const part = rest * by;
   const wholePart = whole * by;
   if (part >= NUMBER_STEP_LIMIT || wholePart >= NUMBER_STEP_LIMIT) return undefined;
