@@ -401,8 +401,9 @@ export class Decimal {
     const exact = this.exactUnits;
     if (exact !== undefined) {
       const step = NUMBER_POWERS[SCALE - places];
+      // Below 2^52 units, rounded by less than a step (10^10 at most): still exact in a number.
       const steps = quotientInNumbers(exact, step);
-      if (steps !== undefined && Math.abs(steps * step) < NUMBER_STEP_LIMIT) return Decimal.fromExactUnits(steps * step);
+      if (steps !== undefined) return Decimal.fromExactUnits(steps * step);
     }
     const factor = pow10(SCALE - places);
     return Decimal.fromUnits(divideRounded(this.rawUnits, factor) * factor);

@@ -257,7 +257,7 @@ function unitsOf(exact: number, big: bigint | undefined): bigint {
 
 /** A sum as `NumericSum.text` writes it, from its parts (`unitsOf`). */
 function sumText(exact: number, big: bigint | undefined, places: number): string {
-  return (big === undefined ? Decimal.fromExactUnits(exact) : Decimal.fromUnits(big + BigInt(exact))).toFixed(places);
+  return (big === undefined ? Decimal.fromExactUnits(exact) : Decimal.fromUnits(unitsOf(exact, big))).toFixed(places);
 }
 
 /**
