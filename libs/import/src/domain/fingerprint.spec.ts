@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Decimal } from '@app/shared/domain';
 import { brokerLot, TransactionsBuilder } from '../testing/transaction-builders.js';
-import type { BrokerTransaction } from './broker-transaction.js';
+import { packedTransaction, type BrokerTransaction } from './broker-transaction.js';
 import { fingerprintLots, fingerprintTransactions, withLotFingerprints, withTransactionFingerprints } from './fingerprint.js';
-import type { RealizedLot } from './realized-lot.js';
+import { packedLot, type RealizedLot } from './realized-lot.js';
 
 /**
  * The natural keys as they are stored (../shared/spec/decisions.md §3): the first 128 bits of the SHA-256
@@ -72,6 +72,13 @@ describe('natural keys', () => {
     const turned = await withLotFingerprints('XXXX-1234', lots.map((lot) => ({ ...lot })), { pause: async () => undefined });
     expect(turned.map((lot) => lot.fingerprint)).toEqual(storedKeys('realized-lot', 'XXXX-1234', lots.map(lotFields)));
     expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('are the same on packed rows, which keep them as bytes', () => {
+    const packed = withTransactionFingerprints('XXXX-1234', transactions.map(packedTransaction));
+    expect(packed.map((tx) => tx.fingerprint)).toEqual(storedKeys('transaction', 'XXXX-1234', transactions.map(transactionFields)));
+    const packedLots = withLotFingerprints('XXXX-1234', lots.map(packedLot));
+    expect(packedLots.map((lot) => lot.fingerprint)).toEqual(storedKeys('realized-lot', 'XXXX-1234', lots.map(lotFields)));
   });
 
   it('tell apart the rows of a day whose keys begin alike, and count the repeats among them', () => {

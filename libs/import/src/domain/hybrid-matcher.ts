@@ -491,40 +491,42 @@ class MatchRun {
   }
 
   private closeWithBrokerLot(tx: BrokerTransaction, side: TradeSide, queue: OpenLotQueue, lot: RealizedLot): void {
-    const pieces = queue.takeOpenedOn(lot.openedDate, lot.quantity);
+    // Each figure read once: a packed lot makes a new Decimal at each reading (packed-figures.ts).
+    const { openedDate, quantity, costBasis, proceeds, gainLoss } = lot;
+    const pieces = queue.takeOpenedOn(openedDate, quantity);
     const taken = Decimal.sum(pieces.map((piece) => piece.quantity));
-    if (lot.quantity.sub(taken).gt(LOT_QUANTITY_TOLERANCE)) {
+    if (quantity.sub(taken).gt(LOT_QUANTITY_TOLERANCE)) {
       this.warnings.push({
         code: 'BROKER_LOT_NOT_OPEN',
         line: lot.line,
         symbol: symbolKey(lot.symbol),
         message:
-          `line ${lot.line}: broker lot of ${lot.quantity.toString()} ${symbolKey(lot.symbol)} opened ${lot.openedDate}: ` +
+          `line ${lot.line}: broker lot of ${quantity.toString()} ${symbolKey(lot.symbol)} opened ${openedDate}: ` +
           `only ${taken.toString()} shares opened that day are open in the transactions`,
       });
     }
     const openPrice = weightedPrice(pieces);
     const long = side === 'long';
-    const buyPrice = lot.costPerShare ?? lot.costBasis.div(lot.quantity);
-    const sellPrice = lot.proceedsPerShare ?? lot.proceeds.div(lot.quantity);
+    const buyPrice = lot.costPerShare ?? costBasis.div(quantity);
+    const sellPrice = lot.proceedsPerShare ?? proceeds.div(quantity);
     this.trades.push({
       symbol: symbolKey(tx.symbol),
       side,
       source: 'broker',
-      buyDate: long ? lot.openedDate : tx.date,
-      sellDate: long ? tx.date : lot.openedDate,
+      buyDate: long ? openedDate : tx.date,
+      sellDate: long ? tx.date : openedDate,
       closeDate: tx.date,
-      openDate: lot.openedDate,
-      volume: lot.quantity,
+      openDate: openedDate,
+      volume: quantity,
       buyPrice,
       sellPrice,
-      costBasis: lot.costBasis,
-      proceeds: lot.proceeds,
-      totalProfitLoss: lot.gainLoss,
+      costBasis,
+      proceeds,
+      totalProfitLoss: gainLoss,
       profitPerShare: sellPrice.sub(buyPrice),
-      returnPercentage: returnPercentageOf(lot.gainLoss, lot.costBasis),
-      holdingDays: daysBetween(lot.openedDate, tx.date),
-      tradeResult: tradeResultOf(lot.gainLoss),
+      returnPercentage: returnPercentageOf(gainLoss, costBasis),
+      holdingDays: daysBetween(openedDate, tx.date),
+      tradeResult: tradeResultOf(gainLoss),
       washSale: lot.washSale,
       disallowedLoss: lot.disallowedLoss,
       term: lot.term,

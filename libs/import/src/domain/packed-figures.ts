@@ -180,6 +180,15 @@ export class FigureChunk {
     }
   }
 
+  /** Sets the row's key from the first KEY_BYTES of `digest`, bytes as the codes of its characters (latin1). */
+  putKeyBytes(row: number, digest: string): void {
+    this.keyTexts?.delete(row);
+    const keys = (this.keys ??= Buffer.allocUnsafeSlow(ROWS_PER_CHUNK * KEY_BYTES));
+    const at = row * KEY_BYTES;
+    for (let index = 0; index < KEY_BYTES; index += 1) keys[at + index] = digest.charCodeAt(index);
+    this.keyKinds[row] = KEY_IN_BYTES;
+  }
+
   /** The row's key: a new string of the key put (the same text at every reading), or undefined. */
   key(row: number): string | undefined {
     switch (this.keyKinds[row]) {
@@ -332,5 +341,14 @@ export abstract class PackedFigures {
 
   set fingerprint(key: string | undefined) {
     this.#chunk.putKey(this.#row, key);
+  }
+
+  /**
+   * Sets the row's natural key from the SHA-256 digest it is the first 128 bits of, its bytes as the
+   * codes of the digest's characters (fingerprint.ts): `fingerprint` then reads those bytes in
+   * hexadecimal, as if they had been put as such.
+   */
+  keyIn(digest: string): void {
+    this.#chunk.putKeyBytes(this.#row, digest);
   }
 }
