@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { Decimal, decimalTextRoom, digestPrefix, writeDecimalText } from '@app/shared/domain';
+import { Decimal, DigestContent, digestPrefix } from '@app/shared/domain';
 import type { BrokerTransaction } from './broker-transaction.js';
 import { PackedFigures } from './packed-figures.js';
 import { CellMemo } from './parsers/csv-columns.js';
@@ -30,77 +30,15 @@ function memoised(transform: (text: string) => string): (text: string) => string
 
 /**
  * A row's content as the UTF-8 bytes its key is the digest of: `kind␞account␞` and the content's
- * fields joined by `␟`, numbers in their exact shortest form and a missing one empty. Written into one
- * buffer for all the rows of a file: making each field's string (a figure's text), an array of them and
- * their joined string for every row was a sixth of a 100,000-row import's allocations.
+ * fields joined by `␟`, numbers in their exact shortest form and a missing one empty, written into one
+ * buffer for all the rows of a file (`DigestContent`).
  */
-class KeyContent {
-  private bytes = Buffer.allocUnsafe(1024);
-  private readonly start: number;
-  private length: number;
-  private fields = 0;
-
-  constructor(kind: string, account: string) {
-    this.start = this.bytes.write(`${kind}\u001e${canonicalText(account).toUpperCase()}\u001e`, 0, 'utf8');
-    this.length = this.start;
-  }
-
-  /** Starts the next row's content. */
-  begin(): this {
-    this.length = this.start;
-    this.fields = 0;
-    return this;
-  }
-
-  text(value: string): this {
-    const at = this.field(3 * value.length);
-    let index = 0;
-    if (value.length <= SHORT_TEXT) {
-      for (; index < value.length; index += 1) {
-        const code = value.charCodeAt(index);
-        if (code > 0x7f) break;
-        this.bytes[at + index] = code;
-      }
-    }
-    this.length = index === value.length ? at + index : at + this.bytes.write(value, at, 'utf8');
-    return this;
-  }
-
-  /** A figure in its exact shortest form (`Decimal.toString`), '' when missing. */
-  number(value: Decimal | null): this {
-    if (value === null) return this.text('');
-    this.length = writeDecimalText(this.bytes, value, this.field(decimalTextRoom(value)));
-    return this;
-  }
-
-  /**
-   * The SHA-256 digest of the content, its 32 bytes as the characters of those codes ('binary', latin1): a key
-   * is its first 16 bytes, which a packed row keeps as they are (`keyIn`). The digest in hexadecimal,
-   * cut to 32 digits and copied into a string of its own (`digestPrefix`), then read back into bytes
-   * by the row, took 0.5 µs a row more (three strings of a row's key made to be dropped).
-   */
-  digest(): string {
-    return hash('sha256', this.bytes.subarray(0, this.length), 'binary');
-  }
-
-  /** Where the next field's bytes go (after its separator), with room for `room` of them. */
-  private field(room: number): number {
-    if (this.bytes.length < this.length + room + 1) {
-      const grown = Buffer.allocUnsafe(2 * (this.length + room + 1));
-      this.bytes.copy(grown, 0, 0, this.length);
-      this.bytes = grown;
-    }
-    if (this.fields > 0) this.bytes[this.length++] = 0x1f;
-    this.fields += 1;
-    return this.length;
-  }
+function keyContent(kind: string, account: string): DigestContent {
+  return new DigestContent(`${kind}\u001e${canonicalText(account).toUpperCase()}\u001e`, 0x1f);
 }
 
-/** Texts up to this long are copied a character at a time while they are ASCII; a call into Buffer's UTF-8 writer costs more. */
-const SHORT_TEXT = 32;
-
 /** A transaction's content, for the rows of one file (the first field is the row's day). */
-function transactionContent(): (content: KeyContent, tx: BrokerTransaction) => void {
+function transactionContent(): (content: DigestContent, tx: BrokerTransaction) => void {
   const action = memoised((text) => canonicalText(text).toLowerCase());
   const symbol = memoised((text) => canonicalText(text).toUpperCase());
   const description = memoised(canonicalText);
@@ -111,15 +49,15 @@ function transactionContent(): (content: KeyContent, tx: BrokerTransaction) => v
       .text(action(tx.action))
       .text(symbol(tx.symbol))
       .text(description(tx.description))
-      .number(tx.quantity)
-      .number(tx.price)
-      .number(tx.fees ?? Decimal.ZERO) // empty fees are 0
-      .number(tx.amount);
+      .decimal(tx.quantity)
+      .decimal(tx.price)
+      .decimal(tx.fees ?? Decimal.ZERO) // empty fees are 0
+      .decimal(tx.amount);
   };
 }
 
 /** A lot's content, for the rows of one file: what the broker says about it, not derived percentages or cut names. */
-function lotContent(): (content: KeyContent, lot: RealizedLot) => void {
+function lotContent(): (content: DigestContent, lot: RealizedLot) => void {
   const symbol = memoised((text) => canonicalText(text).toUpperCase());
   const term = memoised(canonicalText);
   return (content, lot) => {
@@ -127,13 +65,13 @@ function lotContent(): (content: KeyContent, lot: RealizedLot) => void {
       .text(lot.closedDate)
       .text(lot.openedDate)
       .text(symbol(lot.symbol))
-      .number(lot.quantity)
-      .number(lot.proceeds)
-      .number(lot.costBasis)
-      .number(lot.gainLoss)
+      .decimal(lot.quantity)
+      .decimal(lot.proceeds)
+      .decimal(lot.costBasis)
+      .decimal(lot.gainLoss)
       .text(term(lot.term ?? ''))
       .text(lot.washSale ? 'yes' : 'no')
-      .number(lot.disallowedLoss);
+      .decimal(lot.disallowedLoss);
   };
 }
 
@@ -153,15 +91,15 @@ export class RowKeying<T extends { fingerprint?: string }> {
   private readonly firstsByDay = new Map<string, Map<number, T | T[]>>();
   /** The contents seen more than once, by their digest: how many times. */
   private readonly repeats = new Map<string, number>();
-  private readonly content: KeyContent;
+  private readonly content: DigestContent;
 
   constructor(
     kind: string,
     account: string,
     private readonly dayOf: (row: T) => string,
-    private readonly write: (content: KeyContent, row: T) => void,
+    private readonly write: (content: DigestContent, row: T) => void,
   ) {
-    this.content = new KeyContent(kind, account);
+    this.content = keyContent(kind, account);
   }
 
   /**
@@ -176,7 +114,10 @@ export class RowKeying<T extends { fingerprint?: string }> {
       const row = rows[index];
       // Unit and record separators cannot occur in CSV text cells, so the content is unambiguous.
       this.write(content.begin(), row);
-      const digest = content.digest();
+      // The digest's 32 bytes as one character each: a packed row keeps the key's 16 as they are
+      // (`keyIn`). In hexadecimal, cut to 32 digits and copied into a string of its own, then read
+      // back into bytes by the row, each key was three strings made to be dropped (0.3-0.5 µs a row).
+      const digest = content.digest('binary');
       // The first occurrence is keyed by its content alone; a second identical fill of the day gets #2 …
       const day = this.dayOf(row);
       let firsts = firstsByDay.get(day);
@@ -204,14 +145,14 @@ const DIGEST_BYTES = 32;
 const KEY_BYTES = 16;
 
 /**
- * The first 28 bits of a digest (`KeyContent.digest`), a small integer: what `RowKeying` files its
+ * The first 28 bits of a digest (`DigestContent.digest` as one character a byte), a small integer: what `RowKeying` files its
  * day's first occurrences by (the first 7 hexadecimal digits of their keys).
  */
 function keyPrefixOf(digest: string): number {
   return (digest.charCodeAt(0) << 20) | (digest.charCodeAt(1) << 12) | (digest.charCodeAt(2) << 4) | (digest.charCodeAt(3) >> 4);
 }
 
-/** The first `bytes` of a digest (`KeyContent.digest`) in lower-case hexadecimal. */
+/** The first `bytes` of a digest (one character a byte) in lower-case hexadecimal. */
 function hexDigits(digest: string, bytes: number): string {
   return Buffer.from(digest, 'latin1').toString('hex', 0, bytes);
 }

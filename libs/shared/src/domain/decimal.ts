@@ -271,6 +271,30 @@ export class Decimal {
     return writeFixed(bytes, last, width, at);
   }
 
+  /**
+   * Writes the text `rawUnits.toString()` gives (the count of units) as ASCII bytes at `at`, answering
+   * where it ends, as `writeText` writes `toString`'s (room seen to by the caller: number-bytes.ts `unitsTextRoom`).
+   */
+  writeUnitsText(bytes: Uint8Array, at: number): number {
+    const { high, low } = this;
+    if (typeof low !== 'number' || high >= HIGH_EXACT || high < -HIGH_EXACT) {
+      const text = this.rawUnits.toString();
+      for (let index = 0; index < text.length; index += 1) bytes[at++] = text.charCodeAt(index);
+      return at;
+    }
+    let rest = high * SPLIT + low;
+    if (rest < 0) {
+      bytes[at++] = 0x2d; /* - */
+      rest = -rest;
+    }
+    // Below 2^53: the last eight digits, and those before them. The division gives the exact floor: its
+    // quotient is below 2^27, where doubles are 2^-26 apart, so one short of a whole number by 10^-8 or
+    // more (7.5·10^-9 is half a step) stays short of it.
+    const lead = Math.floor(rest / TAIL_UNIT);
+    const tail = rest - lead * TAIL_UNIT;
+    return lead === 0 ? writeDigits(bytes, tail, at) : writeFixed(bytes, tail, TAIL_DIGITS, writeDigits(bytes, lead, at));
+  }
+
   add(other: DecimalInput): Decimal {
     const that = Decimal.of(other);
     const a = this.exactUnits;
@@ -483,6 +507,9 @@ const UNIT_NUMBER = NUMBER_POWERS[SCALE];
 /** `writeText` writes the SCALE places as two halves of this many digits, each below 2^31. */
 const HALF_PLACES = SCALE / 2;
 const HALF_UNIT = NUMBER_POWERS[HALF_PLACES];
+/** `writeUnitsText` writes a count of units below 2^53 as its last TAIL_DIGITS digits and those before them. */
+const TAIL_DIGITS = 8;
+const TAIL_UNIT = NUMBER_POWERS[TAIL_DIGITS];
 /** Integers up to this size keep every step of `quotientInNumbers` exact (a product of a quotient and a divisor stays under 2^53). */
 const NUMBER_STEP_LIMIT = 2 ** 52;
 

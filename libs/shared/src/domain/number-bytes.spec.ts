@@ -1,5 +1,5 @@
 import { Decimal } from './decimal.js';
-import { decimalTextRoom, isSmallInteger, SMALL_INTEGER_ROOM, writeDecimalText, writeSmallInteger } from './number-bytes.js';
+import { decimalTextRoom, isSmallInteger, SMALL_INTEGER_ROOM, unitsTextRoom, writeDecimalText, writeSmallInteger } from './number-bytes.js';
 
 /** What a writer put in a buffer from `at` on, as text, with the bytes it took. */
 function written(write: (buffer: Buffer, at: number) => number): { text: string; bytes: number } {
@@ -30,6 +30,25 @@ describe('figures written as bytes', () => {
       const { text, bytes } = written((buffer, at) => writeDecimalText(buffer, value, at));
       expect(text).toBe(value.toString());
       expect(bytes).toBeLessThanOrEqual(decimalTextRoom(value));
+    }
+  });
+
+  it('writes a count of units as rawUnits gives it, in no more than its room (either sign, every length of digits, around 10^8 and 2^53)', () => {
+    let state = 1975;
+    const digit = () => (state = (state * 48_271) % 2_147_483_647) % 10;
+    const units = [0n, 1n, 9n, 99_999_999n, 100_000_000n, 100_000_001n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 61n, 10n ** 40n + 7n];
+    // One short of a multiple of 10^8 near 2^53, where the quotient by 10^8 comes closest to rounding up.
+    for (let multiple = 90_071_990n; multiple > 90_071_900n; multiple -= 1n) units.push(multiple * 100_000_000n - 1n, multiple * 100_000_000n);
+    for (let digits = 1; digits <= 20; digits += 1) {
+      let value = 0n;
+      for (let index = 0; index < digits; index += 1) value = value * 10n + BigInt(digit());
+      units.push(value);
+    }
+    for (const count of [...units, ...units.map((each) => -each)]) {
+      const value = Decimal.fromUnits(count);
+      const { text, bytes } = written((buffer, at) => value.writeUnitsText(buffer, at));
+      expect(text).toBe(count.toString());
+      expect(bytes).toBeLessThanOrEqual(unitsTextRoom(value));
     }
   });
 

@@ -38,6 +38,13 @@ export function writeDecimalText(buffer: Buffer, value: Decimal, at: number): nu
   return value.writeText(buffer, at);
 }
 
+/** Bytes `Decimal.writeUnitsText` takes for `value` at most. */
+export function unitsTextRoom(value: Decimal): number {
+  return value.hasExactUnits ? EXACT_UNITS_ROOM : value.rawUnits.toString().length;
+}
+
 const SMALL_INTEGER = 2 ** 31;
+/** A count of units below 2^53 in digits, with a sign. */
+const EXACT_UNITS_ROOM = 17;
 /** Bytes a Decimal's text takes at most when its units are a safe integer: a sign, 6 digits, the point and SCALE places. */
 const DECIMAL_ROOM = 8 + Decimal.SCALE;

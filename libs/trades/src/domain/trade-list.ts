@@ -1,5 +1,4 @@
-import { hash } from 'node:crypto';
-import { FIRST_SUPPORTED_YEAR, LAST_SUPPORTED_YEAR, ValidationError, digestPrefix, isSupportedDate, parseIsoDate, type Decimal, type IsoDate } from '@app/shared/domain';
+import { DigestContent, FIRST_SUPPORTED_YEAR, LAST_SUPPORTED_YEAR, ValidationError, digestPrefix, isSupportedDate, parseIsoDate, type Decimal, type IsoDate } from '@app/shared/domain';
 import { parseTimeframeQuery, type TimeframeSelection } from './report-dates.js';
 import type { ClosedTrade, TradeResult, TradeSide, TradeSource } from './closed-trade.js';
 import { MAX_TAGS_PER_TRADE, tagNameOf } from './journal.js';
@@ -220,26 +219,39 @@ export interface ListedTrade {
  * lot sold in equal parts on one day). So a trade's P&L is fixed by its id.
  */
 export function tradeId(accountId: number, trade: ClosedTrade, occurrence: number): string {
-  return digest(accountId, identityOf(trade), occurrence);
+  const content = idContent(accountId);
+  writeIdentity(content, trade);
+  return idOf(content, occurrence);
 }
 
-function digest(accountId: number, identity: string, occurrence: number): string {
-  return digestPrefix(hash('sha256', `${accountId}|${identity}|${occurrence}`, 'hex'), 20);
+/**
+ * A trade's id is the digest of `${accountId}|${identity}|${occurrence}`, its identity the fields
+ * that make two trades identical (but the account and the occurrence) joined by `|`: the symbol, side,
+ * source, dates, and the counts of units of shares, cost basis, proceeds and P&L. Written into one
+ * buffer for all of an account's trades (`DigestContent`): the four counts as bigints, their strings,
+ * an array, the joined identity and the text digested were 35 MB of a 100,000-row import.
+ */
+function idContent(accountId: number): DigestContent {
+  return new DigestContent(`${accountId}|`, 0x7c /* | */);
 }
 
-/** What makes two trades identical (the id's fields but the account and the occurrence). */
-function identityOf(trade: ClosedTrade): string {
-  return [
-    trade.symbol,
-    trade.side,
-    trade.source,
-    trade.openDate,
-    trade.closeDate,
-    trade.volume.rawUnits,
-    trade.costBasis.rawUnits,
-    trade.proceeds.rawUnits,
-    trade.totalProfitLoss.rawUnits,
-  ].join('|');
+function writeIdentity(content: DigestContent, trade: ClosedTrade): void {
+  content
+    .begin()
+    .text(trade.symbol)
+    .text(trade.side)
+    .text(trade.source)
+    .text(trade.openDate)
+    .text(trade.closeDate)
+    .units(trade.volume)
+    .units(trade.costBasis)
+    .units(trade.proceeds)
+    .units(trade.totalProfitLoss);
+}
+
+/** The id of the trade whose identity `content` holds, the `occurrence`th identical one. */
+function idOf(content: DigestContent, occurrence: number): string {
+  return digestPrefix(content.integer(occurrence).digest('hex'), 20);
 }
 
 /** The ids of an account's trades in the order the import records them (each counts the identical trades before it). */
@@ -257,6 +269,7 @@ export class TradeIdSequence {
   private readonly seenByDay = new Map<IsoDate, Map<string, number>>();
   /** The latest closing day seen, for trades given in closing order. */
   private day: IsoDate | undefined;
+  private readonly content: DigestContent;
 
   /**
    * `inClosingOrder`: the trades come in the order they closed, as matching makes them (their closing
@@ -265,12 +278,15 @@ export class TradeIdSequence {
    * otherwise (docs/operations.md "Imports"). A trade whose day has been let go of is refused.
    */
   constructor(
-    private readonly accountId: number,
+    accountId: number,
     private readonly inClosingOrder = false,
-  ) {}
+  ) {
+    this.content = idContent(accountId);
+  }
 
   next(trade: ClosedTrade): string {
-    const identity = identityOf(trade);
+    writeIdentity(this.content, trade);
+    const identity = this.content.fieldsText();
     if (this.inClosingOrder && trade.closeDate !== this.day) {
       if (this.day !== undefined && trade.closeDate < this.day) {
         throw new Error(`a trade closed on ${trade.closeDate} came after one closed on ${this.day}: trades must come in closing order`);
@@ -282,7 +298,7 @@ export class TradeIdSequence {
     if (seen === undefined) this.seenByDay.set(trade.closeDate, (seen = new Map()));
     const occurrence = seen.get(identity) ?? 0;
     seen.set(identity, occurrence + 1);
-    return digest(this.accountId, identity, occurrence);
+    return idOf(this.content, occurrence);
   }
 }
 
