@@ -3,7 +3,7 @@ import { UnitOfWork } from '@app/persistence';
 import { BatchFeed, collectGarbageAbove, turnIfDue } from '@app/shared';
 import { DomainError, type IsoDate } from '@app/shared/domain';
 import { TradeLedger, type AccountLedger, type LedgerRest } from '@app/trades';
-import { keyedAsRead, keyingSteps, lotKeying, naturalKeyOf, transactionKeying, type RowKeying } from '../domain/fingerprint.js';
+import { hasNaturalKey, keyedAsRead, keyingSteps, lotKeying, naturalKeyOf, transactionKeying, type RowKeying } from '../domain/fingerprint.js';
 import { mappingSteps } from '../domain/group-by.js';
 import { matchTrades, symbolKey, type MatchResult } from '../domain/hybrid-matcher.js';
 import type { MatchedTrade } from '../domain/matched-trade.js';
@@ -668,7 +668,7 @@ const EMPTY_FILE = Buffer.alloc(0);
  * `keyedSoFar`) are keyed now, each batch told to `keyedSoFar`. The rows are awaited where they are used.
  */
 function keyedRest<T extends { fingerprint?: string }>(keying: RowKeying<T>, rows: T[], keyedSoFar: ((batch: readonly T[]) => void) | undefined): Promise<T[]> {
-  const unkeyed = keyedSoFar === undefined ? rows : rows.filter((row) => row.fingerprint === undefined);
+  const unkeyed = keyedSoFar === undefined ? rows : rows.filter((row) => !hasNaturalKey(row));
   const keyed = runStepsWithTurns(keyingSteps(keying, unkeyed, keyedSoFar), TURNS).then(() => rows);
   keyed.catch(() => undefined); // met where the rows are awaited
   return keyed;

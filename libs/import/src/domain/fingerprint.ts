@@ -187,6 +187,11 @@ export function naturalKeyOf(row: { readonly fingerprint?: string }): string {
   return row.fingerprint;
 }
 
+/** Whether the row has its natural key, without making its string (a packed row keeps it as bytes). */
+export function hasNaturalKey(row: { readonly fingerprint?: string }): boolean {
+  return row instanceof PackedFigures ? row.hasKey : row.fingerprint !== undefined;
+}
+
 /** Keys for one file's transactions, in file order, by their day. */
 export function transactionKeying(account: string): RowKeying<BrokerTransaction> {
   return new RowKeying('transaction', account, (tx) => tx.date, transactionContent());

@@ -84,6 +84,20 @@ describe('FigureChunk keys', () => {
     KEYS.forEach((key, row) => chunk.putKey(row, key));
 
     expect(KEYS.map((_, row) => chunk.key(row))).toEqual(KEYS);
+    expect(KEYS.map((_, row) => chunk.hasKey(row))).toEqual(KEYS.map((key) => key !== undefined));
+  });
+
+  it('gives a key put as a digest\'s bytes as their hexadecimal digits, and a key put after it as that key', () => {
+    const chunk = new FigureChunk({ figures: 1 });
+    const digest = hash('sha256', 'row', 'binary');
+    chunk.putKeyBytes(0, digest);
+    chunk.putKeyBytes(1, digest);
+    chunk.putKey(1, KEYS[9]);
+
+    expect(chunk.key(0)).toBe(hash('sha256', 'row', 'hex').slice(0, 32));
+    expect(chunk.hasKey(0)).toBe(true);
+    expect(chunk.key(1)).toBe(KEYS[9]);
+    expect(chunk.hasKey(2)).toBe(false);
   });
 
   it('keeps the key of each row apart from its neighbours', () => {

@@ -189,6 +189,11 @@ export class FigureChunk {
     this.keyKinds[row] = KEY_IN_BYTES;
   }
 
+  /** Whether the row has a key (`key` would give one). */
+  hasKey(row: number): boolean {
+    return this.keyKinds[row] !== NO_KEY;
+  }
+
   /** The row's key: a new string of the key put (the same text at every reading), or undefined. */
   key(row: number): string | undefined {
     switch (this.keyKinds[row]) {
@@ -341,6 +346,11 @@ export abstract class PackedFigures {
 
   set fingerprint(key: string | undefined) {
     this.#chunk.putKey(this.#row, key);
+  }
+
+  /** Whether the row has its natural key, without making its string (`fingerprint`). */
+  get hasKey(): boolean {
+    return this.#chunk.hasKey(this.#row);
   }
 
   /**
