@@ -38,8 +38,11 @@ export class EndOfDaySnapshots {
     private readonly settings: PortfolioSettings,
   ) {}
 
-  /** Takes the snapshots that are due now, if any. */
-  async runDue(): Promise<EndOfDayRun | null> {
+  /**
+   * Takes the snapshots that are due now, if any. `stopRequested` (the service shutting down) stops the
+   * run before its next user: the day is then not done here, and the next run takes the rest.
+   */
+  async runDue(stopRequested: () => boolean = () => false): Promise<EndOfDayRun | null> {
     const now = this.clock.now();
     const tradingDate = eodTradingDateDue(now, this.calendar, this.settings.endOfDayGraceMs);
     if (tradingDate === null || tradingDate === this.completedDate) return null;
@@ -50,6 +53,7 @@ export class EndOfDaySnapshots {
 
     let created = 0;
     for (const userId of pending) {
+      if (stopRequested()) return { tradingDate, created };
       const priced = await this.holdings.listWithCachedPrices(userId);
       const positions = await this.positions.list(userId, { prices: 'cached' });
       const totals = portfolioTotals([...priced.map((p) => p.valuation), ...positions.positions.map((p) => p.valuation)]);

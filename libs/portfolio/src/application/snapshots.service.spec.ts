@@ -122,4 +122,14 @@ describe('snapshots', () => {
     // Nothing priced: nothing valued, rather than the holdings' cost shown as their value.
     expect([eod.totalValue.toFixed(2), eod.totalCost.toFixed(2)]).toEqual(['0.00', '0.00']);
   });
+
+  it('end of day stopped (the service shutting down) leaves the users it did not reach to the next run', async () => {
+    clock.set('2025-11-19T21:30:00Z');
+    let users = 0;
+    const job = endOfDay();
+    expect(await job.runDue(() => users++ >= 1)).toEqual({ tradingDate: '2025-11-19', created: 1 });
+    expect(storedSnapshots.rows.filter((s) => s.type === 'EOD').map((s) => s.userId)).toEqual([1]);
+    expect(await job.runDue()).toEqual({ tradingDate: '2025-11-19', created: 1 });
+    expect(storedSnapshots.rows.filter((s) => s.type === 'EOD').map((s) => s.userId)).toEqual([1, 2]);
+  });
 });
