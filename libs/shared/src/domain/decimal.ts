@@ -240,17 +240,10 @@ export class Decimal {
    * two halves below 10^5 in small-integer arithmetic.
    */
   writeText(bytes: Uint8Array, at: number): number {
-    const { high, low } = this;
-    if (typeof low !== 'number' || high >= HIGH_EXACT || high < -HIGH_EXACT) {
-      const text = this.toString();
-      for (let index = 0; index < text.length; index += 1) bytes[at++] = text.charCodeAt(index);
-      return at;
-    }
-    let rest = high * SPLIT + low;
-    if (rest < 0) {
-      bytes[at++] = 0x2d; /* - */
-      rest = -rest;
-    }
+    if (!this.hasExactUnits) return writeAscii(bytes, this.toString(), at);
+    const units = this.high * SPLIT + (this.low as number);
+    if (units < 0) bytes[at++] = 0x2d; /* - */
+    const rest = Math.abs(units);
     // Both divisions below give exact floors: a quotient of integers below 2^53 by 10^10 is below 2^20,
     // where doubles are 2^-33 apart, so one short of a whole number by 10^-10 or more stays short of it
     // (and so does the fraction's by 10^5, short by 10^-5 or more).
@@ -276,17 +269,10 @@ export class Decimal {
    * where it ends, as `writeText` writes `toString`'s (room seen to by the caller: number-bytes.ts `unitsTextRoom`).
    */
   writeUnitsText(bytes: Uint8Array, at: number): number {
-    const { high, low } = this;
-    if (typeof low !== 'number' || high >= HIGH_EXACT || high < -HIGH_EXACT) {
-      const text = this.rawUnits.toString();
-      for (let index = 0; index < text.length; index += 1) bytes[at++] = text.charCodeAt(index);
-      return at;
-    }
-    let rest = high * SPLIT + low;
-    if (rest < 0) {
-      bytes[at++] = 0x2d; /* - */
-      rest = -rest;
-    }
+    if (!this.hasExactUnits) return writeAscii(bytes, this.rawUnits.toString(), at);
+    const units = this.high * SPLIT + (this.low as number);
+    if (units < 0) bytes[at++] = 0x2d; /* - */
+    const rest = Math.abs(units);
     // Below 2^53: the last eight digits, and those before them. The division gives the exact floor: its
     // quotient is below 2^27, where doubles are 2^-26 apart, so one short of a whole number by 10^-8 or
     // more (7.5·10^-9 is half a step) stays short of it.
@@ -507,6 +493,12 @@ const UNIT_NUMBER = NUMBER_POWERS[SCALE];
 /** `writeText` writes the SCALE places as two halves of this many digits, each below 2^31. */
 const HALF_PLACES = SCALE / 2;
 const HALF_UNIT = NUMBER_POWERS[HALF_PLACES];
+/** Writes `text` (ASCII) at `at`, answering where it ends. */
+function writeAscii(bytes: Uint8Array, text: string, at: number): number {
+  for (let index = 0; index < text.length; index += 1) bytes[at + index] = text.charCodeAt(index);
+  return at + text.length;
+}
+
 /** `writeUnitsText` writes a count of units below 2^53 as its last TAIL_DIGITS digits and those before them. */
 const TAIL_DIGITS = 8;
 const TAIL_UNIT = NUMBER_POWERS[TAIL_DIGITS];
