@@ -155,6 +155,18 @@ export function matchTrades(
   return 'pause' in options ? run.runInSlices(options.pause, options.sliceSize ?? ROWS_PER_TURN, options.tradesMade) : run.run();
 }
 
+/** A sale closed with broker lots: the transaction, and what each lot's trade takes of it. */
+interface LotSale {
+  readonly tx: BrokerTransaction;
+  readonly side: TradeSide;
+  readonly queue: OpenLotQueue;
+  /** The sale's symbol key (`symbolKey`). */
+  readonly symbol: string;
+  readonly price: Decimal | null;
+  /** The sale's natural key, or null. */
+  readonly key: string | null;
+}
+
 /** The state of one matching pass. */
 class MatchRun {
   /** The transactions in time order (`prepare`). */
@@ -479,18 +491,22 @@ class MatchRun {
     if (!tx.quantity || !tx.quantity.isPositive()) {
       return;
     }
-    const book = this.book(symbolKey(tx.symbol));
+    const symbol = symbolKey(tx.symbol);
+    const book = this.book(symbol);
     const queue = side === 'long' ? book.long : book.short;
     const from = this.lotsFrom[index];
     if (from !== -1) {
-      for (let at = from, end = from + this.lotsCount[index]; at < end; at += 1) this.closeWithBrokerLot(tx, side, queue, this.lots[this.allocatedLots[at]]);
+      // What each of its lots' trades repeats of the sale, read once: a packed transaction makes a new
+      // Decimal and a new key text at each reading (packed-figures.ts).
+      const sale: LotSale = { tx, side, queue, symbol, price: tx.price, key: tx.fingerprint ?? null };
+      for (let at = from, end = from + this.lotsCount[index]; at < end; at += 1) this.closeWithBrokerLot(sale, this.lots[this.allocatedLots[at]]);
     } else {
       this.closeFifo(tx, side, queue);
     }
     this.recordPosition(tx);
   }
 
-  private closeWithBrokerLot(tx: BrokerTransaction, side: TradeSide, queue: OpenLotQueue, lot: RealizedLot): void {
+  private closeWithBrokerLot({ tx, side, queue, symbol, price, key }: LotSale, lot: RealizedLot): void {
     // Each figure read once: a packed lot makes a new Decimal at each reading (packed-figures.ts).
     const { openedDate, quantity, costBasis, proceeds, gainLoss } = lot;
     const pieces = queue.takeOpenedOn(openedDate, quantity);
@@ -510,7 +526,7 @@ class MatchRun {
     const buyPrice = lot.costPerShare ?? costBasis.div(quantity);
     const sellPrice = lot.proceedsPerShare ?? proceeds.div(quantity);
     this.trades.push({
-      symbol: symbolKey(tx.symbol),
+      symbol,
       side,
       source: 'broker',
       buyDate: long ? openedDate : tx.date,
@@ -530,11 +546,11 @@ class MatchRun {
       washSale: lot.washSale,
       disallowedLoss: lot.disallowedLoss,
       term: lot.term,
-      buyTxPrice: long ? openPrice : tx.price,
-      sellTxPrice: long ? tx.price : openPrice,
+      buyTxPrice: long ? openPrice : price,
+      sellTxPrice: long ? price : openPrice,
       txLine: tx.line,
       lotLine: lot.line,
-      txFingerprint: tx.fingerprint ?? null,
+      txFingerprint: key,
       lotFingerprint: lot.fingerprint ?? null,
     });
   }
