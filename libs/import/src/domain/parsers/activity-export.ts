@@ -54,7 +54,7 @@ export function* readExportRows<K extends string, T>(
     if (ended) {
       throw ImportFileError.malformedCsv(fileName, row.line, 'a data row after the closing disclaimer');
     }
-    if (layout.isHeaderAgain(row.cells)) {
+    if (layout.isHeaderAgain(row)) {
       throw ImportFileError.malformedCsv(fileName, row.line, 'the header row appears again (several exports in one file?); upload one export per file');
     }
     found.push(read(new RowReader(fileName, row, layout, specs), row.cells));

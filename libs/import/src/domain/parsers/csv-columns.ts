@@ -1,7 +1,7 @@
 import { isSupportedDate, parseBrokerDate, SUPPORTED_DATES, type BrokerDate } from '@app/shared/domain';
 import { Decimal } from '@app/shared/domain';
 import { ImportFileError } from '../import.errors.js';
-import { rowCellsJson, type CsvRow } from './csv-text.js';
+import { cellOf, rowCellsJson, widthOf, type CsvRow } from './csv-text.js';
 import { tryParseAmount, tryParsePercent } from './broker-figures.js';
 
 /** Header cell as compared: trimmed, single spaces, lower case. */
@@ -117,12 +117,13 @@ export class ColumnLayout<K extends string> {
   }
 
   /** True for a row that repeats the header (two exports pasted into one file). */
-  isHeaderAgain(cells: readonly string[]): boolean {
+  isHeaderAgain(row: CsvRow): boolean {
     // Cheap first-cell tests, as this runs on every row: its first character, then the whole cell.
-    if (cells.length === 0 || !startsLike(cells[0], this.names[0]) || normaliseHeaderCell(cells[0]) !== this.names[0]) {
+    const first = cellOf(row, 0);
+    if (first === undefined || !startsLike(first, this.names[0]) || normaliseHeaderCell(first) !== this.names[0]) {
       return false;
     }
-    const names = headerNames(cells);
+    const names = headerNames(row.cells);
     return names.length === this.names.length && names.every((name, index) => name === this.names[index]);
   }
 }
@@ -135,12 +136,12 @@ export class RowReader<K extends string> {
     private readonly layout: ColumnLayout<K>,
     private readonly specs: Readonly<Record<K, ColumnSpec>>,
   ) {
-    const cells = row.cells;
-    if (cells.length < layout.width) {
-      throw ImportFileError.malformedCsv(fileName, row.line, `expected ${layout.width} columns, found ${cells.length}`);
+    const width = widthOf(row);
+    if (width < layout.width) {
+      throw ImportFileError.malformedCsv(fileName, row.line, `expected ${layout.width} columns, found ${width}`);
     }
-    for (let index = layout.width; index < cells.length; index += 1) {
-      if (cells[index].trim() !== '') throw ImportFileError.malformedCsv(fileName, row.line, `found ${cells.length} columns, the header has ${layout.width}`);
+    for (let index = layout.width; index < width; index += 1) {
+      if ((cellOf(row, index) as string).trim() !== '') throw ImportFileError.malformedCsv(fileName, row.line, `found ${width} columns, the header has ${layout.width}`);
     }
   }
 
@@ -156,14 +157,14 @@ export class RowReader<K extends string> {
   /** The cell trimmed; '' when empty or the column is absent. */
   text(key: K): string {
     const index = this.layout.index(key);
-    return index === undefined ? '' : (this.row.cells[index] ?? '').trim();
+    return index === undefined ? '' : (cellOf(this.row, index) ?? '').trim();
   }
 
   /** The cell trimmed, as `text`, shared with the earlier rows whose cell reads the same (for a text a row keeps). */
   sharedText(key: K): string {
     const index = this.layout.index(key);
     if (index === undefined) return '';
-    const cell = this.row.cells[index] ?? '';
+    const cell = cellOf(this.row, index) ?? '';
     const memo = this.layout.memo<string>(Reading.Text, index);
     const known = memo.get(cell);
     if (known !== undefined) return known;
@@ -187,7 +188,7 @@ export class RowReader<K extends string> {
   symbol(key: K, ticker: boolean, decoration?: RegExp): string {
     const index = this.layout.index(key);
     if (index === undefined || decoration !== undefined) return this.readSymbol(key, ticker, decoration);
-    const cell = this.row.cells[index] ?? '';
+    const cell = cellOf(this.row, index) ?? '';
     const memo = this.layout.memo<string>(ticker ? Reading.Ticker : Reading.Symbol, index);
     const known = memo.get(cell);
     if (known !== undefined) return known;
@@ -242,7 +243,7 @@ export class RowReader<K extends string> {
   date(key: K, text?: string, shown?: string): BrokerDate {
     const index = this.layout.index(key);
     if (index === undefined) throw this.missing(key);
-    const written = text ?? this.row.cells[index] ?? '';
+    const written = text ?? cellOf(this.row, index) ?? '';
     const memo = this.layout.memo<BrokerDate>(Reading.Date, index);
     const known = memo.get(written);
     if (known !== undefined) return known;
@@ -285,7 +286,7 @@ export class RowReader<K extends string> {
   private figure(key: K, reading: Reading, read: (text: string) => Decimal | undefined): Decimal | null {
     const index = this.layout.index(key);
     if (index === undefined) return null;
-    const cell = this.row.cells[index] ?? '';
+    const cell = cellOf(this.row, index) ?? '';
     const memo = this.layout.memo<Decimal | null>(reading, index);
     const known = memo.get(cell);
     if (known !== undefined) return known;

@@ -1,6 +1,7 @@
 import { random } from '../../testing/random.js';
 import { ImportFileError } from '../import.errors.js';
 import {
+  cellOf,
   CheckedCsvArrival,
   CheckedCsvBytes,
   checkCsvTextInTurns,
@@ -10,11 +11,13 @@ import {
   decodeCsvPieces,
   decodeCsvText,
   decodeCsvTextInTurns,
+  PlainRecord,
   readCsvRows,
   rowCellsJson,
   splitPlainRecords,
   streamCsvRows,
   textHead,
+  widthOf,
   type CsvRow,
   type TextPieces,
 } from './csv-text.js';
@@ -57,10 +60,10 @@ describe('streamCsvRows', () => {
     const text = 'a,b\n\nc,d\n"e\nf",g\nh,i\n';
     const rows = streamCsvRows('t.csv', text, ',', 1);
     for (const row of rows) {
-      expect(row).toEqual({ line: 1, cells: ['a', 'b'] });
+      expect(cellsOf([row])).toEqual([{ line: 1, cells: ['a', 'b'] }]);
       break;
     }
-    expect([...rows.entries()]).toEqual([
+    expect([...rows.entries()].map(([index, row]) => [index, ...cellsOf([row])])).toEqual([
       [0, { line: 3, cells: ['c', 'd'] }],
       [1, { line: 4, cells: ['e\nf', 'g'] }],
       [2, { line: 6, cells: ['h', 'i'] }],
@@ -152,6 +155,9 @@ function plainText(seed: number, rows: number, delimiter: string, messy = 0): st
 /** The rows' lines and cells (the plain reading gives some rows their JSON as well, papaparse none). */
 const cellsOf = (rows: readonly CsvRow[]) => rows.map(({ line, cells }) => ({ line, cells }));
 
+/** The rows' lines, cells and JSON, whatever kind of record holds them. */
+const recordsOf = (rows: Iterable<CsvRow>) => [...rows].map(({ line, cells, json }) => ({ line, cells, json }));
+
 describe('splitPlainRecords', () => {
   it('reads plain lines as papaparse does', () => {
     for (const delimiter of [',', ';', '\t']) {
@@ -167,16 +173,17 @@ describe('splitPlainRecords', () => {
 
   it('stops at the last line end of a slice that is not the last', () => {
     const text = '"a","b"\nc,d\n"e","f"';
-    expect(splitPlainRecords(text, 0, 15, false, ',')).toEqual({
-      data: [
-        ['a', 'b'],
-        ['c', 'd'],
+    const records = (plain: ReturnType<typeof splitPlainRecords>) => plain && { rows: recordsOf(plain.rows), line: plain.line, cursor: plain.cursor };
+    expect(records(splitPlainRecords(text, 0, 15, false, ','))).toEqual({
+      rows: [
+        { line: 1, cells: ['a', 'b'], json: '["a","b"]' },
+        { line: 2, cells: ['c', 'd'], json: undefined },
       ],
-      json: ['["a","b"]', undefined],
+      line: 3,
       cursor: 12,
     });
     expect(splitPlainRecords(text, 0, 5, false, ',')).toBeNull();
-    expect(splitPlainRecords(text, 12, text.length, true, ',')).toEqual({ data: [['e', 'f']], json: ['["e","f"]'], cursor: text.length });
+    expect(records(splitPlainRecords(text, 12, text.length, true, ',', 3))).toEqual({ rows: [{ line: 3, cells: ['e', 'f'], json: '["e","f"]' }], line: 4, cursor: text.length });
   });
 
   it("gives each row's cells as JSON text, as JSON.stringify does, taking a line of quoted cells as it is when it can", () => {
@@ -198,6 +205,19 @@ describe('splitPlainRecords', () => {
       const expected = delimiter === ',' ? rows.filter((row) => !/plain|\\|\t|\r/.test(lines[row.line - 1])).length : 0;
       expect(taken.length).toBe(expected);
       if (delimiter === ',') expect(taken.length).toBeGreaterThan(50);
+    }
+  });
+
+  it('cuts a cell only as it is read, to what the whole array of cells holds', () => {
+    const text = plainText(15, 300, ',') + '\n"\u00a0", \u2003\n"x","\u00a0y"\n';
+    const rows = [...streamCsvRows('t.csv', text, ',', 1_000_000)];
+    expect(rows.every((row) => row instanceof PlainRecord)).toBe(true);
+    // A line of white space only (as trim takes it, beyond ASCII too) is no record, as papaparse's reading leaves it out.
+    expect(cellsOf(rows)).toEqual(cellsOf(readCsvRows('t.csv', text, ',')));
+    expect(rows.at(-1)?.cells).toEqual(['x', '\u00a0y']);
+    for (const row of rows) {
+      expect(widthOf(row)).toBe(row.cells.length);
+      expect(Array.from({ length: row.cells.length + 1 }, (_, index) => cellOf(row, index))).toEqual([...row.cells, undefined]);
     }
   });
 
@@ -364,7 +384,7 @@ describe('CheckedCsvBytes', () => {
       expect(head.length).toBeLessThan(1000);
       expect(head.split('\n').length).toBeGreaterThan(13);
       expect(whole.startsWith(head)).toBe(true);
-      expect([...streamCsvRows('f.csv', decodeCsvPieces('f.csv', file), ',', 512)]).toEqual([...streamCsvRows('f.csv', whole, ',', 512)]);
+      expect(recordsOf(streamCsvRows('f.csv', decodeCsvPieces('f.csv', file), ',', 512))).toEqual(recordsOf(streamCsvRows('f.csv', whole, ',', 512)));
     }
     // A file whose first lines are longer than its first piece: its head is its whole text.
     const long = utf8(`${'x'.repeat(5_000)}\r\n`.repeat(3));

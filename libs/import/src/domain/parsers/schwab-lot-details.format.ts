@@ -54,7 +54,7 @@ export const schwabLotDetailsFormat: BrokerageFormat = {
         lotsSoFar?.(lots);
         yield;
       }
-      if (layout.isHeaderAgain(row.cells)) {
+      if (layout.isHeaderAgain(row)) {
         throw new ImportFileError(
           'IMPORT_MALFORMED_CSV',
           fileName,

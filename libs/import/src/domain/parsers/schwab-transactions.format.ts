@@ -8,7 +8,7 @@ import { ImportFileError } from '../import.errors.js';
 import { ROWS_PER_TURN, type Steps } from '../turns.js';
 import type { BrokerageFormat, FormatInput, ParsedTransactionsFile } from './brokerage-format.js';
 import { column, ColumnLayout, columnList, FIGURE_LIMITS, RowReader } from './csv-columns.js';
-import type { CsvRow } from './csv-text.js';
+import { cellOf, type CsvRow } from './csv-text.js';
 import { DayDigests } from './file-days.js';
 
 const COLUMNS = {
@@ -53,10 +53,10 @@ export const schwabTransactionsFormat: BrokerageFormat = {
         transactionsSoFar?.(transactions);
         yield;
       }
-      if (FOOTER.test(row.cells[0]?.trim() ?? '')) {
+      if (FOOTER.test(cellOf(row, 0)?.trim() ?? '')) {
         continue;
       }
-      if (layout.isHeaderAgain(row.cells)) {
+      if (layout.isHeaderAgain(row)) {
         throw new ImportFileError(
           'IMPORT_MALFORMED_CSV',
           fileName,
