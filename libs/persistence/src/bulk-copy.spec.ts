@@ -1,5 +1,5 @@
 import { Decimal } from '@app/shared/domain';
-import { COPY_PIECE_BYTES, copyField, copyPieces, copyStatement, givePieceBufferBack, rowsOf, textAhead, textOrNull, type CopyPiece, type CopyValue } from './bulk-copy.js';
+import { allRowsOfJob, COPY_PIECE_BYTES, copyField, copyPieces, copyStatement, filledRows, givePieceBufferBack, rowsOf, textAhead, textOrNull, type CopyPiece, type CopyValue } from './bulk-copy.js';
 
 const noPause = async (): Promise<void> => undefined;
 
@@ -27,6 +27,25 @@ describe('COPY text format', () => {
       { text: 'c\t2\t\\N\n', rows: 1 },
     ]);
     expect(await all(copyPieces([], noPause))).toEqual([]);
+  });
+
+  it('writes rows filled anew in one array as it writes rows of their own, in batches or not', async () => {
+    const items = Array.from({ length: 500 }, (_, index) => ({ name: `item ${index}`, price: Decimal.parse(`${index}.5`), gone: index % 3 === 0 }));
+    const own = (item: (typeof items)[number]): CopyValue[] => [item.name, item.price, item.gone ? null : item.name.length];
+    const fill = (item: (typeof items)[number], row: CopyValue[]): void => {
+      row[0] = item.name;
+      row[1] = item.price;
+      row[2] = item.gone ? null : item.name.length;
+    };
+    const whole = await all(copyPieces(rowsOf(items, own), noPause, 256));
+    expect(await all(copyPieces(filledRows(items, 3, fill), noPause, 256))).toEqual(whole);
+    async function* batches(): AsyncGenerator<Iterable<readonly CopyValue[]>> {
+      for (let at = 0; at < items.length; at += 150) yield filledRows(items.slice(at, at + 150), 3, fill);
+    }
+    expect(await all(copyPieces(batches(), noPause, 256))).toEqual(whole);
+    // Gathered, each row is a copy of its own.
+    expect(await allRowsOfJob({ target: { table: 't', columns: ['a', 'b', 'c'] }, rows: filledRows(items, 3, fill) })).toEqual(items.map(own));
+    expect(await allRowsOfJob({ target: { table: 't', columns: ['a', 'b', 'c'] }, rows: batches() })).toEqual(items.map(own));
   });
 
   it('cuts pieces of at most their size in bytes and the line that passes it', async () => {

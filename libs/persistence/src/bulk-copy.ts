@@ -40,9 +40,10 @@ export function copyField(value: CopyValue): string {
 
 /**
  * A job's rows: all of them, or batches of them as they are worked out (the trades of an import while
- * its matching goes on): the writer sends each batch as it comes, and the table takes the rows in.
+ * its matching goes on): the writer sends each batch as it comes, and the table takes the rows in. A
+ * row is read before the next is asked for, so rows may be one array filled anew (`filledRows`).
  */
-export type CopyRows = Iterable<readonly CopyValue[]> | AsyncIterable<readonly (readonly CopyValue[])[]>;
+export type CopyRows = Iterable<readonly CopyValue[]> | AsyncIterable<Iterable<readonly CopyValue[]>>;
 
 /** Rows to write into one table. */
 export interface CopyJob {
@@ -68,12 +69,12 @@ export async function rowsOfJob(job: CopyJob): Promise<CopyRows> {
   return typeof job.rows === 'function' ? job.rows() : job.rows;
 }
 
-/** Every row of a job, its batches awaited (for specs and small jobs). */
+/** Every row of a job, its batches awaited, each row a copy of its own (for specs and small jobs). */
 export async function allRowsOfJob(job: CopyJob): Promise<(readonly CopyValue[])[]> {
   const rows = await rowsOfJob(job);
-  if (!(Symbol.asyncIterator in rows)) return [...rows];
+  if (!(Symbol.asyncIterator in rows)) return Array.from(rows, (row) => [...row]);
   const all: (readonly CopyValue[])[] = [];
-  for await (const batch of rows) all.push(...batch);
+  for await (const batch of rows) for (const row of batch) all.push([...row]);
   return all;
 }
 
@@ -113,6 +114,18 @@ async function* eachOf<T>(batches: AsyncIterable<readonly T[]>): AsyncGenerator<
 export function* rowsOf<T>(items: Iterable<T>, toRow: (item: T, index: number) => readonly CopyValue[]): Generator<readonly CopyValue[]> {
   let index = 0;
   for (const item of items) yield toRow(item, index++);
+}
+
+/**
+ * One row per item as `rowsOf` gives them, each in the same array of `width` fields, filled anew by
+ * `fill` as it is asked for (`CopyRows`): an array per row was 3% of what a 100,000-row import allocated.
+ */
+export function* filledRows<T>(items: Iterable<T>, width: number, fill: (item: T, row: CopyValue[]) => void): Generator<readonly CopyValue[]> {
+  const row = new Array<CopyValue>(width).fill(null);
+  for (const item of items) {
+    fill(item, row);
+    yield row;
+  }
 }
 
 /** Rows built between two calls of `pause` by `copyPieces`. */

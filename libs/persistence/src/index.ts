@@ -1,5 +1,5 @@
 export { Database } from './database.js';
-export { allRowsOfJob, rowsOf, textAhead, textOrNull, type CopyJob, type CopyRows, type CopyTarget, type CopyTextJob, type CopyValue } from './bulk-copy.js';
+export { allRowsOfJob, filledRows, rowsOf, textAhead, textOrNull, type CopyJob, type CopyRows, type CopyTarget, type CopyTextJob, type CopyValue } from './bulk-copy.js';
 export { eachInTurns, mapInTurns } from './map-in-turns.js';
 export { decimalFrom, decimalOrNullFrom, textOrNullFrom, type SqlRow } from './sql-row.js';
 export { TypeOrmUnitOfWork, UnitOfWork } from './unit-of-work.js';

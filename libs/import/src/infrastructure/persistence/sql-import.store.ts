@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, mapInTurns, rowsOf, textOrNullFrom, type CopyRows, type CopyTarget, type CopyValue, type SqlRow } from '@app/persistence';
+import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, filledRows, mapInTurns, textOrNullFrom, type CopyRows, type CopyTarget, type CopyValue, type SqlRow } from '@app/persistence';
 import { ConflictError } from '@app/shared';
 import type { IsoDate } from '@app/shared/domain';
 import { classifyAction, packedTransaction, type BrokerTransaction } from '../../domain/broker-transaction.js';
@@ -132,47 +132,47 @@ export class SqlImportStore extends ImportStore {
     const written = this.database.copyRows(
       {
         target: REALIZED_LOTS,
-        rows: this.copyRowsOf(lots, (lot) => [
-          accountId,
-          uploadId,
-          lot.line,
-          naturalKeyOf(lot),
-          lot.symbol,
-          lot.name,
-          lot.closedDate,
-          lot.openedDate,
-          lot.quantity,
-          lot.proceedsPerShare,
-          lot.costPerShare,
-          lot.proceeds,
-          lot.costBasis,
-          lot.gainLoss,
-          lot.gainLossPercent,
-          lot.term,
-          lot.washSale,
-          lot.disallowedLoss,
-          writtenCells(lot),
-        ]),
+        rows: this.copyRowsOf(lots, REALIZED_LOTS, (lot, row) => {
+          row[0] = accountId;
+          row[1] = uploadId;
+          row[2] = lot.line;
+          row[3] = naturalKeyOf(lot);
+          row[4] = lot.symbol;
+          row[5] = lot.name;
+          row[6] = lot.closedDate;
+          row[7] = lot.openedDate;
+          row[8] = lot.quantity;
+          row[9] = lot.proceedsPerShare;
+          row[10] = lot.costPerShare;
+          row[11] = lot.proceeds;
+          row[12] = lot.costBasis;
+          row[13] = lot.gainLoss;
+          row[14] = lot.gainLossPercent;
+          row[15] = lot.term;
+          row[16] = lot.washSale;
+          row[17] = lot.disallowedLoss;
+          row[18] = writtenCells(lot);
+        }),
       },
       {
         target: BROKER_TRANSACTIONS,
-        rows: this.copyRowsOf(transactions, (row) => [
-          accountId,
-          uploadId,
-          row.line,
-          naturalKeyOf(row),
-          row.date,
-          row.asOfDate,
-          row.action,
-          row.symbol,
-          row.description,
-          row.quantity,
-          row.price,
-          row.fees,
-          row.amount,
-          writtenCells(row),
-          row.dayOrder ?? null,
-        ]),
+        rows: this.copyRowsOf(transactions, BROKER_TRANSACTIONS, (tx, row) => {
+          row[0] = accountId;
+          row[1] = uploadId;
+          row[2] = tx.line;
+          row[3] = naturalKeyOf(tx);
+          row[4] = tx.date;
+          row[5] = tx.asOfDate;
+          row[6] = tx.action;
+          row[7] = tx.symbol;
+          row[8] = tx.description;
+          row[9] = tx.quantity;
+          row[10] = tx.price;
+          row[11] = tx.fees;
+          row[12] = tx.amount;
+          row[13] = writtenCells(tx);
+          row[14] = tx.dayOrder ?? null;
+        }),
       },
     );
     const counts = written.then(([lotsWritten, transactionsWritten]) => [transactionsWritten, lotsWritten]);
@@ -184,17 +184,18 @@ export class SqlImportStore extends ImportStore {
    * The rows' COPY rows, made as they are asked for: of all of them, or of each batch as it comes (a
    * first import's rows, written as they are keyed). Their count goes to the statistics once known.
    */
-  private copyRowsOf<T>(rows: RowsComing<T>, toRow: (row: T) => readonly CopyValue[]): CopyRows {
+  private copyRowsOf<T>(rows: RowsComing<T>, target: CopyTarget, fill: (item: T, row: CopyValue[]) => void): CopyRows {
+    const width = target.columns.length;
     if (!(Symbol.asyncIterator in rows)) {
       this.database.refreshStatisticsAfterCommit(RAW_ROW_STATISTICS, rows.length);
-      return rowsOf(rows, toRow);
+      return filledRows(rows, width, fill);
     }
     const database = this.database;
     return (async function* () {
       let count = 0;
       for await (const batch of rows) {
         count += batch.length;
-        yield batch.map(toRow);
+        yield filledRows(batch, width, fill);
       }
       database.refreshStatisticsAfterCommit(RAW_ROW_STATISTICS, count);
     })();

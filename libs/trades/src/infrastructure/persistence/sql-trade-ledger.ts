@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, mapInTurns, rowsOf, textAhead, type CopyJob, type CopyRows, type CopyTarget, type CopyTextJob, type CopyValue, type SqlRow } from '@app/persistence';
+import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, filledRows, mapInTurns, rowsOf, textAhead, type CopyJob, type CopyRows, type CopyTarget, type CopyTextJob, type CopyValue, type SqlRow } from '@app/persistence';
 import { turnIfDue } from '@app/shared';
 import { monthOf, type IsoDate } from '@app/shared/domain';
 import { TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type LedgerInMaking, type LedgerRest, type LedgerTrade, type OpenBooks } from '../../application/trade-ledger.port.js';
@@ -244,42 +244,44 @@ async function daysOf(trades: readonly LedgerTrade[]): Promise<Set<IsoDate>> {
   return days;
 }
 
-/** A trade's row of `closed_trades` (CLOSED_TRADES' columns). */
-function tradeRow(userId: number, accountId: number, t: LedgerTrade, seq: number, id: string): CopyValue[] {
-  return [
-    userId,
-    accountId,
-    t.symbol,
-    t.side,
-    t.source,
-    t.buyDate,
-    t.sellDate,
-    t.closeDate,
-    t.openDate,
-    t.volume,
-    t.buyPrice,
-    t.sellPrice,
-    t.costBasis,
-    t.proceeds,
-    t.totalProfitLoss,
-    t.profitPerShare,
-    t.returnPercentage,
-    t.holdingDays,
-    t.tradeResult,
-    t.washSale,
-    t.disallowedLoss,
-    t.term,
-    t.buyTxPrice,
-    t.sellTxPrice,
-    seq,
-    id,
-    t.txFingerprint ?? null,
-  ];
+/** Fills `row` with a trade's row of `closed_trades` (CLOSED_TRADES' columns; `filledRows`). */
+function fillTradeRow(row: CopyValue[], userId: number, accountId: number, t: LedgerTrade, seq: number, id: string): void {
+  row[0] = userId;
+  row[1] = accountId;
+  row[2] = t.symbol;
+  row[3] = t.side;
+  row[4] = t.source;
+  row[5] = t.buyDate;
+  row[6] = t.sellDate;
+  row[7] = t.closeDate;
+  row[8] = t.openDate;
+  row[9] = t.volume;
+  row[10] = t.buyPrice;
+  row[11] = t.sellPrice;
+  row[12] = t.costBasis;
+  row[13] = t.proceeds;
+  row[14] = t.totalProfitLoss;
+  row[15] = t.profitPerShare;
+  row[16] = t.returnPercentage;
+  row[17] = t.holdingDays;
+  row[18] = t.tradeResult;
+  row[19] = t.washSale;
+  row[20] = t.disallowedLoss;
+  row[21] = t.term;
+  row[22] = t.buyTxPrice;
+  row[23] = t.sellTxPrice;
+  row[24] = seq;
+  row[25] = id;
+  row[26] = t.txFingerprint ?? null;
 }
 
 /** A whole ledger's trades' rows, `seq` from `first` on, with their ids. */
 function tradeRows(userId: number, accountId: number, ledger: AccountLedger, ids: readonly string[], first: number): CopyRows {
-  return rowsOf(ledger.trades, (trade, index) => tradeRow(userId, accountId, trade, first + index, ids[index]));
+  let index = 0;
+  return filledRows(ledger.trades, CLOSED_TRADES.columns.length, (trade, row) => {
+    fillTradeRow(row, userId, accountId, trade, first + index, ids[index]);
+    index += 1;
+  });
 }
 
 /**
@@ -293,18 +295,19 @@ function tradeRowsAsMade(
   accountId: number,
   batches: AsyncIterable<readonly LedgerTrade[]>,
   seen: (trade: LedgerTrade) => void,
-): { rows: AsyncGenerator<CopyValue[][]>; all: Promise<number> } {
+): { rows: AsyncGenerator<Iterable<readonly CopyValue[]>>; all: Promise<number> } {
   let seq = 0;
   let settle: { resolve: (count: number) => void; reject: (error: Error) => void } | undefined;
   const all = new Promise<number>((resolve, reject) => (settle = { resolve, reject }));
   all.catch(() => undefined); // met where it is awaited
-  async function* rows(): AsyncGenerator<CopyValue[][]> {
+  async function* rows(): AsyncGenerator<Iterable<readonly CopyValue[]>> {
     const sequence = new TradeIdSequence(accountId, true);
     try {
+      // A batch's rows are made as the writer takes them, before it asks for the next batch.
       for await (const batch of batches) {
-        yield batch.map((trade) => {
+        yield filledRows(batch, CLOSED_TRADES.columns.length, (trade, row) => {
           seen(trade);
-          return tradeRow(userId, accountId, trade, seq++, sequence.next(trade));
+          fillTradeRow(row, userId, accountId, trade, seq++, sequence.next(trade));
         });
       }
       settle?.resolve(seq);
