@@ -18,9 +18,13 @@ describe('DigestContent', () => {
     const content = new DigestContent('kind\u001eACCOUNT\u001e', 0x1f);
     const records: [string, Decimal | null, Decimal, number, string][] = [
       ['AAPL', Decimal.parse('-12.5'), Decimal.parse('0.0001'), 0, 'Buy'],
+      // As long as the one before: digested through the same view of the buffer, holding its own bytes.
+      ['MSFT', Decimal.parse('-12.5'), Decimal.parse('0.0001'), 0, 'Buy'],
       ['', null, Decimal.parse('-123456789012345678901.0000000001'), 2 ** 31 - 1, 'Société Générale  ADR'],
       ['漢字 株式会社 and 𝄞', Decimal.parse('900719.9254740992'), Decimal.ZERO, -7, 'é'.repeat(700)],
       ['A'.repeat(33), Decimal.parse('3'), Decimal.parse('1000000.01'), 12, ''],
+      // A length seen before the buffer grew.
+      ['AAPL', Decimal.parse('-12.5'), Decimal.parse('0.0001'), 0, 'Buy'],
     ];
     for (const [text, figure, units, integer, last] of records) {
       content.begin().text(text).decimal(figure).units(units).integer(integer).text(last);

@@ -22,6 +22,12 @@ export function digestPrefix(hexDigest: string, digits: number): string {
  */
 export class DigestContent {
   private bytes = Buffer.allocUnsafe(1024);
+  /**
+   * Views of `bytes` from its start, by their length, made once each: the content's bytes of each
+   * length are digested through the same view (one made for every digest was 2% of what a
+   * 100,000-row import allocated).
+   */
+  private views: (Buffer | undefined)[] = new Array<Buffer | undefined>(this.bytes.length + 1);
   private readonly start: number;
   private length: number;
   private fields = 0;
@@ -85,7 +91,8 @@ export class DigestContent {
 
   /** The SHA-256 digest of the content (the lead and the record's fields), in hexadecimal or as one character a byte ('binary'). */
   digest(encoding: 'hex' | 'binary'): string {
-    return hash('sha256', this.bytes.subarray(0, this.length), encoding);
+    const view = (this.views[this.length] ??= this.bytes.subarray(0, this.length));
+    return hash('sha256', view, encoding);
   }
 
   /** Where the next field's bytes go (after its separator), with room for `room` of them. */
@@ -94,6 +101,7 @@ export class DigestContent {
       const grown = Buffer.allocUnsafe(2 * (this.length + room + 1));
       this.bytes.copy(grown, 0, 0, this.length);
       this.bytes = grown;
+      this.views = new Array<Buffer | undefined>(grown.length + 1);
     }
     if (this.fields > 0) this.bytes[this.length++] = this.separator;
     this.fields += 1;
