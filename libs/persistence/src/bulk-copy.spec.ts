@@ -1,4 +1,4 @@
-import { Decimal } from '@app/shared/domain';
+import { Decimal, ExactUnits } from '@app/shared/domain';
 import { allRowsOfJob, COPY_PIECE_BYTES, copyField, copyPieces, copyStatement, filledRows, givePieceBufferBack, rowsOf, textAhead, textOrNull, type CopyPiece, type CopyValue } from './bulk-copy.js';
 
 const noPause = async (): Promise<void> => undefined;
@@ -29,12 +29,14 @@ describe('COPY text format', () => {
     expect(await all(copyPieces([], noPause))).toEqual([]);
   });
 
-  it('writes rows filled anew in one array as it writes rows of their own, in batches or not', async () => {
-    const items = Array.from({ length: 500 }, (_, index) => ({ name: `item ${index}`, price: Decimal.parse(`${index}.5`), gone: index % 3 === 0 }));
+  it('writes rows filled anew in one array as it writes rows of their own, in batches or not, a figure given by its exact units as its Decimal', async () => {
+    const items = Array.from({ length: 500 }, (_, index) => ({ name: `item ${index}`, price: Decimal.parse(`${index}.5`).neg(), gone: index % 3 === 0 }));
     const own = (item: (typeof items)[number]): CopyValue[] => [item.name, item.price, item.gone ? null : item.name.length];
+    const units = new ExactUnits();
     const fill = (item: (typeof items)[number], row: CopyValue[]): void => {
       row[0] = item.name;
-      row[1] = item.price;
+      units.units = item.price.exactUnits as number;
+      row[1] = units;
       row[2] = item.gone ? null : item.name.length;
     };
     const whole = await all(copyPieces(rowsOf(items, own), noPause, 256));
@@ -44,8 +46,10 @@ describe('COPY text format', () => {
     }
     expect(await all(copyPieces(batches(), noPause, 256))).toEqual(whole);
     // Gathered, each row is a copy of its own.
-    expect(await allRowsOfJob({ target: { table: 't', columns: ['a', 'b', 'c'] }, rows: filledRows(items, 3, fill) })).toEqual(items.map(own));
-    expect(await allRowsOfJob({ target: { table: 't', columns: ['a', 'b', 'c'] }, rows: batches() })).toEqual(items.map(own));
+    const asText = (rows: (readonly CopyValue[])[]) => rows.map((row) => row.map((value) => (value === null ? null : value.toString())));
+    expect(asText(await allRowsOfJob({ target: { table: 't', columns: ['a', 'b', 'c'] }, rows: filledRows(items, 3, fill) }))).toEqual(asText(items.map(own)));
+    expect(asText(await allRowsOfJob({ target: { table: 't', columns: ['a', 'b', 'c'] }, rows: batches() }))).toEqual(asText(items.map(own)));
+    expect(copyField(units)).toBe(items[items.length - 1].price.toString());
   });
 
   it('cuts pieces of at most their size in bytes and the line that passes it', async () => {

@@ -1,11 +1,12 @@
 import { BatchFeed } from '@app/shared';
-import { decimalTextRoom, isSmallInteger, SMALL_INTEGER_ROOM, writeDecimalText, writeSmallInteger, type Decimal } from '@app/shared/domain';
+import { Decimal, decimalTextRoom, ExactUnits, isSmallInteger, SMALL_INTEGER_ROOM, writeDecimalText, writeSmallInteger } from '@app/shared/domain';
 
 /**
  * A value of one column of a row written with `COPY`: numbers and exact decimals travel as their
- * text (a Decimal as `toString` gives it, written without making that string: `copyPieces`).
+ * text (a Decimal as `toString` gives it, written without making that string: `copyPieces`; a figure
+ * given by its exact units as its Decimal's, `ExactUnits`).
  */
-export type CopyValue = string | number | boolean | Decimal | null;
+export type CopyValue = string | number | boolean | Decimal | ExactUnits | null;
 
 /** An optional exact number as a query parameter's text: missing is null. */
 export function textOrNull(value: { toString(): string } | null | undefined): string | null {
@@ -34,7 +35,7 @@ export function copyStatement(target: CopyTarget, source: string): string {
 /** One field in PostgreSQL's COPY text format: `\N` for null, backslash, tab and line breaks escaped. */
 export function copyField(value: CopyValue): string {
   if (value === null) return '\\N';
-  const text = typeof value === 'string' ? value : String(value);
+  const text = typeof value === 'string' ? value : value instanceof ExactUnits ? Decimal.fromExactUnits(value.units).toString() : String(value);
   return SPECIAL.test(text) ? text.replace(SPECIALS, (character) => ESCAPES[character]) : text;
 }
 
@@ -72,10 +73,15 @@ export async function rowsOfJob(job: CopyJob): Promise<CopyRows> {
 /** Every row of a job, its batches awaited, each row a copy of its own (for specs and small jobs). */
 export async function allRowsOfJob(job: CopyJob): Promise<(readonly CopyValue[])[]> {
   const rows = await rowsOfJob(job);
-  if (!(Symbol.asyncIterator in rows)) return Array.from(rows, (row) => [...row]);
+  if (!(Symbol.asyncIterator in rows)) return Array.from(rows, copyOfRow);
   const all: (readonly CopyValue[])[] = [];
-  for await (const batch of rows) for (const row of batch) all.push([...row]);
+  for await (const batch of rows) for (const row of batch) all.push(copyOfRow(row));
   return all;
+}
+
+/** A row's values in an array of its own, a figure given by its exact units (filled anew for the next row) as its Decimal. */
+function copyOfRow(row: readonly CopyValue[]): CopyValue[] {
+  return row.map((value) => (value instanceof ExactUnits ? Decimal.fromExactUnits(value.units) : value));
 }
 
 /** A job's COPY text: made as it is asked for from its rows (`copyPieces`), or the text it holds. */

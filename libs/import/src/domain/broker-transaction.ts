@@ -1,5 +1,5 @@
 import type { IsoDate } from '@app/shared/domain';
-import type { Decimal } from '@app/shared/domain';
+import type { Decimal, ExactUnits } from '@app/shared/domain';
 import { FigurePacking, PackedFigures } from './packed-figures.js';
 
 /** What a Transactions row means for the journal, decided by its Action. */
@@ -64,6 +64,10 @@ const KIND = 3;
 const SYMBOL = 4;
 const DESCRIPTION = 5;
 const packing = new FigurePacking({ figures: 4, numbers: 2, texts: 6 });
+
+/** A transaction's figures by their places (`transactionFigureToWrite`). */
+export const TransactionFigure = { quantity: QUANTITY, price: PRICE, fees: FEES, amount: AMOUNT } as const;
+export type TransactionFigure = (typeof TransactionFigure)[keyof typeof TransactionFigure];
 
 /**
  * A transaction as a large import holds it (`packedTransaction`): its fields packed out of the heap
@@ -147,6 +151,17 @@ class PackedTransaction extends PackedFigures implements BrokerTransaction {
  */
 export function packedTransaction(tx: BrokerTransaction): BrokerTransaction {
   return new PackedTransaction(tx);
+}
+
+/** Each of a transaction's figures read from it, by its place (`TransactionFigure`). */
+const TRANSACTION_FIGURES: readonly ((tx: BrokerTransaction) => Decimal | null)[] = [(tx) => tx.quantity, (tx) => tx.price, (tx) => tx.fees, (tx) => tx.amount];
+
+/**
+ * A transaction's figure for writing it out (its COPY line, its key's content): a packed one's as its
+ * exact units in `slot`, without making its `Decimal` (`PackedFigures.figureInto`); another's as it is.
+ */
+export function transactionFigureToWrite(tx: BrokerTransaction, figure: TransactionFigure, slot: ExactUnits): Decimal | ExactUnits | null {
+  return tx instanceof PackedTransaction ? tx.figureInto(figure, slot) : TRANSACTION_FIGURES[figure](tx);
 }
 
 const TRADE_ACTIONS: ReadonlyMap<string, ActionKind> = new Map([

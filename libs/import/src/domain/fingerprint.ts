@@ -1,9 +1,9 @@
 import { hash } from 'node:crypto';
-import { Decimal, DigestContent, digestPrefix } from '@app/shared/domain';
-import type { BrokerTransaction } from './broker-transaction.js';
+import { Decimal, DigestContent, digestPrefix, ExactUnits } from '@app/shared/domain';
+import { TransactionFigure, transactionFigureToWrite, type BrokerTransaction } from './broker-transaction.js';
 import { PackedFigures } from './packed-figures.js';
 import { CellMemo } from './parsers/csv-columns.js';
-import type { RealizedLot } from './realized-lot.js';
+import { LotFigure, lotFigureToWrite, type RealizedLot } from './realized-lot.js';
 import { ROWS_PER_TURN, runSteps, runStepsMaybeWithTurns, type Steps, type Turns } from './turns.js';
 
 /**
@@ -42,6 +42,8 @@ function transactionContent(): (content: DigestContent, tx: BrokerTransaction) =
   const action = memoised((text) => canonicalText(text).toLowerCase());
   const symbol = memoised((text) => canonicalText(text).toUpperCase());
   const description = memoised(canonicalText);
+  // Each figure is written into the content before the next is read (`ExactUnits`): one will do.
+  const units = new ExactUnits();
   return (content, tx) => {
     content
       .text(tx.date)
@@ -49,10 +51,10 @@ function transactionContent(): (content: DigestContent, tx: BrokerTransaction) =
       .text(action(tx.action))
       .text(symbol(tx.symbol))
       .text(description(tx.description))
-      .decimal(tx.quantity)
-      .decimal(tx.price)
-      .decimal(tx.fees ?? Decimal.ZERO) // empty fees are 0
-      .decimal(tx.amount);
+      .decimal(transactionFigureToWrite(tx, TransactionFigure.quantity, units))
+      .decimal(transactionFigureToWrite(tx, TransactionFigure.price, units))
+      .decimal(transactionFigureToWrite(tx, TransactionFigure.fees, units) ?? Decimal.ZERO) // empty fees are 0
+      .decimal(transactionFigureToWrite(tx, TransactionFigure.amount, units));
   };
 }
 
@@ -60,18 +62,19 @@ function transactionContent(): (content: DigestContent, tx: BrokerTransaction) =
 function lotContent(): (content: DigestContent, lot: RealizedLot) => void {
   const symbol = memoised((text) => canonicalText(text).toUpperCase());
   const term = memoised(canonicalText);
+  const units = new ExactUnits();
   return (content, lot) => {
     content
       .text(lot.closedDate)
       .text(lot.openedDate)
       .text(symbol(lot.symbol))
-      .decimal(lot.quantity)
-      .decimal(lot.proceeds)
-      .decimal(lot.costBasis)
-      .decimal(lot.gainLoss)
+      .decimal(lotFigureToWrite(lot, LotFigure.quantity, units))
+      .decimal(lotFigureToWrite(lot, LotFigure.proceeds, units))
+      .decimal(lotFigureToWrite(lot, LotFigure.costBasis, units))
+      .decimal(lotFigureToWrite(lot, LotFigure.gainLoss, units))
       .text(term(lot.term ?? ''))
       .text(lot.washSale ? 'yes' : 'no')
-      .decimal(lot.disallowedLoss);
+      .decimal(lotFigureToWrite(lot, LotFigure.disallowedLoss, units));
   };
 }
 

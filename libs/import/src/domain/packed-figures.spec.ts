@@ -1,9 +1,9 @@
 import { hash } from 'node:crypto';
-import { Decimal } from '@app/shared/domain';
+import { Decimal, ExactUnits, writeDecimalText } from '@app/shared/domain';
 import { brokerLot, TransactionsBuilder } from '../testing/transaction-builders.js';
-import { packedTransaction, type BrokerTransaction } from './broker-transaction.js';
+import { packedTransaction, TransactionFigure, transactionFigureToWrite, type BrokerTransaction } from './broker-transaction.js';
 import { FigureChunk, FigurePacking, TextTable } from './packed-figures.js';
-import { packedLot, type RealizedLot } from './realized-lot.js';
+import { LotFigure, lotFigureToWrite, packedLot, type RealizedLot } from './realized-lot.js';
 
 /**
  * Figures at the edges: none, zero, signs, the smallest unit, whole ten-thousandths of 32 bits and
@@ -34,6 +34,13 @@ const FIGURES: (Decimal | null)[] = [
 
 const text = (figure: Decimal | null) => figure?.toString() ?? null;
 
+/** A figure to write out as its writer writes it (`writeDecimalText`), or null. */
+function writtenText(figure: Decimal | ExactUnits | null): string | null {
+  if (figure === null) return null;
+  const buffer = Buffer.alloc(64);
+  return buffer.toString('latin1', 0, writeDecimalText(buffer, figure, 0));
+}
+
 describe('FigureChunk', () => {
   it('gives every figure back exactly, or null where none was put', () => {
     const chunk = new FigureChunk({ figures: FIGURES.length });
@@ -44,6 +51,17 @@ describe('FigureChunk', () => {
       const read = chunk.figure(1, index);
       if (figure === null) expect(read).toBeNull();
       else expect(read?.rawUnits).toBe(figure.rawUnits);
+    });
+  });
+
+  it('gives every figure to write out as its text, in one slot of exact units filled anew, without its Decimal but where a number cannot hold its units', () => {
+    const chunk = new FigureChunk({ figures: FIGURES.length });
+    FIGURES.forEach((figure, index) => chunk.putFigure(2, index, figure));
+    const slot = new ExactUnits();
+    FIGURES.forEach((figure, index) => {
+      const read = chunk.figureInto(2, index, slot);
+      expect(writtenText(read)).toBe(text(figure));
+      expect(read === null ? null : read === slot).toBe(figure === null ? null : figure.exactUnits !== undefined);
     });
   });
 
@@ -272,6 +290,13 @@ describe('packed rows', () => {
     const packed = lots.map(packedLot);
 
     expect(packed.map(lotFields)).toEqual(lots.map(lotFields));
+    // To write out: the same texts, packed or not.
+    const slot = new ExactUnits();
+    for (const figure of Object.values(LotFigure)) {
+      expect(packed.map((lot) => writtenText(lotFigureToWrite(lot, figure, slot)))).toEqual(lots.map((lot) => writtenText(lotFigureToWrite(lot, figure, slot))));
+    }
+    expect(lots.map((lot) => writtenText(lotFigureToWrite(lot, LotFigure.disallowedLoss, slot)))).toEqual(lots.map((lot) => text(lot.disallowedLoss)));
+    expect(packed.map((lot) => writtenText(lotFigureToWrite(lot, LotFigure.quantity, slot)))).toEqual(lots.map((lot) => text(lot.quantity)));
     packed[1].fingerprint = 'a'.repeat(32);
     expect(packed.map((lot) => lot.fingerprint)).toEqual(lots.map((lot, index) => (index === 1 ? 'a'.repeat(32) : lot.fingerprint)));
     packed[0].fingerprint = 'keyed';
@@ -295,5 +320,11 @@ describe('packed rows', () => {
     const packed = rows.map(packedTransaction);
 
     expect(packed.map(transactionFields)).toEqual(rows.map(transactionFields));
+    const slot = new ExactUnits();
+    for (const [name, figure] of Object.entries(TransactionFigure)) {
+      const given = rows.map((tx) => text(tx[name as keyof typeof TransactionFigure]));
+      expect(packed.map((tx) => writtenText(transactionFigureToWrite(tx, figure, slot)))).toEqual(given);
+      expect(rows.map((tx) => writtenText(transactionFigureToWrite(tx, figure, slot)))).toEqual(given);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { Decimal } from '@app/shared/domain';
+import { Decimal, type ExactUnits } from '@app/shared/domain';
 
 /** How many rows a chunk holds. */
 const ROWS_PER_CHUNK = 1024;
@@ -111,6 +111,23 @@ export class FigureChunk {
       wide[place] = LARGE;
       (this.large ??= new Map()).set(place, figure);
     }
+  }
+
+  /**
+   * The row's figure at `index` for writing it out: its exact units in `slot`, without a `Decimal`
+   * (`figure` makes one), or null; the rare figure beyond a number's exact units as its Decimal.
+   */
+  figureInto(row: number, index: number, slot: ExactUnits): ExactUnits | Decimal | null {
+    const place = row * this.width + index;
+    const narrow = this.narrow[place];
+    if (narrow > WIDE) slot.units = narrow * UNITS_PER_NARROW;
+    else if (narrow === NO_FIGURE) return null;
+    else {
+      const units = (this.wide as Float64Array)[place];
+      if (units === LARGE) return this.large?.get(place) as Decimal;
+      slot.units = units;
+    }
+    return slot;
   }
 
   /** The row's figure at `index`: a new `Decimal` of the value put there (the same value at every reading), or null. */
@@ -320,6 +337,11 @@ export abstract class PackedFigures {
   /** The row's figure at `index` of those it was made with. */
   protected figure(index: number): Decimal | null {
     return this.#chunk.figure(this.#row, index);
+  }
+
+  /** The row's figure at `index` for writing it out, without making its `Decimal` (`FigureChunk.figureInto`). */
+  figureInto(index: number, slot: ExactUnits): ExactUnits | Decimal | null {
+    return this.#chunk.figureInto(this.#row, index, slot);
   }
 
   protected number(index: number): number | undefined {

@@ -1,5 +1,5 @@
 import type { IsoDate } from '@app/shared/domain';
-import type { Decimal } from '@app/shared/domain';
+import type { Decimal, ExactUnits } from '@app/shared/domain';
 import { FigurePacking, PackedFigures } from './packed-figures.js';
 
 /**
@@ -56,6 +56,19 @@ const CLOSED_DATE = 2;
 const OPENED_DATE = 3;
 const TERM = 4;
 const packing = new FigurePacking({ figures: 8, numbers: 2, texts: 5 });
+
+/** A lot's figures by their places (`lotFigureToWrite`). */
+export const LotFigure = {
+  quantity: QUANTITY,
+  proceedsPerShare: PROCEEDS_PER_SHARE,
+  costPerShare: COST_PER_SHARE,
+  proceeds: PROCEEDS,
+  costBasis: COST_BASIS,
+  gainLoss: GAIN_LOSS,
+  gainLossPercent: GAIN_LOSS_PERCENT,
+  disallowedLoss: DISALLOWED_LOSS,
+} as const;
+export type LotFigure = (typeof LotFigure)[keyof typeof LotFigure];
 
 /**
  * A lot as a large import holds it (`packedLot`): its fields packed out of the heap (packed-figures.ts),
@@ -155,4 +168,24 @@ class PackedLot extends PackedFigures implements RealizedLot {
  */
 export function packedLot(lot: RealizedLot): RealizedLot {
   return new PackedLot(lot);
+}
+
+/** Each of a lot's figures read from the lot, by its place (`LotFigure`). */
+const LOT_FIGURES: readonly ((lot: RealizedLot) => Decimal | null)[] = [
+  (lot) => lot.quantity,
+  (lot) => lot.proceedsPerShare,
+  (lot) => lot.costPerShare,
+  (lot) => lot.proceeds,
+  (lot) => lot.costBasis,
+  (lot) => lot.gainLoss,
+  (lot) => lot.gainLossPercent,
+  (lot) => lot.disallowedLoss,
+];
+
+/**
+ * A lot's figure for writing it out (its COPY line, its key's content): a packed lot's as its exact
+ * units in `slot`, without making its `Decimal` (`PackedFigures.figureInto`); another lot's as it is.
+ */
+export function lotFigureToWrite(lot: RealizedLot, figure: LotFigure, slot: ExactUnits): Decimal | ExactUnits | null {
+  return lot instanceof PackedLot ? lot.figureInto(figure, slot) : LOT_FIGURES[figure](lot);
 }

@@ -241,7 +241,14 @@ export class Decimal {
    */
   writeText(bytes: Uint8Array, at: number): number {
     if (!this.hasExactUnits) return writeAscii(bytes, this.toString(), at);
-    const units = this.high * SPLIT + (this.low as number);
+    return Decimal.writeExactUnitsText(this.high * SPLIT + (this.low as number), bytes, at);
+  }
+
+  /**
+   * Writes the text `toString` gives for the Decimal of `units` (`fromExactUnits`: a whole number below
+   * 2^53 either way) as `writeText` does, without making that Decimal.
+   */
+  static writeExactUnitsText(units: number, bytes: Uint8Array, at: number): number {
     if (units < 0) bytes[at++] = 0x2d; /* - */
     const rest = Math.abs(units);
     // Both divisions below give exact floors: a quotient of integers below 2^53 by 10^10 is below 2^20,

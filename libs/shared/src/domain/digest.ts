@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Decimal } from './decimal.js';
-import { decimalTextRoom, SMALL_INTEGER_ROOM, unitsTextRoom, writeDecimalText, writeSmallInteger } from './number-bytes.js';
+import { decimalTextRoom, SMALL_INTEGER_ROOM, unitsTextRoom, writeDecimalText, writeSmallInteger, type ExactUnits } from './number-bytes.js';
 
 /**
  * The first `digits` of a hexadecimal digest (a row's natural key, a trade's id), as a string of their
@@ -63,7 +63,7 @@ export class DigestContent {
   }
 
   /** A figure in its exact shortest form (`Decimal.toString`), '' when missing. */
-  decimal(value: Decimal | null): this {
+  decimal(value: Decimal | ExactUnits | null): this {
     if (value === null) return this.text('');
     this.length = writeDecimalText(this.bytes, value, this.field(decimalTextRoom(value)));
     return this;

@@ -1,5 +1,5 @@
 import { Decimal } from './decimal.js';
-import { decimalTextRoom, isSmallInteger, SMALL_INTEGER_ROOM, unitsTextRoom, writeDecimalText, writeSmallInteger } from './number-bytes.js';
+import { decimalTextRoom, ExactUnits, isSmallInteger, SMALL_INTEGER_ROOM, unitsTextRoom, writeDecimalText, writeSmallInteger } from './number-bytes.js';
 
 /** What a writer put in a buffer from `at` on, as text, with the bytes it took. */
 function written(write: (buffer: Buffer, at: number) => number): { text: string; bytes: number } {
@@ -26,10 +26,17 @@ describe('figures written as bytes', () => {
         values.push(Decimal.fromUnits(units * 10n ** BigInt(zeros)));
       }
     }
+    const units = new ExactUnits();
     for (const value of [...values, ...values.map((each) => each.neg())]) {
       const { text, bytes } = written((buffer, at) => writeDecimalText(buffer, value, at));
       expect(text).toBe(value.toString());
       expect(bytes).toBeLessThanOrEqual(decimalTextRoom(value));
+      // Given by its exact units, without the Decimal: the same text.
+      if (value.exactUnits === undefined) continue;
+      units.units = value.exactUnits;
+      const byUnits = written((buffer, at) => writeDecimalText(buffer, units, at));
+      expect(byUnits.text).toBe(value.toString());
+      expect(byUnits.bytes).toBeLessThanOrEqual(decimalTextRoom(units));
     }
   });
 

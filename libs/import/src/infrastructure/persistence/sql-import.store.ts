@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, filledRows, mapInTurns, textOrNullFrom, type CopyRows, type CopyTarget, type CopyValue, type SqlRow } from '@app/persistence';
 import { ConflictError } from '@app/shared';
-import type { IsoDate } from '@app/shared/domain';
-import { classifyAction, packedTransaction, type BrokerTransaction } from '../../domain/broker-transaction.js';
+import { ExactUnits, type IsoDate } from '@app/shared/domain';
+import { classifyAction, packedTransaction, TransactionFigure, transactionFigureToWrite, type BrokerTransaction } from '../../domain/broker-transaction.js';
 import { naturalKeyOf } from '../../domain/fingerprint.js';
 import type { SeenDays } from '../../domain/parsers/file-days.js';
-import { packedLot, type RealizedLot } from '../../domain/realized-lot.js';
+import { LotFigure, lotFigureToWrite, packedLot, type RealizedLot } from '../../domain/realized-lot.js';
 import { ImportStore, type RowDays, type RowsComing, type RowsToAdd, type StoredRows } from '../../application/import-store.port.js';
 
 /** Advisory-lock namespace for imports (the second key is the account id). */
@@ -132,7 +132,7 @@ export class SqlImportStore extends ImportStore {
     const written = this.database.copyRows(
       {
         target: REALIZED_LOTS,
-        rows: this.copyRowsOf(lots, REALIZED_LOTS, (lot, row) => {
+        rows: this.copyRowsOf(lots, REALIZED_LOTS, (lot, row, units) => {
           row[0] = accountId;
           row[1] = uploadId;
           row[2] = lot.line;
@@ -141,22 +141,22 @@ export class SqlImportStore extends ImportStore {
           row[5] = lot.name;
           row[6] = lot.closedDate;
           row[7] = lot.openedDate;
-          row[8] = lot.quantity;
-          row[9] = lot.proceedsPerShare;
-          row[10] = lot.costPerShare;
-          row[11] = lot.proceeds;
-          row[12] = lot.costBasis;
-          row[13] = lot.gainLoss;
-          row[14] = lot.gainLossPercent;
+          row[8] = lotFigureToWrite(lot, LotFigure.quantity, units[8]);
+          row[9] = lotFigureToWrite(lot, LotFigure.proceedsPerShare, units[9]);
+          row[10] = lotFigureToWrite(lot, LotFigure.costPerShare, units[10]);
+          row[11] = lotFigureToWrite(lot, LotFigure.proceeds, units[11]);
+          row[12] = lotFigureToWrite(lot, LotFigure.costBasis, units[12]);
+          row[13] = lotFigureToWrite(lot, LotFigure.gainLoss, units[13]);
+          row[14] = lotFigureToWrite(lot, LotFigure.gainLossPercent, units[14]);
           row[15] = lot.term;
           row[16] = lot.washSale;
-          row[17] = lot.disallowedLoss;
+          row[17] = lotFigureToWrite(lot, LotFigure.disallowedLoss, units[17]);
           row[18] = writtenCells(lot);
         }),
       },
       {
         target: BROKER_TRANSACTIONS,
-        rows: this.copyRowsOf(transactions, BROKER_TRANSACTIONS, (tx, row) => {
+        rows: this.copyRowsOf(transactions, BROKER_TRANSACTIONS, (tx, row, units) => {
           row[0] = accountId;
           row[1] = uploadId;
           row[2] = tx.line;
@@ -166,10 +166,10 @@ export class SqlImportStore extends ImportStore {
           row[6] = tx.action;
           row[7] = tx.symbol;
           row[8] = tx.description;
-          row[9] = tx.quantity;
-          row[10] = tx.price;
-          row[11] = tx.fees;
-          row[12] = tx.amount;
+          row[9] = transactionFigureToWrite(tx, TransactionFigure.quantity, units[9]);
+          row[10] = transactionFigureToWrite(tx, TransactionFigure.price, units[10]);
+          row[11] = transactionFigureToWrite(tx, TransactionFigure.fees, units[11]);
+          row[12] = transactionFigureToWrite(tx, TransactionFigure.amount, units[12]);
           row[13] = writtenCells(tx);
           row[14] = tx.dayOrder ?? null;
         }),
@@ -184,8 +184,11 @@ export class SqlImportStore extends ImportStore {
    * The rows' COPY rows, made as they are asked for: of all of them, or of each batch as it comes (a
    * first import's rows, written as they are keyed). Their count goes to the statistics once known.
    */
-  private copyRowsOf<T>(rows: RowsComing<T>, target: CopyTarget, fill: (item: T, row: CopyValue[]) => void): CopyRows {
+  private copyRowsOf<T>(rows: RowsComing<T>, target: CopyTarget, fillRow: (item: T, row: CopyValue[], units: readonly ExactUnits[]) => void): CopyRows {
     const width = target.columns.length;
+    // A figure's exact units for each column, filled anew with the row (`ExactUnits`).
+    const units = Array.from({ length: width }, () => new ExactUnits());
+    const fill = (item: T, row: CopyValue[]): void => fillRow(item, row, units);
     if (!(Symbol.asyncIterator in rows)) {
       this.database.refreshStatisticsAfterCommit(RAW_ROW_STATISTICS, rows.length);
       return filledRows(rows, width, fill);
