@@ -1,5 +1,5 @@
 import { BatchFeed } from '@app/shared';
-import { Decimal, decimalTextRoom, ExactUnits, isSmallInteger, SMALL_INTEGER_ROOM, writeDecimalText, writeSmallInteger } from '@app/shared/domain';
+import { decimalTextRoom, ExactUnits, isSmallInteger, SMALL_INTEGER_ROOM, writeDecimalText, writeSmallInteger, type Decimal } from '@app/shared/domain';
 
 /**
  * A value of one column of a row written with `COPY`: numbers and exact decimals travel as their
@@ -35,7 +35,7 @@ export function copyStatement(target: CopyTarget, source: string): string {
 /** One field in PostgreSQL's COPY text format: `\N` for null, backslash, tab and line breaks escaped. */
 export function copyField(value: CopyValue): string {
   if (value === null) return '\\N';
-  const text = typeof value === 'string' ? value : value instanceof ExactUnits ? Decimal.fromExactUnits(value.units).toString() : String(value);
+  const text = typeof value === 'string' ? value : value instanceof ExactUnits ? value.toDecimal().toString() : String(value);
   return SPECIAL.test(text) ? text.replace(SPECIALS, (character) => ESCAPES[character]) : text;
 }
 
@@ -81,7 +81,7 @@ export async function allRowsOfJob(job: CopyJob): Promise<(readonly CopyValue[])
 
 /** A row's values in an array of its own, a figure given by its exact units (filled anew for the next row) as its Decimal. */
 function copyOfRow(row: readonly CopyValue[]): CopyValue[] {
-  return row.map((value) => (value instanceof ExactUnits ? Decimal.fromExactUnits(value.units) : value));
+  return row.map((value) => (value instanceof ExactUnits ? value.toDecimal() : value));
 }
 
 /** A job's COPY text: made as it is asked for from its rows (`copyPieces`), or the text it holds. */

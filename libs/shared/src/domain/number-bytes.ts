@@ -34,6 +34,11 @@ export function writeSmallInteger(buffer: Buffer, value: number, at: number): nu
 export class ExactUnits {
   /** A whole number below 2^53 either way. */
   units = 0;
+
+  /** The figure as a Decimal of its own, for a reader that keeps it past the row. */
+  toDecimal(): Decimal {
+    return Decimal.fromExactUnits(this.units);
+  }
 }
 
 /** Bytes `writeDecimalText` takes for `value` at most. */
