@@ -77,14 +77,14 @@ export type TransactionFigure = (typeof TransactionFigure)[keyof typeof Transact
  * three figures and its key as objects (realized-lot.ts packs lots alike).
  */
 class PackedTransaction extends PackedFigures implements BrokerTransaction {
-  constructor(tx: BrokerTransaction) {
+  constructor(tx: BrokerTransaction, dayOrder: number | undefined) {
     super(packing);
     this.putFigure(QUANTITY, tx.quantity);
     this.putFigure(PRICE, tx.price);
     this.putFigure(FEES, tx.fees);
     this.putFigure(AMOUNT, tx.amount);
     this.putNumber(LINE, tx.line);
-    this.putNumber(DAY_ORDER, tx.dayOrder);
+    this.putNumber(DAY_ORDER, dayOrder);
     this.putText(DATE, tx.date);
     this.putText(AS_OF_DATE, tx.asOfDate);
     this.putText(ACTION, tx.action);
@@ -147,10 +147,20 @@ class PackedTransaction extends PackedFigures implements BrokerTransaction {
 /**
  * The same transaction, its figures packed (`PackedTransaction`): read alike, each figure a new
  * `Decimal` of the same value at each reading. For rows held by the thousand (a file's, an account's);
- * the object given is garbage once the caller lets go of it.
+ * the object given is garbage once the caller lets go of it. `dayOrder` is given apart where the
+ * reading sets it (a copy of `tx` with it, spread, made each row's fields two shapes of object).
  */
-export function packedTransaction(tx: BrokerTransaction): BrokerTransaction {
-  return new PackedTransaction(tx);
+export function packedTransaction(tx: BrokerTransaction, { dayOrder }: Pick<BrokerTransaction, 'dayOrder'> = tx): BrokerTransaction {
+  return new PackedTransaction(tx, dayOrder);
+}
+
+/**
+ * `tx` with some of its fields changed, packed as a new row. A packed row's fields are read through its
+ * class (`{ ...tx }` would copy none of them).
+ */
+export function transactionWith(tx: BrokerTransaction, changes: Partial<Pick<BrokerTransaction, 'action' | 'kind' | 'dayOrder'>>): BrokerTransaction {
+  const { line, date, asOfDate, action, kind, symbol, description, quantity, price, fees, amount, cellsJson, fingerprint, dayOrder } = tx;
+  return packedTransaction({ line, date, asOfDate, action, kind, symbol, description, quantity, price, fees, amount, cellsJson, fingerprint, dayOrder, ...changes });
 }
 
 /** Each of a transaction's figures read from it, by its place (`TransactionFigure`). */

@@ -75,7 +75,7 @@ describe('natural keys', () => {
   });
 
   it('are the same on packed rows, which keep them as bytes', () => {
-    const packed = withTransactionFingerprints('XXXX-1234', transactions.map(packedTransaction));
+    const packed = withTransactionFingerprints('XXXX-1234', transactions.map((tx) => packedTransaction(tx)));
     expect(packed.map((tx) => tx.fingerprint)).toEqual(storedKeys('transaction', 'XXXX-1234', transactions.map(transactionFields)));
     const packedLots = withLotFingerprints('XXXX-1234', lots.map(packedLot));
     expect(packedLots.map((lot) => lot.fingerprint)).toEqual(storedKeys('realized-lot', 'XXXX-1234', lots.map(lotFields)));

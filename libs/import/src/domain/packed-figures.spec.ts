@@ -317,7 +317,7 @@ describe('packed rows', () => {
         dayOrder: index === 2 ? -4 : undefined,
         fingerprint: [undefined, 'key', '5d41402abc4b2a76b9719d911017c592', undefined][index],
       }));
-    const packed = rows.map(packedTransaction);
+    const packed = rows.map((tx) => packedTransaction(tx));
 
     expect(packed.map(transactionFields)).toEqual(rows.map(transactionFields));
     const slot = new ExactUnits();

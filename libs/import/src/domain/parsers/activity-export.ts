@@ -1,12 +1,23 @@
 import { Decimal } from '@app/shared/domain';
-import type { BrokerTransaction } from '../broker-transaction.js';
+import { packedTransaction, type BrokerTransaction } from '../broker-transaction.js';
 import { ImportFileError } from '../import.errors.js';
 import { ROWS_PER_TURN, type Steps } from '../turns.js';
 import type { BrokerageFormat, FormatInfo, FormatInput, ParsedTransactionsFile } from './brokerage-format.js';
 import { ColumnLayout, columnList, RowReader, type ColumnSpec } from './csv-columns.js';
+import { cellOf, widthOf, type CsvRow } from './csv-text.js';
 
-/** A row with at most one non-empty cell: a disclaimer or "Date downloaded" line. */
-const isNote = (cells: readonly string[]): boolean => cells.filter((cell) => cell.trim() !== '').length <= 1;
+/**
+ * A row with at most one non-empty cell: a disclaimer or "Date downloaded" line. Its cells are read
+ * one by one up to the second filled one (`cellOf`): every data row is asked, and making all its
+ * cells for it undid what a plain record saves (csv-text.ts `PlainRecord`).
+ */
+function isNote(row: CsvRow): boolean {
+  let filled = 0;
+  for (let index = 0, width = widthOf(row); index < width; index += 1) {
+    if ((cellOf(row, index) as string).trim() !== '' && ++filled > 1) return false;
+  }
+  return true;
+}
 
 /** How a layout's rows are read beyond the row itself. */
 export interface ActivityExportOptions {
@@ -37,7 +48,7 @@ export function* readExportRows<K extends string, T>(
   rows: FormatInput['rows'],
   layout: ColumnLayout<K>,
   specs: Readonly<Record<K, ColumnSpec>>,
-  read: (reader: RowReader<K>, cells: readonly string[]) => T,
+  read: (reader: RowReader<K>) => T,
   soFar?: (found: readonly T[]) => void,
 ): Steps<T[]> {
   const found: T[] = [];
@@ -47,7 +58,7 @@ export function* readExportRows<K extends string, T>(
       soFar?.(found);
       yield;
     }
-    if (isNote(row.cells)) {
+    if (isNote(row)) {
       ended = found.length > 0;
       continue;
     }
@@ -57,20 +68,23 @@ export function* readExportRows<K extends string, T>(
     if (layout.isHeaderAgain(row)) {
       throw ImportFileError.malformedCsv(fileName, row.line, 'the header row appears again (several exports in one file?); upload one export per file');
     }
-    found.push(read(new RowReader(fileName, row, layout, specs), row.cells));
+    found.push(read(new RowReader(fileName, row, layout, specs)));
   }
   return found;
 }
 
 /**
  * Reads an activity export (one transaction per row, then disclaimer lines) with `readExportRows`,
- * each data row through `read`; the options say what else the layout carries.
+ * each data row through `read`; the options say what else the layout carries. The rows are packed as
+ * Schwab's are (`packedTransaction`): a plain object of eleven fields and four `Decimal`s for each row
+ * held until the import's end was most of an activity export's memory, and code reading the rows met
+ * two shapes of them (docs/operations.md "Imports").
  */
 export function* parseActivityExport<K extends string>(
   info: FormatInfo,
   { fileName, titles = [], header, rows }: FormatInput,
   specs: Readonly<Record<K, ColumnSpec>>,
-  read: (reader: RowReader<K>, cells: readonly string[]) => BrokerTransaction,
+  read: (reader: RowReader<K>) => BrokerTransaction,
   options: ActivityExportOptions = {},
 ): Steps<ParsedTransactionsFile> {
   const layout = ColumnLayout.of(specs, header.cells);
@@ -78,17 +92,17 @@ export function* parseActivityExport<K extends string>(
     throw new ImportFileError('IMPORT_HEADER_NOT_RECOGNISED', fileName, header.line, `not a ${info.label} header`);
   }
   const accounts = new Set<string>();
-  const accountIndex = options.accountColumn === undefined ? undefined : layout.index(options.accountColumn as K);
-  const transactions = yield* readExportRows(fileName, rows, layout, specs, (reader, cells) => {
-    const transaction = read(reader, cells);
-    const account = accountIndex === undefined ? undefined : accountNumberOf(cells[accountIndex] ?? '');
+  const accountColumn = options.accountColumn as K | undefined;
+  const transactions = yield* readExportRows(fileName, rows, layout, specs, (reader) => {
+    const transaction = read(reader);
+    const account = accountColumn === undefined ? undefined : accountNumberOf(reader.text(accountColumn));
     if (account !== undefined && !accounts.has(account)) {
       accounts.add(account);
       if (accounts.size > 1) {
         throw ImportFileError.malformedCsv(fileName, reader.line, `the file holds several accounts (${[...accounts].join(', ')}); export one account per file`);
       }
     }
-    return options.oldestFirst ? { ...transaction, dayOrder: -transaction.line } : transaction;
+    return packedTransaction(transaction, { dayOrder: options.oldestFirst ? -transaction.line : undefined });
   });
   if (transactions.length === 0) {
     throw new ImportFileError('IMPORT_NO_DATA_ROWS', fileName, header.line, 'no activity after the header');
@@ -128,7 +142,7 @@ export function activityExportFormat<K extends string>(
   info: FormatInfo,
   broker: string,
   specs: Readonly<Record<K, ColumnSpec>>,
-  read: (reader: RowReader<K>, cells: readonly string[]) => BrokerTransaction,
+  read: (reader: RowReader<K>) => BrokerTransaction,
   options: ActivityExportOptions = {},
 ): BrokerageFormat {
   return {

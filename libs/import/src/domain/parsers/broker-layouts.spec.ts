@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { transactionWith } from '../broker-transaction.js';
 import { matchTrades } from '../hybrid-matcher.js';
 import { ImportFileError } from '../import.errors.js';
 import { unknownActionWarnings } from '../unknown-actions.js';
@@ -150,7 +151,7 @@ describe('broker layouts (docs/formats.md): each example gives the trades, divid
     const tsla = transactions.filter((tx) => tx.symbol === 'TSLA');
     expect(tsla.map((tx) => [tx.kind, tx.dayOrder])).toEqual([['buy', -8], ['sell', -9]]);
     // Read as if newest first, the sale would come before the purchase that it closes.
-    const asIfNewestFirst = transactions.map(({ dayOrder: _ignored, ...tx }) => tx);
+    const asIfNewestFirst = transactions.map((tx) => transactionWith(tx, { dayOrder: undefined }));
     expect(matchTrades(asIfNewestFirst, lots ?? []).warnings.length).toBeGreaterThan(0);
   });
 

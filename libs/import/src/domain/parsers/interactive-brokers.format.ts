@@ -1,6 +1,6 @@
 import { Decimal } from '@app/shared/domain';
 import type { BrokerTransaction } from '../broker-transaction.js';
-import { classifyAction } from '../broker-transaction.js';
+import { classifyAction, packedTransaction } from '../broker-transaction.js';
 import { ImportFileError } from '../import.errors.js';
 import { packedLot, type RealizedLot } from '../realized-lot.js';
 import { ROWS_PER_TURN, type Steps } from '../turns.js';
@@ -258,7 +258,7 @@ function* parseStatement({ fileName, header, rows }: FormatInput): Steps<ParsedT
     if (layout === undefined) throw ImportFileError.malformedCsv(fileName, row.line, `a ${row.cells[0]} row before its header`);
     const reader = new RowReader(fileName, fields, layout, CASH);
     if (/^total/i.test(reader.text('currency'))) continue;
-    transactions.push(readCashRow(reader, row, section));
+    transactions.push(packedTransaction(readCashRow(reader, row, section)));
   }
   if (transactions.length === 0) throw new ImportFileError('IMPORT_NO_DATA_ROWS', fileName, header.line, 'no trades or dividends in the statement');
   return {
@@ -294,7 +294,7 @@ function readStatementTrade(reader: RowReader<keyof typeof TRADES>, row: CsvRow)
     amount: proceeds === null ? null : commission === null ? proceeds : proceeds.add(commission),
   });
   // The statement lists a symbol's day oldest first.
-  return { ...trade, dayOrder: -row.line };
+  return packedTransaction(trade, { dayOrder: -row.line });
 }
 
 /** `AAPL(US0378331005) Cash Dividend USD 0.24 per Share (Ordinary Dividend)` → AAPL. */

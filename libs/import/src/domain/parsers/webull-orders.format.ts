@@ -1,6 +1,6 @@
 import { Decimal } from '@app/shared/domain';
 import type { BrokerTransaction } from '../broker-transaction.js';
-import { classifyAction, compareInTimeOrder } from '../broker-transaction.js';
+import { classifyAction, compareInTimeOrder, transactionWith } from '../broker-transaction.js';
 import { activityExportFormat, activityRow, otherActivity } from './activity-export.js';
 import type { BrokerageFormat } from './brokerage-format.js';
 import { column, FIGURE_LIMITS, type RowReader } from './csv-columns.js';
@@ -77,5 +77,5 @@ function markCovers(transactions: BrokerTransaction[]): BrokerTransaction[] {
     const change = tx.kind === 'buy' ? tx.quantity : tx.kind === 'sell' || tx.kind === 'sell_short' ? tx.quantity.neg() : Decimal.ZERO;
     position.set(tx.symbol, held.add(change));
   }
-  return transactions.map((tx) => (covers.has(tx) ? { ...tx, action: 'Buy to Cover', kind: 'buy_to_cover' } : tx));
+  return transactions.map((tx) => (covers.has(tx) ? transactionWith(tx, { action: 'Buy to Cover', kind: 'buy_to_cover' }) : tx));
 }
