@@ -10,6 +10,8 @@ import {
   summaryRows,
   type ExportDocument,
 } from '../../domain/export-document.js';
+// Quicker steps for pdfkit, which pdfmake drives: loaded for what it does to pdfkit's classes.
+import './pdfkit-shortcuts.js';
 
 /** The Roboto faces that ship inside the pdfmake package: no network, nothing to download. */
 const FONT_DIR = join(dirname(createRequire(import.meta.url).resolve('pdfmake/package.json')), 'fonts', 'Roboto');
