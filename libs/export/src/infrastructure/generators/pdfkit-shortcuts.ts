@@ -150,9 +150,9 @@ function pairTable(kernPairs: Record<string, number>): Map<string, Map<string, n
 }
 
 /**
- * A colour's components, parsed once per text: a name or `#rgb`/`#rrggbb` always means the same
- * components, so those are kept (a copy handed out each time, as pdfkit made a new array); anything
- * else (arrays, spot colours, patterns, unknown names) goes to pdfkit each time.
+ * A colour's components, parsed once for each distinct text: a name or `#rgb`/`#rrggbb` always means
+ * the same components, so those are kept (a copy handed out each time, as pdfkit made a new array);
+ * anything else (arrays, spot colours, patterns, unknown names) goes to pdfkit each time.
  */
 function colourOnce(original: Method): Method {
   const parse = original as (this: unknown, color: unknown) => unknown;

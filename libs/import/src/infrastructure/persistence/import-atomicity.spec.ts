@@ -528,7 +528,8 @@ describe('import atomicity (real database)', () => {
       return result;
     };
     // The tables filled by the ten thousand rows have no foreign keys (their checks ran per row): the
-    // account's trigger deletes their rows. Its migration undone and done again over stored rows.
+    // account's and the user's triggers delete their rows. The last such migration is undone and done
+    // again over stored rows first.
     await migrateAgain(database, 'AccountRowsCleanedByStatement1763960000000');
     const [keyed] = await database.manager.query(
       `SELECT count(*)::int AS keys FROM pg_constraint WHERE contype = 'f' AND conrelid::regclass::text = ANY($1)`,
