@@ -4,6 +4,9 @@ import type { ExportDocument, ExportTrade } from '../../domain/export-document.j
 import { pdfDefinition } from './pdf-document.js';
 import { SHORTCUTS_FOR, pdfkitShortcuts } from './pdfkit-shortcuts.js';
 
+/** Modules as pdfmake finds them: its own pdfkit, whichever copy that is. */
+const requireFromPdfmake = createRequire(createRequire(import.meta.url).resolve('pdfmake'));
+
 /** Texts that kern in Helvetica (AV, Yo, LT …), several colours, and a name beyond Latin-1 (set in Roboto). */
 const trade = (index: number): ExportTrade => ({
   symbol: ['AVAV', 'WAY', 'LTYO', 'PEP'][index % 4],
@@ -37,7 +40,7 @@ describe('pdfkit shortcuts', () => {
   afterEach(() => pdfkitShortcuts.on());
 
   it('apply to the pdfkit version they were checked against (another version wants them checked again)', () => {
-    const pdfkitOfPdfmake = createRequire(createRequire(import.meta.url).resolve('pdfmake'))('pdfkit/package.json') as { version: string };
+    const pdfkitOfPdfmake = requireFromPdfmake('pdfkit/package.json') as { version: string };
     expect(pdfkitShortcuts.version).toBe(pdfkitOfPdfmake.version);
     expect(pdfkitShortcuts.version).toBe(SHORTCUTS_FOR);
     expect(pdfkitShortcuts.active).toBe(true);
@@ -57,7 +60,7 @@ describe('pdfkit shortcuts', () => {
   });
 
   it('kern every pair of glyphs of every standard face as pdfkit does, and a last glyph or unknown pair by 0', () => {
-    const PDFDocument = createRequire(createRequire(import.meta.url).resolve('pdfmake'))('pdfkit') as new (options: object) => {
+    const PDFDocument = requireFromPdfmake('pdfkit') as new (options: object) => {
       font(name: string): { _font: { font: { kernPairs: Record<string, number>; getKernPair(left: string, right?: string): number } } };
     };
     const original = pdfkitShortcuts.original('getKernPair') as unknown as (this: unknown, left: string, right?: string) => number;
