@@ -30,7 +30,10 @@
 // gives another count; the generator stops early when the symbols cannot hold the rows: 1,026 symbols
 // hold about 580,000). It prints the upload's time, the CPU the service and the database used for it,
 // the functions that took most (self, then with what they called) and writes the profile to PROFILE_OUT
-// (bench/results/profile.cpuprofile or .heapprofile), which Chrome's DevTools open.
+// (bench/results/profile.cpuprofile or .heapprofile), which Chrome's DevTools open. A CPU profile's
+// report adds each source file's own time (where a flat profile's time goes by module) and the main
+// thread's waits over 5 ms, each with what it ran just before and just after (what it waited for: the
+// database, most often a `COPY` behind).
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -138,6 +141,14 @@ function allocationTree(node) {
   return { callFrame: node.callFrame, value: node.selfSize / 1_048_576, children: node.children.map(allocationTree) };
 }
 
+/** When each sample of a CPU profile was taken, in the profile's microseconds. */
+function sampleTimes(profile) {
+  const times = [];
+  let at = profile.startTime;
+  for (let index = 0; index < profile.samples.length; index += 1) times.push((at += profile.timeDeltas[index]));
+  return times;
+}
+
 /**
  * The stretches during which some probe waited (overlapping slow probes joined), longest first, each
  * with what the profile sampled of the main thread within it.
@@ -150,9 +161,7 @@ function printStalls(profile, slow, count) {
     else spans.push({ ...probe });
   }
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const times = [];
-  let at = profile.startTime;
-  for (let index = 0; index < profile.samples.length; index += 1) times.push((at += profile.timeDeltas[index]));
+  const times = sampleTimes(profile);
   console.log(`\nstalls (/health/live waiting over ${STALL_MS} ms), longest first:`);
   for (const span of spans.sort((a, b) => b.to - b.from - (a.to - a.from)).slice(0, count)) {
     const shares = new Map();
@@ -169,6 +178,58 @@ function printStalls(profile, slow, count) {
     const lengthMs = (span.to - span.from) / 1000;
     console.log(`${lengthMs.toFixed(0).padStart(6)} ms at +${((span.from - profile.startTime) / 1000).toFixed(0)} ms: not running ${unsampled.toFixed(0)} ms`);
     for (const [name, ms] of [...shares].sort((a, b) => b[1] - a[1]).slice(0, 5)) console.log(`${ms.toFixed(0).padStart(12)} ms  ${name}`);
+  }
+}
+
+/** A function's source file, as the reports name it (its last two path segments), or its name when it has none (V8's own entries). */
+const fileOf = ({ functionName, url }) => url.split('/').slice(-2).join('/') || functionName;
+
+/** The sampled time of each source file's functions, their own only (a CPU profile). */
+function fileShares(profile) {
+  const shares = new Map();
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  for (let index = 0; index < profile.samples.length; index += 1) {
+    const file = fileOf(byId.get(profile.samples[index]).callFrame);
+    shares.set(file, (shares.get(file) ?? 0) + (profile.timeDeltas[index + 1] ?? 0) / 1000);
+  }
+  return shares;
+}
+
+/** Idle stretches of the main thread longer than this are listed by `printWaits`. */
+const WAIT_MS = 5;
+
+/**
+ * The stretches the main thread sampled idle for over WAIT_MS, in time order, each with the innermost
+ * frames of the samples just before and just after it: what it had done, and what it ran once it went on.
+ */
+function printWaits(profile) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parents = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
+  const stackOf = (id) => {
+    const frames = [];
+    for (let at = id; at !== undefined && frames.length < 4; at = parents.get(at)) {
+      if (byId.get(at).callFrame.functionName !== '(root)') frames.push(nameOf(byId.get(at).callFrame));
+    }
+    return frames.join(' < ') || '–';
+  };
+  const isIdle = (index) => byId.get(profile.samples[index]).callFrame.functionName === '(idle)';
+  const times = sampleTimes(profile);
+  const waits = [];
+  for (let index = 0; index < profile.samples.length; index += 1) {
+    if (!isIdle(index)) continue;
+    let end = index;
+    while (end + 1 < profile.samples.length && isIdle(end + 1)) end += 1;
+    const ms = ((times[end + 1] ?? times[end]) - times[index]) / 1000;
+    if (ms > WAIT_MS) waits.push({ index, end, ms });
+    index = end;
+  }
+  const total = waits.reduce((sum, wait) => sum + wait.ms, 0);
+  console.log(`\nthe main thread's waits over ${WAIT_MS} ms: ${waits.length}, ${total.toFixed(0)} ms in all`);
+  for (const { index, end, ms } of waits) {
+    console.log(`${ms.toFixed(0).padStart(6)} ms at +${((times[index] - profile.startTime) / 1000).toFixed(0)} ms`);
+    console.log(`          before: ${index > 0 ? stackOf(profile.samples[index - 1]) : '–'}`);
+    console.log(`          after:  ${end + 1 < profile.samples.length ? stackOf(profile.samples[end + 1]) : '–'}`);
   }
 }
 
@@ -258,6 +319,10 @@ async function main() {
     console.log(`${{ cpu: 'sampled', alloc: 'allocated', live: 'alive' }[KIND]}: ${[...self.values()].reduce((sum, value) => sum + value, 0).toFixed(0)} ${unit}`);
     printTop('self', self, unit, 30);
     printTop('with what they called', total, unit, 40);
+    if (KIND === 'cpu') {
+      printTop('by source file, own time', fileShares(profile), unit, 25);
+      printWaits(profile);
+    }
     if (live !== undefined) {
       console.log(`\n/health/live meanwhile: p99 ${live.p99} ms, ${live.slow.length} of ${live.requests} probes over ${STALL_MS} ms`);
       printStalls(profile, live.slow, 8);
