@@ -98,7 +98,10 @@ async function inspector(port) {
 }
 
 /** A function as the tables name it: its name, file and line. */
-const nameOf = ({ functionName, url, lineNumber }) => `${functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}:${lineNumber + 1}`;
+const nameOf = ({ functionName, url, lineNumber }) => `${functionName || '(anonymous)'} ${shortUrl(url)}:${lineNumber + 1}`;
+
+/** A source file as the tables name it: the last two segments of its address. */
+const shortUrl = (url) => url.split('/').slice(-2).join('/');
 
 /**
  * Each function's own share and its share with what it called (a recursive function counted once per
@@ -181,17 +184,15 @@ function printStalls(profile, slow, count) {
   }
 }
 
-/** A function's source file, as the reports name it (its last two path segments), or its name when it has none (V8's own entries). */
-const fileOf = ({ functionName, url }) => url.split('/').slice(-2).join('/') || functionName;
-
-/** The sampled time of each source file's functions, their own only (a CPU profile). */
-function fileShares(profile) {
+/** Each source file's own share of a tree as `sharesOf` takes it (V8's own entries, which have no file, by their names). */
+function fileShares(root) {
   const shares = new Map();
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  for (let index = 0; index < profile.samples.length; index += 1) {
-    const file = fileOf(byId.get(profile.samples[index]).callFrame);
-    shares.set(file, (shares.get(file) ?? 0) + (profile.timeDeltas[index + 1] ?? 0) / 1000);
-  }
+  const visit = (node) => {
+    const file = shortUrl(node.callFrame.url) || node.callFrame.functionName;
+    shares.set(file, (shares.get(file) ?? 0) + node.value);
+    for (const child of node.children) visit(child);
+  };
+  visit(root);
   return shares;
 }
 
@@ -314,13 +315,14 @@ async function main() {
         `${totalMs.toFixed(0)} ms; CPU: service ${cpu.service.toFixed(2)} s, database ${Number.isNaN(cpu.database) ? '–' : `${cpu.database.toFixed(2)} s`}; profile in ${OUT}`,
     );
     const unit = KIND === 'cpu' ? 'ms' : 'MB';
-    const { self, total } = sharesOf(KIND === 'cpu' ? cpuTree(profile) : allocationTree(profile.head));
+    const tree = KIND === 'cpu' ? cpuTree(profile) : allocationTree(profile.head);
+    const { self, total } = sharesOf(tree);
     if (peak !== undefined) console.log(`largest heap in use: ${(peak.usedBytes / 1_048_576).toFixed(0)} MB at +${peak.atMs} ms`);
     console.log(`${{ cpu: 'sampled', alloc: 'allocated', live: 'alive' }[KIND]}: ${[...self.values()].reduce((sum, value) => sum + value, 0).toFixed(0)} ${unit}`);
     printTop('self', self, unit, 30);
     printTop('with what they called', total, unit, 40);
     if (KIND === 'cpu') {
-      printTop('by source file, own time', fileShares(profile), unit, 25);
+      printTop('by source file, own time', fileShares(tree), unit, 25);
       printWaits(profile);
     }
     if (live !== undefined) {
