@@ -8,8 +8,9 @@ import { SystemClock } from './infrastructure/system-clock.adapter.js';
   controllers: [TradingCalendarController],
   providers: [
     { provide: Clock, useClass: SystemClock },
-    // The domain class carries no Nest decorators, so it is built by a factory rather than by reflection.
-    { provide: TradingCalendar, useFactory: () => new TradingCalendar() },
+    // The domain class carries no Nest decorators, so it is built by a factory rather than by reflection,
+    // and ready for today (`readyFor`) while the service starts.
+    { provide: TradingCalendar, useFactory: (clock: Clock) => new TradingCalendar().readyFor(clock.now()), inject: [Clock] },
   ],
   exports: [Clock, TradingCalendar],
 })

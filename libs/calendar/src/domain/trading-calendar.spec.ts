@@ -1,7 +1,7 @@
 import { FixedClock } from '../testing/fixed-clock.js';
 import { parseYear } from './iso-date.js';
 import { TradingCalendar } from './trading-calendar.js';
-import { InvalidDateError, InvalidMonthError, InvalidYearError } from './trading-calendar.errors.js';
+import { InvalidDateError, InvalidMonthError, InvalidYearError, MAX_SUPPORTED_YEAR, MIN_SUPPORTED_YEAR } from './trading-calendar.errors.js';
 
 // Instants are written in UTC with the New York wall-clock time beside them, so a test never relies
 // on the code under test to convert. New York is UTC-5 in winter (EST) and UTC-4 in summer (EDT).
@@ -233,10 +233,33 @@ describe('trading-day counts (NYSE rule-based lists; ad-hoc closures such as 202
     expect(calendar.tradingDaysInMonth(2022, 1)).toBe(20);
   });
 
+  it('every supported year: its weekdays less the holidays, each month counted on its own', () => {
+    for (let year = MIN_SUPPORTED_YEAR; year <= MAX_SUPPORTED_YEAR; year += 1) {
+      const holidays = new Set(calendar.holidaysOf(year).filter((entry) => entry.type === 'holiday').map((entry) => entry.date));
+      const expected = Array.from({ length: 12 }, () => 0);
+      for (let day = new Date(Date.UTC(year, 0, 1)); day.getUTCFullYear() === year; day = new Date(day.getTime() + 86_400_000)) {
+        const weekday = day.getUTCDay();
+        if (weekday !== 0 && weekday !== 6 && !holidays.has(day.toISOString().slice(0, 10))) expected[day.getUTCMonth()] += 1;
+      }
+      expect([year, months(year)]).toEqual([year, expected]);
+    }
+  });
+
   it('rejects bad months and years', () => {
     expect(() => calendar.tradingDaysInMonth(2025, 0)).toThrow(InvalidMonthError);
     expect(() => calendar.tradingDaysInMonth(2025, 13)).toThrow("Invalid month: '13'. Use a month number from 1 to 12");
     expect(() => calendar.tradingDaysInYear(1990)).toThrow(InvalidYearError);
+  });
+});
+
+describe('readyFor', () => {
+  it('answers for the instant it was readied for as a calendar that was not', () => {
+    for (const instant of ['2026-12-24T15:00:00Z', '2026-11-27T19:30:00Z', '2027-01-01T12:00:00Z']) {
+      const now = new Date(instant);
+      const ready = new TradingCalendar();
+      expect(ready.readyFor(now)).toBe(ready);
+      expect(ready.metrics(now)).toEqual(new TradingCalendar().metrics(now));
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { IsoDate } from '@app/shared/domain';
+import { isWeekend, lastDayOfMonth, makeIsoDate, type IsoDate } from '@app/shared/domain';
 import { assertMonth, assertSupportedYear, civilDay, isoDateOf, pad2 } from './iso-date.js';
 import {
   AFTER_HOURS_CLOSE_TIME,
@@ -46,6 +46,18 @@ const EARLY_CLOSE_HOURS: SessionHours = { open: REGULAR_OPEN_TIME, close: EARLY_
  */
 export class TradingCalendar {
   private readonly years = new Map<number, YearCalendar>();
+
+  /**
+   * This calendar, having answered for `now` once: the first New York time it reads loads the zone's
+   * rules (30 ms), and the first question about a year works the year out. Done as the service starts,
+   * neither is paid by the first request, or by the end-of-day check's first tick in the middle of an
+   * import (a 30–40 ms stall of every request, docs/operations.md "Imports").
+   */
+  readyFor(now: Date): this {
+    this.metrics(now);
+    this.sessionOn(this.dateAt(now));
+    return this;
+  }
 
   /** The year's holidays and early closes, with names, sorted by date. */
   holidaysOf(year: number): CalendarEntry[] {
@@ -143,11 +155,17 @@ export class TradingCalendar {
     const holidays = nyseHolidays(year);
     const earlyCloses = nyseEarlyCloses(year, holidays);
     const holidayDates = new Set(holidays.map((h) => h.date));
-    const tradingDaysByMonth = Array.from({ length: 12 }, () => 0);
-    const end = DateTime.utc(year + 1, 1, 1);
-    for (let day = DateTime.utc(year, 1, 1); day < end; day = day.plus({ days: 1 })) {
-      if (day.weekday <= 5 && !holidayDates.has(isoDateOf(day))) tradingDaysByMonth[day.month - 1] += 1;
-    }
+    // Plain date arithmetic: a year of luxon values took 15–20 ms, the first on the clock's minute tick
+    // of a new service (the end-of-day check) in the middle of whatever it was answering.
+    const tradingDaysByMonth = Array.from({ length: 12 }, (_, index) => {
+      const days = Number(lastDayOfMonth(year, index + 1).slice(8));
+      let trading = 0;
+      for (let day = 1; day <= days; day += 1) {
+        const date = makeIsoDate(year, index + 1, day);
+        if (!isWeekend(date) && !holidayDates.has(date)) trading += 1;
+      }
+      return trading;
+    });
 
     const calendar: YearCalendar = {
       entries: Object.freeze(
