@@ -127,6 +127,11 @@ function sharesOf(root) {
   return { self, total };
 }
 
+/** A CPU profile's nodes by their ids. */
+function nodesById(profile) {
+  return new Map(profile.nodes.map((node) => [node.id, node]));
+}
+
 /** A CPU profile as a tree of nodes with their own time in ms. */
 function cpuTree(profile) {
   const own = new Map();
@@ -134,7 +139,7 @@ function cpuTree(profile) {
     const id = profile.samples[index];
     own.set(id, (own.get(id) ?? 0) + (profile.timeDeltas[index + 1] ?? 0) / 1000);
   }
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const byId = nodesById(profile);
   const build = (node) => ({ callFrame: node.callFrame, value: own.get(node.id) ?? 0, children: (node.children ?? []).map((id) => build(byId.get(id))) });
   return build(profile.nodes[0]);
 }
@@ -163,7 +168,7 @@ function printStalls(profile, slow, count) {
     if (last !== undefined && probe.from <= last.to) last.to = Math.max(last.to, probe.to);
     else spans.push({ ...probe });
   }
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const byId = nodesById(profile);
   const times = sampleTimes(profile);
   console.log(`\nstalls (/health/live waiting over ${STALL_MS} ms), longest first:`);
   for (const span of spans.sort((a, b) => b.to - b.from - (a.to - a.from)).slice(0, count)) {
@@ -204,7 +209,7 @@ const WAIT_MS = 5;
  * frames of the samples just before and just after it: what it had done, and what it ran once it went on.
  */
 function printWaits(profile) {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const byId = nodesById(profile);
   const parents = new Map();
   for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
   const stackOf = (id) => {
