@@ -6,9 +6,11 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './support/service.mjs';
+import { freePort, SERVICE_NODE_FLAGS } from './support/service.mjs';
 
 const RUNS = Number(process.env.BENCH_START_RUNS ?? 5);
+/** The built service's command line after `node`. */
+const SERVICE = [...SERVICE_NODE_FLAGS, 'dist/apps/api/src/main.js'];
 
 /** Milliseconds from spawning `args` until `url` answers 200, after which the process is stopped. */
 async function timeToAnswer(args, env, path) {
@@ -35,7 +37,7 @@ async function timeToAnswer(args, env, path) {
 /** Milliseconds from spawning the service with a bad setting until it has exited (non-zero). */
 async function timeToRefuse(env) {
   const started = performance.now();
-  const child = spawn(process.execPath, ['dist/apps/api/src/main.js'], { env: { ...process.env, ...env }, stdio: 'ignore' });
+  const child = spawn(process.execPath, SERVICE, { env: { ...process.env, ...env }, stdio: 'ignore' });
   const code = await new Promise((resolve) => child.once('exit', resolve));
   if (code === 0) throw new Error('the service started with a bad setting');
   return performance.now() - started;
@@ -48,12 +50,12 @@ async function main() {
   const scratch = await mkdtemp(join(tmpdir(), 'sta-bench-start-'));
   try {
     const existing = join(scratch, 'existing');
-    await timeToAnswer(['dist/apps/api/src/main.js'], { ...SERVICE_ENV, DATA_DIR: existing }, '/health/ready'); // makes it (and the templates, if missing)
+    await timeToAnswer(SERVICE, { ...SERVICE_ENV, DATA_DIR: existing }, '/health/ready'); // makes it (and the templates, if missing)
     const samples = { bare: [], existing: [], fresh: [], refused: [] };
     for (let run = 0; run < RUNS; run += 1) {
       samples.bare.push(await timeToAnswer(BARE, {}, '/'));
-      samples.existing.push(await timeToAnswer(['dist/apps/api/src/main.js'], { ...SERVICE_ENV, DATA_DIR: existing }, '/health/ready'));
-      samples.fresh.push(await timeToAnswer(['dist/apps/api/src/main.js'], { ...SERVICE_ENV, DATA_DIR: join(scratch, `fresh-${run}`) }, '/health/ready'));
+      samples.existing.push(await timeToAnswer(SERVICE, { ...SERVICE_ENV, DATA_DIR: existing }, '/health/ready'));
+      samples.fresh.push(await timeToAnswer(SERVICE, { ...SERVICE_ENV, DATA_DIR: join(scratch, `fresh-${run}`) }, '/health/ready'));
       samples.refused.push(await timeToRefuse({ ...SERVICE_ENV, DATA_DIR: existing, PORT: 'not-a-port' }));
     }
     const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];

@@ -1,9 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { MIGRATIONS } from '@app/persistence';
-import { runUntilExit, startService } from './support/service.js';
+import { runUntilExit, SERVICE_NODE_FLAGS, startService } from './support/service.js';
 import { signIn } from './support/sign-in.js';
 import { withClient } from './support/test-database.js';
 import { exampleFiles, ndjson, uploadForm } from './support/uploads.js';
@@ -35,6 +35,25 @@ describe('start-up', () => {
       const applied = await db.query<{ name: string }>('SELECT name FROM migrations ORDER BY id');
       await db.close();
       expect(applied.rows.map((row) => row.name)).toEqual(MIGRATIONS.map((migration) => migration.name));
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("runs node as npm start and the image do, the embedded engine with the service's helper-thread pool", async () => {
+    const command = ['node', ...SERVICE_NODE_FLAGS, 'dist/apps/api/src/main.js'];
+    const { scripts } = JSON.parse(await readFile('package.json', 'utf8')) as { scripts: Record<string, string> };
+    expect(scripts['start:prod']).toBe(command.join(' '));
+    expect(scripts.start.endsWith(`&& ${command.join(' ')}`)).toBe(true);
+    expect(await readFile('docker/Dockerfile', 'utf8')).toContain(`CMD ${JSON.stringify(command).replaceAll('","', '", "')}`);
+
+    const dataDir = await mkdtemp(join(tmpdir(), 'sta-engine-flags-'));
+    try {
+      const service = await startService({ dataDir, env: { DATABASE_URL: undefined } });
+      const enginePid = (await readFile(join(dataDir, 'pg-engine.pid'), 'utf8')).trim();
+      const engineCommand = (await readFile(`/proc/${enginePid}/cmdline`, 'utf8')).split('\0');
+      expect(await service.stop()).toBe(0);
+      expect(engineCommand.filter((argument) => argument.startsWith('--v8-pool-size='))).toEqual(SERVICE_NODE_FLAGS);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }

@@ -131,16 +131,20 @@ export function peakRssMb(pid) {
   return match ? Math.round(Number(match[1]) / 1024) : Number.NaN;
 }
 
+/** Node's flags as `npm start` and the image start the service (docs/operations.md "Processes and threads"). */
+export const SERVICE_NODE_FLAGS = ['--v8-pool-size=2'];
+
 /**
  * The built service on a free loopback port, as the benchmarks run it (test mode, warnings only),
  * with `env` added; `stop` ends it with SIGTERM and waits for it. `nodeFlags` are flags for the
- * service's node, BENCH_SERVICE_NODE_FLAGS by default (`--cpu-prof`, V8's heap sizes …, for looking into a figure).
+ * service's node after SERVICE_NODE_FLAGS (a later one wins), BENCH_SERVICE_NODE_FLAGS by default
+ * (`--cpu-prof`, V8's heap sizes …, for looking into a figure).
  * @param {{ dataDir: string, databaseUrl?: string, users: string[], env?: Record<string, string>, nodeFlags?: string }} options
  */
 export async function startBenchService({ dataDir, databaseUrl, users, env = {}, nodeFlags = process.env.BENCH_SERVICE_NODE_FLAGS }) {
   const port = await freePort();
   const flags = nodeFlags?.trim().split(/\s+/).filter(Boolean) ?? [];
-  const service = spawn(process.execPath, [...flags, 'dist/apps/api/src/main.js'], {
+  const service = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...flags, 'dist/apps/api/src/main.js'], {
     env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', AUTHORIZED_USERS: users.join(','), ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -6,6 +6,8 @@ import { freePort } from './free-port.js';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from './test-database.js';
 
 export const MAIN = resolve(process.cwd(), 'dist/apps/api/src/main.js');
+/** Node's flags as `npm start`, `npm run start:prod` and the image start the service (docs/operations.md "Processes and threads"). */
+export const SERVICE_NODE_FLAGS = ['--v8-pool-size=2'];
 /**
  * How long a service may take to become ready: a ceiling, not an expectation (it takes 2–4 s). A
  * loaded two-core machine running several suites at once can take many times that, and a start that
@@ -56,7 +58,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   };
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
 
-  const child = spawn(process.execPath, [MAIN], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, MAIN], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -91,7 +93,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
 export async function runUntilExit(env: Record<string, string | undefined>, timeoutMs = 30000): Promise<{ code: number | null; output: string }> {
   const merged: Record<string, string | undefined> = { ...process.env, NODE_ENV: 'test', DATA_DIR: join(tmpdir(), 'sta-never-used'), ...env };
   for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
-  const child = spawn(process.execPath, [MAIN], { env: merged as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, MAIN], { env: merged as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -262,8 +262,14 @@ export async function waitForEarlierEngine(lock: string, patienceMs = 15_000): P
   }
 }
 
+/**
+ * The size of V8's helper-thread pool the service was started with (`--v8-pool-size=N`, as `npm start`
+ * does; docs/operations.md "Processes and threads"): the engine gets the same, not node's default of four.
+ */
+const POOL_SIZE_FLAGS = process.execArgv.filter((flag) => flag.startsWith('--v8-pool-size='));
+
 function spawnEngine(program: string): ChildProcess {
-  return spawn(process.execPath, [program, ENGINE_ARGUMENT], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+  return spawn(process.execPath, [...POOL_SIZE_FLAGS, program, ENGINE_ARGUMENT], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
 }
 
 /** The engine's first answer: what it was asked to do is done, or why not. */
