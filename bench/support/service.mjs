@@ -131,8 +131,11 @@ export function peakRssMb(pid) {
   return match ? Math.round(Number(match[1]) / 1024) : Number.NaN;
 }
 
-/** Node's flags as `npm start` and the image start the service (docs/operations.md "Processes and threads"). */
-export const SERVICE_NODE_FLAGS = ['--v8-pool-size=2'];
+/**
+ * Node's flags as `npm run start:prod` starts the service, read from package.json so the benchmarks
+ * measure what ships (docs/operations.md "Processes and threads").
+ */
+export const SERVICE_NODE_FLAGS = JSON.parse(readFileSync('package.json', 'utf8')).scripts['start:prod'].split(' ').filter((word) => word.startsWith('--'));
 
 /**
  * The built service on a free loopback port, as the benchmarks run it (test mode, warnings only),
