@@ -459,7 +459,7 @@ function UploadHistory({ version }: { version: number }) {
                 ),
               sortValue: (h) => h.status,
             },
-            { key: 'rows', header: 'Rows read', cell: (h) => formatCount(h.transactions_processed), sortValue: (h) => h.transactions_processed, numeric: true, minor: true },
+            { key: 'rows', header: 'Transactions read', cell: (h) => formatCount(h.transactions_processed), sortValue: (h) => h.transactions_processed, numeric: true, minor: true },
             { key: 'months', header: 'Months updated', cell: (h) => formatCount(h.months_updated), sortValue: (h) => h.months_updated, numeric: true },
             { key: 'account', header: 'Account', cell: (h) => h.brokerage_account, minor: true },
           ]}
