@@ -21,7 +21,7 @@
 // The profiler sees the main thread only, so the measured upload is imported there whatever its size
 // (IMPORT_THREAD_MIN_BYTES at its largest, unless it is set or PROFILE_PROBES=1 looks at the main thread
 // beside an import's thread): a million rows would otherwise go to a thread of their own
-// (docs/operations.md "Large uploads on a thread of their own") and the profile show the main thread idle.
+// (docs/imports.md "Large uploads on a thread of their own") and the profile show the main thread idle.
 //
 // PROFILE_SHAPE=<name> profiles one of bench/shapes.mjs's shapes instead (`LOT_SHAPES`; with
 // PROFILE_UPLOAD=full only, into an empty account).

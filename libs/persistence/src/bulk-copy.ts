@@ -58,7 +58,7 @@ export interface CopyJob {
 
 /**
  * Rows to write into one table whose COPY text is made already: by the thread an import runs on,
- * while the thread that holds the connection writes it (docs/operations.md "Imports").
+ * while the thread that holds the connection writes it (docs/imports.md).
  */
 export interface CopyTextJob {
   target: CopyTarget;
@@ -95,7 +95,7 @@ export async function piecesOfJob(job: CopyJob | CopyTextJob, pause: () => Promi
  * of, the pieces waiting for the writer instead. For rows given as they are worked out faster than
  * the database takes them in (an import's trades, while matching goes on): a piece holds a trade's
  * row in ~300 bytes outside V8's heap, where the trade waiting as objects held ~600 in it (a
- * million-row import's live heap at the end of its matching: docs/operations.md "Imports"). A failure
+ * million-row import's live heap at the end of its matching: docs/imports.md). A failure
  * to make the rows fails the pieces, for the writer to meet.
  */
 export function textAhead(job: CopyJob, pause: () => Promise<void>): CopyTextJob {
@@ -143,7 +143,7 @@ const ROWS_PER_PAUSE = 100;
  * numbers and exact decimals are written from their values, with no string at all. Joining lines into
  * a piece's string, and that string into bytes for the socket or the engine's spool file, made the
  * rows' text three times (a tenth of all a 100,000-row import allocated, and of the young-generation
- * collections that cost it 1.2-1.4 s; docs/operations.md "Imports"), and a line's string twice.
+ * collections that cost it 1.2-1.4 s; docs/imports.md), and a line's string twice.
  */
 export const COPY_PIECE_BYTES = 32_000;
 
@@ -169,7 +169,7 @@ export interface CopyPiece {
  * its heap, which V8 counts against the heap's limit until a full collection lets it go: the main
  * thread's heap (~50 MB, hardly any of it garbage) was collected whole every second or so through a
  * million-row import, each time marking ~150 ms on V8's own threads, on the two cores the import and
- * the database share (docs/operations.md "Imports"). A piece given back is no longer the main thread's.
+ * the database share (docs/imports.md). A piece given back is no longer the main thread's.
  */
 const givenBack: ArrayBuffer[] = [];
 

@@ -48,7 +48,7 @@ type ErrorClasses = ReadonlyMap<string, abstract new (...args: never[]) => Error
  * thread that does, in the unit of work this side is in, through `port`. COPY text is made here and
  * sent as bytes (transferred, not copied), at most PIECES_IN_FLIGHT pieces ahead of the writer. An
  * import runs on such a thread so that its CPU work and its heap's collections leave the main thread
- * free to answer (docs/operations.md "Imports").
+ * free to answer (docs/imports.md).
  */
 export class ThreadDatabase {
   private readonly scope = new AsyncLocalStorage<{ tx: number; committed: (() => void)[] }>();

@@ -23,7 +23,7 @@ export interface UploadedFile {
   name: string;
   /**
    * The file's bytes. `ImportBrokerageFiles.run` lets go of them as it starts the file's parse (it sets
-   * an empty buffer): an upload's largest buffers need not outlive their decoding (docs/operations.md "Imports").
+   * an empty buffer): an upload's largest buffers need not outlive their decoding (docs/imports.md).
    * On an import's thread, a file the upload's check passed is in pieces, decoded as read (`CheckedCsvBytes`).
    */
   content: Buffer | CheckedCsvBytes;
@@ -254,7 +254,7 @@ export class ImportBrokerageFiles {
       throw error;
     } finally {
       // A very large import leaves gigabytes of garbage (its rows, matches and texts for COPY): collected
-      // once it has answered, not when the next requests' allocations get round to it (docs/operations.md "Imports").
+      // once it has answered, not when the next requests' allocations get round to it (docs/imports.md).
       collectGarbageAbove(LEFT_HEAP_BYTES);
     }
   }
@@ -360,7 +360,7 @@ export class ImportBrokerageFiles {
    * account's last stored transaction (a later export, or one that overlaps the stored days and adds
    * later ones), the stored trades cannot change: matching goes on from the open lots the ledger holds
    * for the symbols the new rows touch, and only what they add is matched (`after` is then that last
-   * date; docs/operations.md "Imports"); the stored keys of the upload's days are looked up while its
+   * date; docs/imports.md); the stored keys of the upload's days are looked up while its
    * rows are keyed. Otherwise everything the account holds is matched again (`after` null). An account
    * with no transaction stored takes that way at once, its rows written as they are read and keyed
    * (`storeAndMatchFirst`).
@@ -418,7 +418,7 @@ export class ImportBrokerageFiles {
    * the write started before it, which waits for these rows. Every row is read, and the lots the
    * account holds (next to none, with no transaction) are left out by their keys, as the lots of any
    * day read; the days the user's imports read into other accounts are put aside and read. The
-   * embedded engine, whose work is most of a first import's, starts on the rows sooner (docs/operations.md "Imports").
+   * embedded engine, whose work is most of a first import's, starts on the rows sooner (docs/imports.md).
    */
   private async storeAndMatchFirst(uploadId: number, read: ReadFiles, account: ImportAccount): Promise<Matched> {
     const { accountId } = account;

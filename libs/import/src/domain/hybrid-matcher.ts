@@ -100,7 +100,7 @@ export interface SlicedMatchOptions extends MatchOptions, Turns {
    * Handed, before each stop and once the last transaction is matched, the trades made since it was
    * last (in their final order: a trade made never changes), which matching then lets go of: the
    * result's `trades` holds none of them. The import writes them while matching goes on, and a
-   * million-row history's trades are never all in memory at once (docs/operations.md "Imports").
+   * million-row history's trades are never all in memory at once (docs/imports.md).
    */
   readonly tradesMade?: (trades: readonly MatchedTrade[]) => void;
 }

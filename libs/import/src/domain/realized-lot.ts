@@ -76,7 +76,7 @@ export type LotFigure = (typeof LotFigure)[keyof typeof LotFigure];
  * A lot with seven figures was 440 bytes of heap (an object of 17 fields, and 40 bytes a figure) and
  * its key's string 48 more; packed, it is 40 bytes (its chunk, its row), and 67 in its chunk outside
  * the heap. A million-row account's 740,000 lots were about half of the rows its import held while its
- * trades were matched (docs/operations.md "Imports").
+ * trades were matched (docs/imports.md).
  */
 class PackedLot extends PackedFigures implements RealizedLot {
   constructor(lot: RealizedLot) {

@@ -51,7 +51,7 @@ const ACCOUNT_NOT_SET = 'Brokerage account number not set. Please update your pr
 
 /**
  * A CSV file's text is decoded while its bytes arrive, so the first progress line follows the upload's
- * last byte without the whole files' decoding in between (docs/operations.md "Imports"); a file of
+ * last byte without the whole files' decoding in between (docs/imports.md); a file of
  * another name is refused unread, so it is not decoded.
  */
 function decodedOnArrival(name: string): FileReceiver | undefined {

@@ -48,7 +48,8 @@ export abstract class AppConfig {
   abstract readonly uploadMaxBytes: number;
   /**
    * Uploads of at least this many bytes (their files together) are imported on a worker thread of
-   * their own (`IMPORT_THREAD_MIN_BYTES`; 0: every upload): docs/operations.md "Imports".
+   * their own (`IMPORT_THREAD_MIN_BYTES`; 0: every upload): docs/operations.md "Large uploads on a
+   * thread of their own".
    */
   abstract readonly importThreadMinBytes: number;
   abstract readonly logLevel: LogLevel;

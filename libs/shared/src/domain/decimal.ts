@@ -111,7 +111,7 @@ export class Decimal {
    * a small integer inside its object, where a bigint, or a number beyond 32 bits, is an object of its
    * own: a figure is one object instead of two. A large import holds millions of figures (a trade ten,
    * a lot eight) until it ends, and its young-generation collections copy each object that lives on
-   * (docs/operations.md "Imports"). Arithmetic within a number's exact range (2^53 units, 900,719.9…)
+   * (docs/imports.md). Arithmetic within a number's exact range (2^53 units, 900,719.9…)
    * is done in numbers; beyond it, and for products and quotients, in bigints.
    */
   private constructor(

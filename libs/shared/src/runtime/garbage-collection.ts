@@ -53,7 +53,7 @@ export function collectGarbageAbove(bytes: number): void {
  * 100,000-row import's heap grow from 122 MB live to 330 MB without a full collection (the rows, their
  * matches and much promoted garbage beside them): 440–450 MB of resident memory at its peak. At 60%
  * the peak is 368–399 MB, for two or three more full collections, marked mostly beside the import on
- * V8's own threads (docs/operations.md "Imports").
+ * V8's own threads (docs/imports.md).
  */
 export const HEAP_GROWING_PERCENT = 60;
 
@@ -81,7 +81,7 @@ let narrowings = 0;
  * the thread's heap grew to 1,000–1,076 MB between full collections at 60%, its live data 520–620 MB;
  * 30% took the service's peak from 1,260–1,325 MB to 1,105–1,243. Not the service's setting: below
  * the thread's threshold, imports run on the main thread, where 30% made the embedded 100,000-row
- * import about 10% slower (more marking on the two cores the engine shares) (docs/operations.md "Imports").
+ * import about 10% slower (more marking on the two cores the engine shares) (docs/imports.md).
  */
 export const THREAD_IMPORT_HEAP_GROWING_PERCENT = 30;
 

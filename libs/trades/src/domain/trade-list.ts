@@ -275,7 +275,7 @@ export class TradeIdSequence {
    * `inClosingOrder`: the trades come in the order they closed, as matching makes them (their closing
    * days never go back), so a day's identities are let go of once a later day's trade comes. Their
    * strings, some 170 bytes of heap a trade, were held to the end of a million-row import's matching
-   * otherwise (docs/operations.md "Imports"). A trade whose day has been let go of is refused.
+   * otherwise (docs/imports.md). A trade whose day has been let go of is refused.
    */
   constructor(
     accountId: number,

@@ -78,7 +78,7 @@ export function* readExportRows<K extends string, T>(
  * each data row through `read`; the options say what else the layout carries. The rows are packed as
  * Schwab's are (`packedTransaction`): a plain object of eleven fields and four `Decimal`s for each row
  * held until the import's end was most of an activity export's memory, and code reading the rows met
- * two shapes of them (docs/operations.md "Imports").
+ * two shapes of them (docs/imports.md).
  */
 export function* parseActivityExport<K extends string>(
   info: FormatInfo,

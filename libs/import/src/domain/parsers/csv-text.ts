@@ -189,7 +189,7 @@ export class CsvTextReceiver {
  * the bytes): for an upload whose import runs on a thread of its own, which decodes the bytes it is
  * handed. The text a `CsvTextReceiver` decodes stays here until the import has read it: at a million
  * rows, 200 MB of strings on the thread that answers every other request, whose collector then took
- * 44–126 ms at a time while the upload arrived (docs/operations.md "Large uploads on a thread of their
+ * 44–126 ms at a time while the upload arrived (docs/imports.md "Large uploads on a thread of their
  * own").
  *
  * It passes only what decoding surely reads as UTF-8 text: valid UTF-8 (`isUtf8`, the characters cut
@@ -474,8 +474,8 @@ const BLOCK_BYTES = 36 * 1024 * 1024;
  * end, so that the chunks are neither kept nor joined. The file is then `CheckedCsvBytes` of those
  * blocks when the check passed, which the thread is handed as they are; otherwise its bytes joined,
  * decoded (or refused) as any file's. The thread copied the joined bytes into its blocks before: the
- * files were held twice there, the service's peak at a million rows (docs/operations.md "Large uploads
- * on a thread of their own").
+ * files were held twice there, the service's peak at a million rows (docs/imports.md "Large
+ * uploads on a thread of their own").
  */
 export class CheckedCsvArrival {
   private readonly checker: CsvTextChecker;

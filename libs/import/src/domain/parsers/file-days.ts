@@ -21,7 +21,7 @@ export interface RowAside {
 }
 
 /**
- * A file's rows by day, for uploads that cost what they add (docs/operations.md "Imports"): each day's
+ * A file's rows by day, for uploads that cost what they add (docs/imports.md): each day's
  * digest, and the rows put aside unread because their day was seen before. A day whose digest the
  * account holds is one an earlier import read byte for byte (the same layout, header and rows): every
  * row of it is stored, and its rows are not read, keyed or looked up again. The other days' rows put

@@ -37,7 +37,7 @@ export class SqlTradeLedger extends TradeLedger {
     const journal = 'ids' in writing ? await journalBeforeRewrite(manager, accountId, writing.ids) : null;
     // When the account is all the user holds, its ledger in memory gives the user's rollups: written
     // behind the ledger's rows, in the same call (on the embedded database, computed while the engine
-    // takes in the trades), instead of the statements over the tables at the end (docs/operations.md "Imports").
+    // takes in the trades), instead of the statements over the tables at the end (docs/imports.md).
     const fromMemory = !(await otherAccountsHoldLedgers(manager, userId, accountId));
     for (const table of ['closed_trades', 'dividends', 'position_history', 'securities', 'open_lots']) {
       await manager.query(`DELETE FROM ${table} WHERE account_id = $1`, [accountId]);
