@@ -51,7 +51,7 @@ export class TradingCalendar {
    * This calendar, having answered for `now` once: the first New York time it reads loads the zone's
    * rules (30 ms), and the first question about a year works the year out. Done as the service starts,
    * neither is paid by the first request, or by the end-of-day check's first tick in the middle of an
-   * import (a 30–40 ms stall of every request, docs/operations.md "Database").
+   * import (a 30–40 ms stall of every request, docs/imports.md "Turns of the event loop").
    */
   readyFor(now: Date): this {
     this.metrics(now);
