@@ -277,9 +277,9 @@ export class TextTable {
 /**
  * Places for rows of one shape, in chunk after chunk: a full chunk lives as long as a row packed into
  * it does. Rows are packed where they are held by the hundred thousand (a large file's, an account's):
- * as objects with their figures, they were most of a million-row import's memory
- * (docs/imports.md). The chunk being filled, and the table of texts it shares, stay until the next rows are
- * packed: between imports, the last one's texts (its symbols, names, dates …; 65,535 at most).
+ * as objects with their figures, they were most of a million-row import's memory (docs/imports.md).
+ * The chunk being filled, and the table of texts it shares, stay until the next rows are packed:
+ * between imports, the last one's texts (its symbols, names, dates …; 65,535 at most).
  */
 export class FigurePacking {
   private chunk: FigureChunk;
