@@ -328,7 +328,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
       logging: ['error', 'warn', 'migration'],
       poolSize,
       connectTimeoutMS: CONNECT_TIMEOUT_MS,
-      extra: { connectionTimeoutMillis: waitMs },
+      extra: { connectionTimeoutMillis: waitMs, ...(this.kind === 'server' ? { options: withIsoDates(url) } : {}) },
     });
     await source.initialize();
     try {
@@ -392,4 +392,14 @@ export function migrationsSchema(migrations: Function[]): Schema {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * A server connection's startup `options` (the URL's own, if it gives any) with the ISO `DateStyle`:
+ * whatever the server or the database is set to, a date's own text is `YYYY-MM-DD`, which the month's
+ * trades are written with (`sql-trade-reports.ts`). The embedded engine starts with it (`SETTINGS`).
+ */
+function withIsoDates(url: string): string {
+  const given = new URL(url).searchParams.get('options');
+  return `${given === null ? '' : `${given} `}-c DateStyle=ISO`;
 }

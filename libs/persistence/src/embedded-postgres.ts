@@ -202,8 +202,9 @@ export interface Schema {
  * measurable cost to imports or reports: the operating system caches the data files behind it.
  * `work_mem` 16 MB instead of 4 MB: the engine runs one statement at a time, and the statistics'
  * grouped scan of 100,000 trades then sorts and hashes in memory instead of spilling to files.
+ * `DateStyle` ISO, as on a server's connections (`Database`): a date's own text is `YYYY-MM-DD`.
  */
-const SETTINGS = ['-c', 'shared_buffers=32MB', '-c', 'work_mem=16MB'];
+const SETTINGS = ['-c', 'shared_buffers=32MB', '-c', 'work_mem=16MB', '-c', 'DateStyle=ISO'];
 
 async function exists(path: string): Promise<boolean> {
   return access(path).then(

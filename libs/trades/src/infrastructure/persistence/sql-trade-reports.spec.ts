@@ -6,7 +6,7 @@ import { Database, MIGRATIONS } from '@app/persistence';
 import { loadConfig } from '@app/shared';
 import { Decimal } from '@app/shared/domain';
 import { migrateAgain } from '../../../../../test/support/migrations.js';
-import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
+import { createTestDatabase, serverDatabaseUrl, withClient, type TestDatabase } from '../../../../../test/support/test-database.js';
 import type { DividendPayment, ClosedTrade } from '../../domain/closed-trade.js';
 import type { ReportScope, TradeReports } from '../../application/trade-reports.port.js';
 import { parseTradeListQuery, type TradeCursor, type TradeListPage } from '../../domain/trade-list.js';
@@ -70,6 +70,12 @@ describe('SqlTradeReports (real database)', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'sta-trades-'));
     const adminUrl = serverDatabaseUrl();
     serverDatabase = adminUrl ? await createTestDatabase(adminUrl) : undefined;
+    // A database whose dates would read otherwise ('SQL, DMY'): the service's connections ask for ISO.
+    if (serverDatabase !== undefined) {
+      await withClient(serverDatabase.url, (client) =>
+        client.query(`DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET DateStyle = %L', current_database(), 'SQL, DMY'); END $$`),
+      );
+    }
     database = new Database(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: serverDatabase?.url }), { entities: [], migrations: MIGRATIONS });
     await database.onApplicationBootstrap();
     sql = new SqlTradeReports(database);
@@ -108,7 +114,9 @@ describe('SqlTradeReports (real database)', () => {
       returnPercentage: d('-12.3449999'),
       washSale: false,
     });
-    await store(bob, [aTrade({ symbol: 'AAPL', closeDate: '2025-01-02', totalProfitLoss: d('-999') }), commas, rounded], [aDividend('T', '2025-01-02', '1')], []);
+    // A symbol of control characters (JSON escapes them), a day before 1970 and a short side.
+    const separated = aTrade({ symbol: 'S\u001fT\u001f', side: 'short', openDate: '1969-12-31', closeDate: '2025-01-04', totalProfitLoss: d('100'), holdingDays: 20093 });
+    await store(bob, [aTrade({ symbol: 'AAPL', closeDate: '2025-01-02', totalProfitLoss: d('-999') }), commas, rounded, separated], [aDividend('T', '2025-01-02', '1')], []);
     await addUser('nobody@example.com', 'N-1');
     const carol = await addUser('carol@example.com', 'C-1');
     const twin = aTrade({ symbol: 'NVDA', openDate: '2025-02-03', closeDate: '2025-02-05', totalProfitLoss: d('5'), holdingDays: 2 });
