@@ -320,7 +320,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   private async connect(url: string, poolSize: number, waitMs = CONNECT_TIMEOUT_MS): Promise<void> {
     const source = new DataSource({
       type: 'postgres',
-      url,
+      url: this.kind === 'server' ? withIsoDates(url) : url,
       entities: this.options.entities,
       migrations: this.options.migrations,
       migrationsTableName: MIGRATIONS_TABLE,
@@ -328,7 +328,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
       logging: ['error', 'warn', 'migration'],
       poolSize,
       connectTimeoutMS: CONNECT_TIMEOUT_MS,
-      extra: { connectionTimeoutMillis: waitMs, ...(this.kind === 'server' ? { options: withIsoDates(url) } : {}) },
+      extra: { connectionTimeoutMillis: waitMs },
     });
     await source.initialize();
     try {
@@ -395,11 +395,14 @@ function describe(error: unknown): string {
 }
 
 /**
- * A server connection's startup `options` (the URL's own, if it gives any) with the ISO `DateStyle`:
- * whatever the server or the database is set to, a date's own text is `YYYY-MM-DD`, which the month's
- * trades are written with (`sql-trade-reports.ts`). The embedded engine starts with it (`SETTINGS`).
+ * A server's URL with the ISO `DateStyle` added to its connections' startup `options` (after any the
+ * URL gives, which the driver would take over one set beside it): whatever the server or the database
+ * is set to, a date's own text is `YYYY-MM-DD`, which the month's trades are written with
+ * (`sql-trade-reports.ts`). The embedded engine starts with it (`SETTINGS`).
  */
-function withIsoDates(url: string): string {
-  const given = new URL(url).searchParams.get('options');
-  return `${given === null ? '' : `${given} `}-c DateStyle=ISO`;
+export function withIsoDates(url: string): string {
+  const withOptions = new URL(url);
+  const given = withOptions.searchParams.get('options');
+  withOptions.searchParams.set('options', `${given === null ? '' : `${given} `}-c DateStyle=ISO`);
+  return withOptions.toString();
 }

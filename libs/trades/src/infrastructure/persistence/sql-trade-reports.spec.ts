@@ -76,7 +76,10 @@ describe('SqlTradeReports (real database)', () => {
         client.query(`DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET DateStyle = %L', current_database(), 'SQL, DMY'); END $$`),
       );
     }
-    database = new Database(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: serverDatabase?.url }), { entities: [], migrations: MIGRATIONS });
+    // The URL's own startup options too: the service adds the ISO dates to them.
+    const url = serverDatabase === undefined ? undefined : new URL(serverDatabase.url);
+    url?.searchParams.set('options', '-c search_path=public');
+    database = new Database(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: url?.toString() }), { entities: [], migrations: MIGRATIONS });
     await database.onApplicationBootstrap();
     sql = new SqlTradeReports(database);
 
