@@ -118,8 +118,8 @@ describe('SqlTradeReports (real database)', () => {
       washSale: false,
     });
     // A symbol of control characters (JSON escapes them), a day before 1970 and a short side.
-    const separated = aTrade({ symbol: 'S\u001fT\u001f', side: 'short', openDate: '1969-12-31', closeDate: '2025-01-04', totalProfitLoss: d('100'), holdingDays: 20093 });
-    await store(bob, [aTrade({ symbol: 'AAPL', closeDate: '2025-01-02', totalProfitLoss: d('-999') }), commas, rounded, separated], [aDividend('T', '2025-01-02', '1')], []);
+    const controls = aTrade({ symbol: 'S\u001fT\u001f', side: 'short', openDate: '1969-12-31', closeDate: '2025-01-04', totalProfitLoss: d('100'), holdingDays: 20093 });
+    await store(bob, [aTrade({ symbol: 'AAPL', closeDate: '2025-01-02', totalProfitLoss: d('-999') }), commas, rounded, controls], [aDividend('T', '2025-01-02', '1')], []);
     await addUser('nobody@example.com', 'N-1');
     const carol = await addUser('carol@example.com', 'C-1');
     const twin = aTrade({ symbol: 'NVDA', openDate: '2025-02-03', closeDate: '2025-02-05', totalProfitLoss: d('5'), holdingDays: 2 });
