@@ -32,12 +32,7 @@ export async function appendTradeReports(database: Pick<Database, 'manager'>, us
   for (const statement of APPENDED_DAY_TOTALS) await manager.query(statement, [userId, after]);
   for (const statement of ADD_STATISTIC_GROUPS) await manager.query(statement, [userId, accountId, after]);
   await manager.query(ADD_SYMBOL_TOTALS, [userId, accountId, symbols, after]);
-  await manager.query(
-    `UPDATE symbol_totals t SET company_name = s.company_name FROM securities s
-      WHERE s.account_id = $2 AND s.symbol = ANY($3::text[])
-        AND t.user_id = $1 AND t.account_id = $2 AND t.symbol = s.symbol AND t.company_name IS DISTINCT FROM s.company_name`,
-    [userId, accountId, symbols],
-  );
+  await manager.query(UPDATE_COMPANY_NAMES, [userId, accountId, symbols]);
   await raiseReportVersion(manager, userId);
 }
 
@@ -90,6 +85,19 @@ function dayTotalsStatements(after: string | null): string[] {
        FROM daily_symbol_totals WHERE user_id = $1${since('day')} GROUP BY day`,
   ];
 }
+
+/**
+ * The company names of one account's ($2) symbols ($3) in the user's ($1) symbol totals, from
+ * `securities` (whose rows are never deleted, so a name found before is found again). Each symbol's
+ * name is looked up by its key, not joined: with the symbols' list in the join, the planner could
+ * read the account's totals first (their statistics not yet refreshed after an import, it reckoned
+ * one row) and search the names' index with the list for each of them: a day of 1,205 symbols into an
+ * account of 10,260 took 5.4 s.
+ */
+const UPDATE_COMPANY_NAMES = `UPDATE symbol_totals t
+    SET company_name = (SELECT s.company_name FROM securities s WHERE s.account_id = t.account_id AND s.symbol = t.symbol)
+  WHERE t.user_id = $1 AND t.account_id = $2 AND t.symbol = ANY($3::text[])
+    AND t.company_name IS DISTINCT FROM (SELECT s.company_name FROM securities s WHERE s.account_id = t.account_id AND s.symbol = t.symbol)`;
 
 /** The day rollups of the days after $2 (an append adds trades and dividends only after its account's last stored day). */
 const APPENDED_DAY_TOTALS = dayTotalsStatements('$2');

@@ -235,9 +235,10 @@ describe('SqlTradeLedger (real database)', () => {
       { symbol: 'AAPL', company_name: 'APPLE INC' },
       { symbol: 'KO', company_name: 'COCA-COLA CO' },
     ]);
-    expect(await rows(`SELECT symbol, trade_count, current_shares::text FROM symbol_totals WHERE account_id = $1 ORDER BY symbol`)).toEqual([
-      { symbol: 'AAPL', trade_count: 2, current_shares: '0' },
-      { symbol: 'KO', trade_count: 3, current_shares: '4' },
+    // KO had no name before the append: its totals take the one the append brought.
+    expect(await rows(`SELECT symbol, company_name, trade_count, current_shares::text FROM symbol_totals WHERE account_id = $1 ORDER BY symbol`)).toEqual([
+      { symbol: 'AAPL', company_name: 'APPLE INC', trade_count: 2, current_shares: '0' },
+      { symbol: 'KO', company_name: 'COCA-COLA CO', trade_count: 3, current_shares: '4' },
     ]);
     versions.onModuleDestroy();
   });
