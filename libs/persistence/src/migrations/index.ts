@@ -24,6 +24,7 @@ import { ImportedDays1763930000000 } from './1763930000000-imported-days.js';
 import { RawRowCellsAsText1763940000000 } from './1763940000000-raw-row-cells-as-text.js';
 import { TradeIdsByHash1763950000000 } from './1763950000000-trade-ids-by-hash.js';
 import { AccountRowsCleanedByStatement1763960000000 } from './1763960000000-account-rows-cleaned-by-statement.js';
+import { ClosedTradesInReportOrder1763970000000 } from './1763970000000-closed-trades-in-report-order.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   RawRowCellsAsText1763940000000,
   TradeIdsByHash1763950000000,
   AccountRowsCleanedByStatement1763960000000,
+  ClosedTradesInReportOrder1763970000000,
 ];
