@@ -106,11 +106,17 @@ export class SqlTradeReports extends TradeReports {
     // A row per day: its trades' objects joined in the reports' order, and their totals. A busy month's
     // 34,019 trades come as 22 rows, not 34,019, each of which cost the engine's protocol and the
     // driver's parsing (about 100 ms of the month's first answer), and its totals need no second query.
+    // The objects are made below the aggregate, which orders them: a PostgreSQL 15 server then makes
+    // them in its parallel workers and sorts each day's few in the aggregate (130–140 ms for that month,
+    // 245 ms with the object made in the aggregate's argument), and PostgreSQL 16 and later (the embedded
+    // engine) read them already in order from the index.
     const params: unknown[] = [scope.userId];
     const days = await this.query(
-      `SELECT string_agg(${MONTH_TRADE_JSON}, ',' ORDER BY account_id, seq) AS trades, count(*)::int AS trade_count,
+      `SELECT string_agg(trade, ',' ORDER BY account_id, seq) AS trades, count(*)::int AS trade_count,
               (count(*) FILTER (WHERE trade_result = 'Win'))::int AS winning_trades, sum(profit_loss)::text AS trading_pnl
-         FROM closed_trades WHERE ${closedWithin(scope, range, params)} GROUP BY close_date ORDER BY close_date`,
+         FROM (SELECT close_date, account_id, seq, trade_result, profit_loss, ${MONTH_TRADE_JSON} AS trade FROM closed_trades
+                WHERE ${closedWithin(scope, range, params)} ORDER BY close_date, account_id, seq) AS month_trades
+        GROUP BY close_date ORDER BY close_date`,
       params,
     );
     return {
