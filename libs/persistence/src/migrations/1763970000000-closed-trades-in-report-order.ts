@@ -7,8 +7,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * each trade's text: the busiest month of a million-row account (34,019 trades) sorted 11 MB, and the
  * embedded engine's query took ~250–340 ms; read in index order, ~150–230 ms. The embedded engine's
  * planner takes that path (its `random_page_cost`, `EmbeddedPostgres`); a server's chooses by its own
- * settings. The index loses its deduplication (each key is now unique), about 2.5 times the pages,
- * which every reading of a date range by user reads as before.
+ * settings. The index loses its deduplication (each key is now unique): at 720,000 trades 2,774 pages
+ * instead of 968, which a reading of a date range by user reads a little more of. Inserting 300,000
+ * trades took the embedded engine the same time with either index.
  */
 export class ClosedTradesInReportOrder1763970000000 implements MigrationInterface {
   name = 'ClosedTradesInReportOrder1763970000000';
