@@ -25,6 +25,7 @@ import { RawRowCellsAsText1763940000000 } from './1763940000000-raw-row-cells-as
 import { TradeIdsByHash1763950000000 } from './1763950000000-trade-ids-by-hash.js';
 import { AccountRowsCleanedByStatement1763960000000 } from './1763960000000-account-rows-cleaned-by-statement.js';
 import { ClosedTradesInReportOrder1763970000000 } from './1763970000000-closed-trades-in-report-order.js';
+import { JournalOrphansMarked1763980000000 } from './1763980000000-journal-orphans-marked.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   TradeIdsByHash1763950000000,
   AccountRowsCleanedByStatement1763960000000,
   ClosedTradesInReportOrder1763970000000,
+  JournalOrphansMarked1763980000000,
 ];

@@ -48,6 +48,7 @@ describe('SqlTradeJournal (real database)', () => {
     return tradeIds(accountId, trades);
   };
   const tags = (...names: string[]) => names.map((name) => tagNameOf(name));
+  const orphanedJournal = async () => (await ledger.openBooks(userId, accountId, ['NVDA'])).orphanedJournal;
   const journalOf = async (ids: readonly string[]) => {
     const annotations = await journal.annotations(userId, ids);
     const notes = await Promise.all(ids.map(async (id) => (await journal.note(userId, id))?.note ?? null));
@@ -140,18 +141,29 @@ describe('SqlTradeJournal (real database)', () => {
     expect(orphans.map((orphan) => [orphan.tradeId, orphan.symbol, orphan.closeDate, orphan.tags, orphan.note])).toEqual([
       [kept, 'NVDA', '2025-03-10', ['earnings'], 'Gone soon.'],
     ]);
+    // An upload that only adds later days asks whether the account has orphans (then it matches everything again).
+    expect(await orphanedJournal()).toBe(true);
+    // The migration that marks orphans gives the rows stored before it the marks the journal keeps.
+    const marks = () => database.manager.query(`SELECT trade_id, orphaned FROM journal_trades WHERE user_id = $1 ORDER BY trade_id`, [userId]);
+    const marked = await marks();
+    expect(marked).toContainEqual({ trade_id: kept, orphaned: true });
+    await migrateAgain(database, 'JournalOrphansMarked1763980000000');
+    expect(await marks()).toEqual(marked);
     // Its note can still be read by id, and the trade's tags still count nowhere.
     expect((await journal.note(userId, kept))?.note).toBe('Gone soon.');
     expect((await journal.tags(userId)).find((tag) => tag.key === 'earnings')).toMatchObject({ totalTrades: 0 });
     // The trade coming back (the same id) finds its journal again.
     await store(sale('fill-b', [50], 'fifo'));
     expect(await journal.orphans(userId)).toEqual([]);
+    expect(await orphanedJournal()).toBe(false);
     expect(await journalOf([kept])).toEqual([[['earnings'], 'Gone soon.']]);
     expect((await journal.tags(userId)).find((tag) => tag.key === 'earnings')).toMatchObject({ totalTrades: 1, winningTrades: 1 });
     await store(sale('fill-c', [51], 'fifo'));
     expect(await journal.discardOrphan(otherId, kept)).toBe(false);
+    expect(await orphanedJournal()).toBe(true);
     expect(await journal.discardOrphan(userId, kept)).toBe(true);
     expect(await journal.orphans(userId)).toEqual([]);
+    expect(await orphanedJournal()).toBe(false);
     expect(await journal.note(userId, kept)).toBeUndefined();
   });
 

@@ -203,7 +203,7 @@ export class SqlTradeJournal extends TradeJournal {
               j.volume::text AS volume, j.profit_loss::text AS profit_loss, n.note,
               ${TAG_NAMES} AS tags
          FROM journal_trades j LEFT JOIN trade_notes n ON n.user_id = j.user_id AND n.trade_id = j.trade_id
-        WHERE j.user_id = $1 AND NOT EXISTS (SELECT 1 FROM closed_trades c WHERE c.user_id = j.user_id AND c.trade_id = j.trade_id)
+        WHERE j.user_id = $1 AND j.orphaned
         ORDER BY j.close_date, j.symbol, j.trade_id`,
       [userId],
     )) as Row[];
@@ -224,9 +224,7 @@ export class SqlTradeJournal extends TradeJournal {
     return this.changing(userId, async (manager) => {
       // A SELECT around the DELETE: the driver's answer to a bare DELETE is its row count, not its rows.
       const [{ deleted }] = (await manager.query(
-        `WITH gone AS (DELETE FROM journal_trades j WHERE j.user_id = $1 AND j.trade_id = $2
-                          AND NOT EXISTS (SELECT 1 FROM closed_trades c WHERE c.user_id = j.user_id AND c.trade_id = j.trade_id)
-                       RETURNING trade_id)
+        `WITH gone AS (DELETE FROM journal_trades WHERE user_id = $1 AND trade_id = $2 AND orphaned RETURNING trade_id)
          SELECT count(*)::int AS deleted FROM gone`,
         [userId, tradeId],
       )) as { deleted: number }[];
@@ -355,7 +353,8 @@ export async function journalBeforeRewrite(manager: Manager, accountId: number, 
  * fills it wrote): the journal of each trade it no longer derives moves to the trades of the same
  * closing fill that are new (all of that fill's trades when none is new), tags united and notes joined
  * (`mergedNotes`); a trade the import derived again as it was keeps its own journal. What finds no
- * trade of its fill stays, as an orphan: its tag rows are marked so (they count for no tag), and
+ * trade of its fill stays, as an orphan: its entry and its tag rows are marked so (the orphans' list
+ * and the uploads that ask whether an account has any read the mark; the tags count for no tag), and
  * unmarked when an import derives the trade again. `rewrite`: `journalBeforeRewrite`.
  */
 export async function reattachJournal(
@@ -370,15 +369,15 @@ export async function reattachJournal(
   const targets = trades.flatMap((trade) => (trade.closeFill !== null && staleFills.has(trade.closeFill) ? [{ trade_id: trade.id, close_fill: trade.closeFill }] : []));
   const moved = new Set(targets.length === 0 ? [] : await moveJournal(manager, userId, stale, targets, before));
   const orphans = stale.map((row) => row.trade_id).filter((id) => !moved.has(id));
-  if (orphans.length > 0) {
-    await manager.query(`UPDATE trade_tags SET orphaned = true WHERE user_id = $1 AND trade_id = ANY($2::text[]) AND NOT orphaned`, [userId, orphans]);
+  for (const table of ['journal_trades', 'trade_tags']) {
+    if (orphans.length > 0) await manager.query(`UPDATE ${table} SET orphaned = true WHERE user_id = $1 AND trade_id = ANY($2::text[]) AND NOT orphaned`, [userId, orphans]);
+    // Orphans whose trade this import derives again are theirs once more (few rows: a partial index).
+    await manager.query(
+      `UPDATE ${table} t SET orphaned = false
+        WHERE t.user_id = $1 AND t.orphaned AND EXISTS (SELECT 1 FROM closed_trades c WHERE c.user_id = t.user_id AND c.trade_id = t.trade_id)`,
+      [userId],
+    );
   }
-  // Orphans whose trade this import derives again are theirs once more (few rows: a partial index).
-  await manager.query(
-    `UPDATE trade_tags t SET orphaned = false
-      WHERE t.user_id = $1 AND t.orphaned AND EXISTS (SELECT 1 FROM closed_trades c WHERE c.user_id = t.user_id AND c.trade_id = t.trade_id)`,
-    [userId],
-  );
 }
 
 /** Moves the journal of `stale` trades to the new trades of their fill (`reattachJournal`); the ids it moved. */

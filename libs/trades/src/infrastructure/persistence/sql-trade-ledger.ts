@@ -107,8 +107,7 @@ export class SqlTradeLedger extends TradeLedger {
     );
     const [{ broker_trades, orphaned }]: SqlRow[] = await manager.query(
       `SELECT (SELECT COALESCE(SUM(broker_trades), 0) FROM symbol_totals WHERE user_id = $1 AND account_id = $2)::int AS broker_trades,
-              EXISTS (SELECT 1 FROM journal_trades j WHERE j.account_id = $2
-                         AND NOT EXISTS (SELECT 1 FROM closed_trades c WHERE c.user_id = j.user_id AND c.trade_id = j.trade_id)) AS orphaned`,
+              EXISTS (SELECT 1 FROM journal_trades WHERE user_id = $1 AND account_id = $2 AND orphaned) AS orphaned`,
       [userId, accountId],
     );
     return {
