@@ -60,12 +60,19 @@ export interface LedgerAppend extends AccountLedger {
   readonly after: IsoDate;
   /** The symbols whose open lots, company names and totals the append replaces. */
   readonly symbols: readonly string[];
+  /**
+   * The books the match went on from (`openBooks`' answer): their lots that the append leaves as they
+   * were are not written again (a book of 80,000 lots, rewritten whole, took a second of a day's upload).
+   */
+  readonly from?: OpenBooks;
 }
 
 /** What an account's ledger holds for the symbols a later import touches: where matching goes on from. */
 export interface OpenBooks {
   /** Their open lots, by symbol in stored order (long, then short; oldest first). */
   readonly openLots: readonly LedgerOpenLot[];
+  /** Where each of `openLots` is stored (the adapter's key for it), for an append that goes on from these books. */
+  readonly openLotKeys: readonly number[];
   /** The (symbol, side) pairs with a FIFO trade: their open lots stay FIFO's estimate. */
   readonly fifoSides: readonly { readonly symbol: string; readonly side: TradeSide }[];
   /** The account's broker-lot trades, all symbols. */

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { Database, MIGRATIONS } from '@app/persistence';
 import { loadConfig } from '@app/shared';
-import { Decimal } from '@app/shared/domain';
+import { Decimal, type IsoDate } from '@app/shared/domain';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
-import type { AccountLedger, LedgerRest, LedgerTrade } from '../../application/trade-ledger.port.js';
+import type { AccountLedger, LedgerOpenLot, LedgerRest, LedgerTrade } from '../../application/trade-ledger.port.js';
 import { aDividend, aTrade } from '../../testing/in-memory-trade-reports.js';
 import { ReportDataChanges } from './report-data-changes.js';
 import { InProcessReportVersions } from './report-versions.adapters.js';
@@ -241,6 +241,48 @@ describe('SqlTradeLedger (real database)', () => {
       { symbol: 'KO', company_name: 'COCA-COLA CO', trade_count: 3, current_shares: '4' },
     ]);
     versions.onModuleDestroy();
+  });
+
+  it('appending from the books it went on from, writes only the open lots that changed, and the books read back as given', async () => {
+    const ledger = new SqlTradeLedger(database, new ReportDataChanges());
+    const lot = (openDate: IsoDate, shares: string, symbol = 'KO'): LedgerOpenLot => ({ symbol, side: 'long', openDate, shares: d(shares), cost: d(shares).mul(60), price: d('60'), source: 'broker' });
+    await replace(ledger, ledgerOf({ openLots: [lot('2025-01-02', '10'), lot('2025-01-03', '5'), lot('2025-01-06', '7'), lot('2025-01-07', '1', 'AAPL')] }));
+    const stored = async () =>
+      (await database.manager.query(`SELECT seq, symbol, to_char(open_date, 'YYYY-MM-DD') AS day, shares::text FROM open_lots WHERE account_id = $1 ORDER BY seq`, [accountId])) as {
+        seq: number;
+        symbol: string;
+        day: string;
+        shares: string;
+      }[];
+    const [first, second, third, apple] = await stored();
+    const from = await ledger.openBooks(userId, accountId, ['KO']);
+    expect(from.openLotKeys).toEqual([first.seq, second.seq, third.seq]);
+    // A sale of 12 shares: the first lot gone, 3 of the second's 5 left; then a purchase.
+    await database.inTransaction(() =>
+      ledger.appendToAccount(userId, accountId, {
+        ...ledgerOf({ trades: [], dividends: [], positions: [], companyNames: new Map() }),
+        after: '2025-03-14',
+        symbols: ['KO'],
+        openLots: [lot('2025-01-03', '3'), lot('2025-01-06', '7'), lot('2025-04-01', '2')],
+        from,
+      }),
+    );
+    const after = await stored();
+    expect(after.map(({ symbol, day, shares }) => [symbol, day, shares])).toEqual([
+      ['KO', '2025-01-03', '3'],
+      ['KO', '2025-01-06', '7'],
+      ['AAPL', '2025-01-07', '1'],
+      ['KO', '2025-04-01', '2'],
+    ]);
+    // The lots that stayed kept their rows (their keys); the new one came after every stored lot.
+    expect(after.slice(0, 3).map((row) => row.seq)).toEqual([second.seq, third.seq, apple.seq]);
+    expect(after[3].seq).toBeGreaterThan(apple.seq);
+    const books = await ledger.openBooks(userId, accountId, ['KO']);
+    expect(books.openLots.map((each) => [each.openDate, each.shares.toString(), each.cost.toString()])).toEqual([
+      ['2025-01-03', '3', '180'],
+      ['2025-01-06', '7', '420'],
+      ['2025-04-01', '2', '120'],
+    ]);
   });
 
   it('raises the report version only after the commit, so no reader sees the new version before the new data', async () => {

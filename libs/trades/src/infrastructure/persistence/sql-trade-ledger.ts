@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, filledRows, mapInTurns, rowsOf, textAhead, type CopyJob, type CopyRows, type CopyTarget, type CopyTextJob, type CopyValue, type SqlRow } from '@app/persistence';
 import { turnIfDue } from '@app/shared';
 import { monthOf, type IsoDate } from '@app/shared/domain';
-import { TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type LedgerInMaking, type LedgerRest, type LedgerTrade, type OpenBooks } from '../../application/trade-ledger.port.js';
+import { TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type LedgerInMaking, type LedgerOpenLot, type LedgerRest, type LedgerTrade, type OpenBooks } from '../../application/trade-ledger.port.js';
 import type { ClosedTrade, DividendPayment, TradeSide, TradeSource } from '../../domain/closed-trade.js';
 import { TradeIdSequence } from '../../domain/trade-list.js';
 import { ReportDataChanges } from './report-data-changes.js';
@@ -95,7 +95,7 @@ export class SqlTradeLedger extends TradeLedger {
   async openBooks(userId: number, accountId: number, symbols: readonly string[]): Promise<OpenBooks> {
     const manager = this.database.manager;
     const lots: SqlRow[] = await manager.query(
-      `SELECT symbol, side, to_char(open_date, 'YYYY-MM-DD') AS open_date, shares::text, cost::text, price::text, source
+      `SELECT seq, symbol, side, to_char(open_date, 'YYYY-MM-DD') AS open_date, shares::text, cost::text, price::text, source
          FROM open_lots WHERE account_id = $1 AND symbol = ANY($2::text[]) ORDER BY seq`,
       [accountId, symbols],
     );
@@ -120,6 +120,7 @@ export class SqlTradeLedger extends TradeLedger {
         price: decimalOrNullFrom(row.price),
         source: row.source as TradeSource,
       })),
+      openLotKeys: lots.map((row) => Number(row.seq)),
       fifoSides: fifo.map((row) => ({ symbol: String(row.symbol), side: row.side as TradeSide })),
       brokerTrades: Number(broker_trades),
       orphanedJournal: Boolean(orphaned),
@@ -137,8 +138,16 @@ export class SqlTradeLedger extends TradeLedger {
     // The new trades close after every stored one, so none is identical to a stored trade: their ids
     // count their own occurrences only, as a full rewrite would.
     const ids = await tradeIdsInTurns(accountId, append.trades);
-    await manager.query(`DELETE FROM open_lots WHERE account_id = $1 AND symbol = ANY($2::text[])`, [accountId, append.symbols]);
-    await this.copyLedger(userId, accountId, append, { target: CLOSED_TRADES, rows: tradeRows(userId, accountId, append, ids, Number(next.trades)) }, append.trades.length, {
+    // The touched symbols' open lots: only those that changed are written (all of them without the books the match went on from).
+    let added = append.openLots;
+    if (append.from === undefined) {
+      await manager.query(`DELETE FROM open_lots WHERE account_id = $1 AND symbol = ANY($2::text[])`, [accountId, append.symbols]);
+    } else {
+      const changes = openLotChanges(append.from, append.openLots);
+      await reviseOpenLots(manager, accountId, changes);
+      added = changes.added;
+    }
+    await this.copyLedger(userId, accountId, { ...append, openLots: added }, { target: CLOSED_TRADES, rows: tradeRows(userId, accountId, append, ids, Number(next.trades)) }, append.trades.length, {
       dividends: Number(next.dividends),
       openLots: Number(next.open_lots),
     });
@@ -224,6 +233,80 @@ export class SqlTradeLedger extends TradeLedger {
       [accountId],
     );
     return new Map(rows.map((row) => [row.month, row.signature]));
+  }
+}
+
+/** How an append changes the stored lots of the books it went on from (`openLotChanges`). */
+export interface OpenLotChanges {
+  /** The keys of the stored lots gone. */
+  readonly deleted: readonly number[];
+  /** Stored lots that stay where they are with other figures (a sale took part of one, a split changed it). */
+  readonly rewritten: readonly { readonly key: number; readonly lot: LedgerOpenLot }[];
+  /** The lots to store after every stored one, in their order. */
+  readonly added: readonly LedgerOpenLot[];
+}
+
+/**
+ * What an append that went on from `from` changes of its stored open lots, given the lots open now
+ * (`now`, the books' symbols and any new ones). Each symbol's side is a book whose order matters
+ * (first in, first out): its lots now are walked along its stored ones, each stored lot being the next
+ * of them (kept, or rewritten where its figures changed: a lot opened on the same day) or gone; the rest
+ * of the book's lots now come after every stored lot. Read in stored order, the books then hold
+ * exactly `now`'s lots in `now`'s order, whatever the changes; a day's sales leave most of a book as it was.
+ */
+export function openLotChanges(from: OpenBooks, now: readonly LedgerOpenLot[]): OpenLotChanges {
+  const bookOf = (lot: LedgerOpenLot) => `${lot.symbol}\u0000${lot.side}`;
+  const books = new Map<string, LedgerOpenLot[]>();
+  for (const lot of now) {
+    const book = books.get(bookOf(lot));
+    if (book === undefined) books.set(bookOf(lot), [lot]);
+    else book.push(lot);
+  }
+  const walked = new Map<string, number>();
+  const deleted: number[] = [];
+  const rewritten: { key: number; lot: LedgerOpenLot }[] = [];
+  from.openLots.forEach((stored, index) => {
+    const book = bookOf(stored);
+    const at = walked.get(book) ?? 0;
+    const lot = books.get(book)?.[at];
+    if (lot === undefined || lot.openDate !== stored.openDate) {
+      deleted.push(from.openLotKeys[index]);
+      return;
+    }
+    walked.set(book, at + 1);
+    const same = lot.shares.eq(stored.shares) && lot.cost.eq(stored.cost) && lot.source === stored.source && (lot.price === null ? stored.price === null : stored.price !== null && lot.price.eq(stored.price));
+    if (!same) rewritten.push({ key: from.openLotKeys[index], lot });
+  });
+  const seen = new Map<string, number>();
+  const added = now.filter((lot) => {
+    const book = bookOf(lot);
+    const at = seen.get(book) ?? 0;
+    seen.set(book, at + 1);
+    return at >= (walked.get(book) ?? 0);
+  });
+  return { deleted, rewritten, added };
+}
+
+/** Deletes and rewrites the stored open lots `changes` names (its added lots are copied with the rest). */
+async function reviseOpenLots(manager: Database['manager'], accountId: number, changes: OpenLotChanges): Promise<void> {
+  if (changes.deleted.length > 0) {
+    await manager.query(`DELETE FROM open_lots WHERE account_id = $1 AND seq = ANY($2::int[])`, [accountId, changes.deleted]);
+  }
+  if (changes.rewritten.length > 0) {
+    const lots = changes.rewritten.map(({ lot }) => lot);
+    await manager.query(
+      `UPDATE open_lots o SET shares = u.shares, cost = u.cost, price = u.price, source = u.source
+         FROM unnest($2::int[], $3::numeric[], $4::numeric[], $5::numeric[], $6::text[]) AS u (seq, shares, cost, price, source)
+        WHERE o.account_id = $1 AND o.seq = u.seq`,
+      [
+        accountId,
+        changes.rewritten.map(({ key }) => key),
+        lots.map((lot) => lot.shares.toString()),
+        lots.map((lot) => lot.cost.toString()),
+        lots.map((lot) => lot.price?.toString() ?? null),
+        lots.map((lot) => lot.source),
+      ],
+    );
   }
 }
 
