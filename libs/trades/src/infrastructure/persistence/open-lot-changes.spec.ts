@@ -58,6 +58,14 @@ describe('openLotChanges', () => {
     expect(booksOf(read)).toEqual(booksOf(now));
   });
 
+  it('deletes the lots a sale took out of a run bought the same day, rewriting none of the others', () => {
+    const stored = [1, 2, 3, 4, 5].map((shares) => lot('KO', 'long', 5, shares));
+    const now = [1, 4, 5].map((shares) => lot('KO', 'long', 5, shares));
+    const { changes, read } = applied(stored, now);
+    expect([changes.deleted, changes.rewritten, changes.added]).toEqual([[13, 23], [], []]);
+    expect(booksOf(read)).toEqual(booksOf(now));
+  });
+
   it('rewrites every lot a split changes, and a lot whose source changed', () => {
     const stored = [lot('KO', 'long', 2, 10), lot('KO', 'long', 3, 5, 'fifo')];
     const now = [lot('KO', 'long', 2, 20), lot('KO', 'long', 3, 10, 'broker')];

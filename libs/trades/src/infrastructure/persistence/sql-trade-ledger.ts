@@ -246,37 +246,59 @@ export interface OpenLotChanges {
   readonly added: readonly LedgerOpenLot[];
 }
 
+/** How far along a book a lot now is looked for among the stored ones (a sale takes a few lots out of a run). */
+const LOT_LOOKAHEAD = 16;
+
 /**
  * What an append that went on from `from` changes of its stored open lots, given the lots open now
  * (`now`, the books' symbols and any new ones). Each symbol's side is a book whose order matters
- * (first in, first out): its lots now are walked along its stored ones, each stored lot being the next
- * of them (kept, or rewritten where its figures changed: a lot opened on the same day) or gone; the rest
- * of the book's lots now come after every stored lot. Read in stored order, the books then hold
- * exactly `now`'s lots in `now`'s order, whatever the changes; a day's sales leave most of a book as it was.
+ * (first in, first out): its lots now are walked along its stored ones. A stored lot that is the next
+ * lot now stays; one followed closely by it is gone (the lots a sale took, however many of the same
+ * day sit around them); one opened on the same day as it is rewritten (a sale took part of it, a split
+ * changed it); any other is gone. The rest of the book's lots now come after every stored lot. Read
+ * in stored order, the books then hold exactly `now`'s lots in `now`'s order, whatever the changes;
+ * a day's sales leave most of a book as it was.
  */
 export function openLotChanges(from: OpenBooks, now: readonly LedgerOpenLot[]): OpenLotChanges {
   const bookOf = (lot: LedgerOpenLot) => `${lot.symbol}\u0000${lot.side}`;
-  const books = new Map<string, LedgerOpenLot[]>();
-  for (const lot of now) {
-    const book = books.get(bookOf(lot));
-    if (book === undefined) books.set(bookOf(lot), [lot]);
-    else book.push(lot);
-  }
-  const walked = new Map<string, number>();
+  const group = <T>(items: readonly T[], lotOf: (item: T) => LedgerOpenLot) => {
+    const books = new Map<string, T[]>();
+    for (const item of items) {
+      const book = books.get(bookOf(lotOf(item)));
+      if (book === undefined) books.set(bookOf(lotOf(item)), [item]);
+      else book.push(item);
+    }
+    return books;
+  };
+  const nowBooks = group(now, (lot) => lot);
+  const storedBooks = group(
+    from.openLots.map((lot, index) => ({ lot, key: from.openLotKeys[index] })),
+    (stored) => stored.lot,
+  );
   const deleted: number[] = [];
   const rewritten: { key: number; lot: LedgerOpenLot }[] = [];
-  from.openLots.forEach((stored, index) => {
-    const book = bookOf(stored);
-    const at = walked.get(book) ?? 0;
-    const lot = books.get(book)?.[at];
-    if (lot === undefined || lot.openDate !== stored.openDate) {
-      deleted.push(from.openLotKeys[index]);
-      return;
+  const walked = new Map<string, number>();
+  for (const [book, stored] of storedBooks) {
+    const lots = nowBooks.get(book) ?? [];
+    let at = 0;
+    for (let index = 0; index < stored.length; index++) {
+      const lot = lots[at];
+      if (lot !== undefined && sameOpenLot(stored[index].lot, lot)) {
+        at += 1;
+        continue;
+      }
+      const next = lot === undefined ? -1 : stored.slice(index + 1, index + 1 + LOT_LOOKAHEAD).findIndex((later) => sameOpenLot(later.lot, lot));
+      if (next >= 0) {
+        for (const gone of stored.slice(index, index + 1 + next)) deleted.push(gone.key);
+        index += next + 1;
+        at += 1;
+      } else if (lot !== undefined && lot.openDate === stored[index].lot.openDate) {
+        rewritten.push({ key: stored[index].key, lot });
+        at += 1;
+      } else deleted.push(stored[index].key);
     }
-    walked.set(book, at + 1);
-    const same = lot.shares.eq(stored.shares) && lot.cost.eq(stored.cost) && lot.source === stored.source && (lot.price === null ? stored.price === null : stored.price !== null && lot.price.eq(stored.price));
-    if (!same) rewritten.push({ key: from.openLotKeys[index], lot });
-  });
+    walked.set(book, at);
+  }
   const seen = new Map<string, number>();
   const added = now.filter((lot) => {
     const book = bookOf(lot);
@@ -285,6 +307,16 @@ export function openLotChanges(from: OpenBooks, now: readonly LedgerOpenLot[]): 
     return at >= (walked.get(book) ?? 0);
   });
   return { deleted, rewritten, added };
+}
+
+function sameOpenLot(a: LedgerOpenLot, b: LedgerOpenLot): boolean {
+  return (
+    a.openDate === b.openDate &&
+    a.source === b.source &&
+    a.shares.eq(b.shares) &&
+    a.cost.eq(b.cost) &&
+    (a.price === null ? b.price === null : b.price !== null && a.price.eq(b.price))
+  );
 }
 
 /** Deletes and rewrites the stored open lots `changes` names (its added lots are copied with the rest). */
