@@ -69,7 +69,7 @@ export interface LedgerAppend extends AccountLedger {
 
 /** What an account's ledger holds for the symbols a later import touches: where matching goes on from. */
 export interface OpenBooks {
-  /** Their open lots, by symbol in stored order (long, then short; oldest first). */
+  /** Their open lots in stored order (each symbol's side oldest first, as matching takes them). */
   readonly openLots: readonly LedgerOpenLot[];
   /** Where each of `openLots` is stored (the adapter's key for it), for an append that goes on from these books. */
   readonly openLotKeys: readonly number[];
