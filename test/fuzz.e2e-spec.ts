@@ -2,6 +2,7 @@ import { startFakeFinnhub, type FakeFinnhub } from './support/fake-finnhub.js';
 import { startService, type RunningService } from './support/service.js';
 import { signIn } from './support/sign-in.js';
 import { exampleFiles, ndjson, uploadForm } from './support/uploads.js';
+import { random } from './support/random.js';
 
 type Session = Awaited<ReturnType<typeof signIn>>;
 
@@ -16,16 +17,9 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const CASES = Number(process.env.FUZZ_CASES ?? 2000);
 const UPLOAD_SHARE = 0.1;
 
-/** mulberry32: a small, well-spread seeded generator. */
+/** The specs' seeded generator (`random`), with the picks the cases are made of. */
 function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = random(seed);
   const int = (below: number) => Math.floor(next() * below);
   const pick = <T>(items: readonly T[]): T => items[int(items.length)];
   const bytes = (length: number) => Buffer.from(Array.from({ length }, () => int(256)));

@@ -1,4 +1,4 @@
-import { random } from '../testing/random.js';
+import { random } from '../../../../test/support/random.js';
 import { groupBy, groupingSteps, mappingSteps, PlaceGroups, sortingSteps } from './group-by.js';
 import { ROWS_PER_TURN, runSteps } from './turns.js';
 

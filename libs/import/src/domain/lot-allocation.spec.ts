@@ -1,5 +1,5 @@
 import { Decimal } from '@app/shared/domain';
-import { random } from '../testing/random.js';
+import { random } from '../../../../test/support/random.js';
 import { allocateLots, LOT_QUANTITY_TOLERANCE, searchedAllocation } from './lot-allocation.js';
 
 const d = (values: string[]): Decimal[] => values.map((value) => Decimal.parse(value));

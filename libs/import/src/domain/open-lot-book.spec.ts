@@ -1,5 +1,5 @@
 import { Decimal } from '@app/shared/domain';
-import { random } from '../testing/random.js';
+import { random } from '../../../../test/support/random.js';
 import { LOT_QUANTITY_TOLERANCE } from './lot-allocation.js';
 import { OpenLotQueue, type LotPiece } from './open-lot-book.js';
 

@@ -1,4 +1,4 @@
-import { random } from '../../testing/random.js';
+import { random } from '../../../../../test/support/random.js';
 import { ImportFileError } from '../import.errors.js';
 import {
   cellOf,
