@@ -26,6 +26,22 @@ export function activeTraderSymbols(rows: number): number;
 /** An active trader's two years: lots for every sale, positions built in several buys, shorts, splits. */
 export function generateActiveTraderHistory(options?: { rows?: number; symbols?: number; dividends?: number; seed?: number }): TradingHistory;
 
+/**
+ * An account that holds many lots at once (bench/shapes.mjs): `rows` transaction rows, each a buy or a
+ * sale of 1 to `lotsPerSale` of a symbol's lots bought on earlier days, the oldest (`fifo`) or any
+ * (`specific`, told by the broker's lot details); `expected` per symbol.
+ */
+export function generateLotHistory(options?: {
+  rows?: number;
+  symbols?: number;
+  buyShare?: number;
+  lotsPerSale?: number;
+  pick?: 'specific' | 'fifo';
+  partial?: boolean;
+  brokerLots?: boolean;
+  seed?: number;
+}): TradingHistory & { openLots: number; expected: Map<string, { trades: number; cents: number; shares: number }> };
+
 /** A seeded random number generator (mulberry32): numbers in [0, 1), the same sequence for a seed. */
 export function random(seed: number): () => number;
 

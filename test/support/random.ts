@@ -1,10 +1,5 @@
-/** A small deterministic generator (mulberry32) for the specs' random cases, so a failure can be replayed. */
-export function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/**
+ * The specs' seeded generator (mulberry32), so a failing random case can be replayed: the one the
+ * benchmark's histories are generated with (numbers in [0, 1), the same sequence for a seed).
+ */
+export { random } from '../../bench/support/trading-history.mjs';

@@ -14,7 +14,7 @@ export { ApiAccountFilter, ReportScopes } from './http/report-scope.js';
 export type { ReportScope } from './application/trade-reports.port.js';
 export { CachedReport } from './http/report-response-cache.js';
 export { ReportVersions } from './application/report-versions.port.js';
-export { TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type LedgerInMaking, type LedgerRest, type OpenBooks } from './application/trade-ledger.port.js';
+export { TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type LedgerInMaking, type LedgerRest, type OpenBooks, type StoredOpenLots, type WantedBook } from './application/trade-ledger.port.js';
 export { sqlTradeLedgerOn } from './testing/sql-trade-ledger.js';
 export { threadTradeLedger, TradeLedgerNotices } from './infrastructure/persistence/thread-trade-ledger.js';
 export { ApiTradeListFilters, journalSchemas, tradesSchemas } from './http/trades.openapi.js';

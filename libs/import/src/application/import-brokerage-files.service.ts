@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { UnitOfWork } from '@app/persistence';
 import { BatchFeed, collectGarbageAbove, turnIfDue } from '@app/shared';
 import { DomainError, type IsoDate } from '@app/shared/domain';
-import { TradeLedger, type AccountLedger, type LedgerRest, type OpenBooks } from '@app/trades';
+import { TradeLedger, type AccountLedger, type LedgerRest, type StoredOpenLots, type WantedBook } from '@app/trades';
 import { hasNaturalKey, keyedAsRead, keyingSteps, lotKeying, naturalKeyOf, transactionKeying, type RowKeying } from '../domain/fingerprint.js';
 import { mappingSteps } from '../domain/group-by.js';
 import { matchTrades, symbolKey, type MatchResult } from '../domain/hybrid-matcher.js';
@@ -207,7 +207,7 @@ export class ImportBrokerageFiles {
             ? Promise.resolve({ monthsChanged: [] })
             : matched.after === null
               ? this.ledger.replaceAccount(request.userId, accountId, { trades: matched.tradesAsMade, rest: matched.result.then(ledgerRestOf) })
-              : matched.result.then(async (result) => this.ledger.appendToAccount(request.userId, accountId, { ...(await ledgerOf(result)), after: matched.after, symbols: matched.symbols, from: matched.books }));
+              : matched.result.then(async (result) => this.ledger.appendToAccount(request.userId, accountId, { ...(await ledgerOf(result)), after: matched.after, symbols: matched.symbols, from: matched.from }));
           // Whichever fails first is told: a failed matching fails the write of its trades after it.
           const [current, { monthsChanged }] = await Promise.all([matched.result, change]);
           [entry.counts.transactionsInserted] = await matched.written;
@@ -397,9 +397,12 @@ export class ImportBrokerageFiles {
         const touched = new Set(symbols);
         const laterLots = (await this.store.lotsClosedAfter(accountId, last)).filter((lot) => touched.has(symbolKey(lot.symbol)));
         const written = this.store.addRows(accountId, uploadId, added);
-        const result = await matchTrades(added.transactions, [...laterLots, ...added.lots], { ...TURNS, resumeFrom: books });
+        // The books' lots are read as the new rows' sales want them, once their broker lots are shared out.
+        let from: StoredOpenLots = { openLots: [], openLotKeys: [], heldElsewhere: [] };
+        const openLots = async (wanted: readonly WantedBook[]) => (from = await this.ledger.openLots(accountId, wanted));
+        const result = await matchTrades(added.transactions, [...laterLots, ...added.lots], { ...TURNS, resumeFrom: { fifoSides: books.fifoSides, openLots } });
         const unchanged = added.transactions.length === 0 && added.lots.length === 0;
-        return { result: Promise.resolve(result), tradesAsMade: null, written, after: last, books, symbols, brokerTradesBefore: books.brokerTrades, unchanged, fileWarnings, knownRows };
+        return { result: Promise.resolve(result), tradesAsMade: null, written, after: last, from, symbols, brokerTradesBefore: books.brokerTrades, unchanged, fileWarnings, knownRows };
       }
     }
     // Everything is matched again. A statement of the unit of work waits for the write started before
@@ -545,8 +548,8 @@ type Matched = MatchedRows &
         /** The account's last stored transaction date: only the rows after it were matched. */
         after: IsoDate;
         tradesAsMade: null;
-        /** What the account held of the touched symbols: where the match went on from. */
-        books: OpenBooks;
+        /** The lots of the touched books the match went on from. */
+        from: StoredOpenLots;
       }
   );
 

@@ -4,6 +4,7 @@ import {
   compareInTimeOrder,
   isClosingKind,
   isDividendReversal,
+  isTradeKind,
   type BrokerTransaction,
 } from './broker-transaction.js';
 import { returnPercentageOf, tradeResultOf, type TradeSide } from '@app/trades/domain';
@@ -68,7 +69,7 @@ export interface MatchOptions {
    * Where an earlier match of the same account ended, to go on from instead of from nothing: the rows
    * given must then all be dated after that match's last row (`resumeFrom` says what it left open).
    */
-  readonly resumeFrom?: MatchResumePoint;
+  readonly resumeFrom?: MatchResumePoint<readonly ResumedLot[]>;
 }
 
 /** A lot an earlier match left open, as the ledger keeps it. */
@@ -88,13 +89,47 @@ export interface ResumedLot {
  * over to later days: broker lots are shared out per closing day, splits per day, positions are the
  * books' totals.
  */
-export interface MatchResumePoint {
-  readonly openLots: readonly ResumedLot[];
+export interface MatchResumePoint<Lots extends readonly ResumedLot[] | OpenLotReader = readonly ResumedLot[] | OpenLotReader> {
+  /**
+   * The books' open lots, all of them; or, for a sliced match, where to read the lots its sales may
+   * take from (`OpenLotReader`), asked once the day's broker lots are shared out among its sales.
+   */
+  readonly openLots: Lots;
   readonly fifoSides: readonly { readonly symbol: string; readonly side: TradeSide }[];
 }
 
+/**
+ * What a resumed match needs of a book (a symbol's side) its rows touch. The lots a day's sales take
+ * are few of a book that holds years of purchases: reading all of them cost more than the rest of a
+ * day's upload (docs/imports.md).
+ */
+export interface WantedLots {
+  readonly symbol: string;
+  readonly side: TradeSide;
+  /** All its lots: a split of the symbol changes every one, as does the side's first FIFO sale (they become FIFO's estimate). */
+  readonly whole: boolean;
+  /**
+   * Its oldest lots, whole open dates of them, until they hold more than this many shares (zero: none):
+   * as many as its sales take in all, so that FIFO never reaches past them.
+   */
+  readonly oldestShares: Decimal;
+  /** The open dates its sales' broker lots name: all the lots of each. */
+  readonly openDates: readonly IsoDate[];
+}
+
+/** The lots of the books a resumed match asked for (`WantedLots`), and the shares of each book's other lots. */
+export interface ReadBooks {
+  /** Per symbol's side, oldest first. */
+  readonly openLots: readonly ResumedLot[];
+  /** The shares each book (not read whole) holds in lots not given: positions count them. */
+  readonly heldElsewhere: readonly { readonly symbol: string; readonly side: TradeSide; readonly shares: Decimal }[];
+}
+
+export type OpenLotReader = (wanted: readonly WantedLots[]) => Promise<ReadBooks>;
+
 /** Matching that gives the caller a place to stop every `sliceSize` transactions (`pause` resolves when it may go on). */
-export interface SlicedMatchOptions extends MatchOptions, Turns {
+export interface SlicedMatchOptions extends Omit<MatchOptions, 'resumeFrom'>, Turns {
+  readonly resumeFrom?: MatchResumePoint;
   readonly sliceSize?: number;
   /**
    * Handed, before each stop and once the last transaction is matched, the trades made since it was
@@ -150,8 +185,7 @@ export function matchTrades(
   lots: readonly RealizedLot[],
   options: MatchOptions | SlicedMatchOptions = {},
 ): MatchResult | Promise<MatchResult> {
-  const run = new MatchRun(transactions, options.useBrokerLots === false ? [] : lots, lots.length);
-  if (options.resumeFrom !== undefined) run.resume(options.resumeFrom);
+  const run = new MatchRun(transactions, options.useBrokerLots === false ? [] : lots, lots.length, options.resumeFrom);
   return 'pause' in options ? run.runInSlices(options.pause, options.sliceSize ?? ROWS_PER_TURN, options.tradesMade) : run.run();
 }
 
@@ -211,6 +245,8 @@ class MatchRun {
     transactions: readonly BrokerTransaction[],
     lots: readonly RealizedLot[],
     private readonly lotRowsGiven: number,
+    /** Where an earlier match ended (`MatchOptions.resumeFrom`): the books are taken up once the broker lots are shared out. */
+    private readonly resumeFrom?: MatchResumePoint,
   ) {
     this.transactions = transactions;
     this.lots = [...lots];
@@ -218,9 +254,19 @@ class MatchRun {
     this.allocatedLots = new Int32Array(lots.length);
   }
 
-  /** Starts from where an earlier match of the account ended (before anything is applied). */
-  resume(point: MatchResumePoint): void {
-    for (const lot of point.openLots) {
+  /**
+   * Starts from where an earlier match of the account ended (before anything is applied), its books
+   * read as the sales want them where the point says where to read them.
+   */
+  private async resume(): Promise<void> {
+    const point = this.resumeFrom;
+    if (point === undefined) return;
+    const lots = point.openLots;
+    this.resumeWith(point.fifoSides, typeof lots === 'function' ? await lots(this.wantedLots(point.fifoSides)) : { openLots: lots, heldElsewhere: [] });
+  }
+
+  private resumeWith(fifoSides: MatchResumePoint['fifoSides'], books: ReadBooks): void {
+    for (const lot of books.openLots) {
       const book = this.book(symbolKey(lot.symbol));
       (lot.side === 'long' ? book.long : book.short).open({
         symbol: symbolKey(lot.symbol),
@@ -233,15 +279,65 @@ class MatchRun {
         txPrice: lot.price,
       });
     }
-    for (const { symbol, side } of point.fifoSides) {
+    for (const { symbol, side, shares } of books.heldElsewhere) {
+      const book = this.book(symbolKey(symbol));
+      (side === 'long' ? book.long : book.short).holdsAlso(shares);
+    }
+    for (const { symbol, side } of fifoSides) {
       const book = this.book(symbolKey(symbol));
       (side === 'long' ? book.long : book.short).markTakenFifo();
     }
   }
 
+  /**
+   * What the rows need of the books they touch (`WantedLots`), once the broker lots are shared out:
+   * each symbol traded or split, both its sides (positions count both).
+   */
+  private wantedLots(fifoSides: MatchResumePoint['fifoSides']): WantedLots[] {
+    const wanted = new Map<string, { symbol: string; side: TradeSide; whole: boolean; fifo: boolean; takes: Decimal; openDates: Set<IsoDate> }>();
+    const want = (symbol: string, side: TradeSide) => {
+      const key = `${symbol}|${side}`;
+      let book = wanted.get(key);
+      if (book === undefined) {
+        book = { symbol, side, whole: false, fifo: false, takes: Decimal.ZERO, openDates: new Set() };
+        wanted.set(key, book);
+      }
+      return book;
+    };
+    for (let index = 0; index < this.ordered.length; index += 1) {
+      const tx = this.ordered[index];
+      const symbol = symbolKey(tx.symbol);
+      const split = tx.kind === 'stock_split' || tx.kind === 'reverse_split';
+      if (!split && !(isTradeKind(tx.kind) && tx.quantity?.isPositive())) continue;
+      const [long, short] = [want(symbol, 'long'), want(symbol, 'short')];
+      if (split) long.whole = short.whole = true;
+      if (!isClosingKind(tx.kind)) continue;
+      const book = tx.kind === 'sell' ? long : short;
+      const from = this.lotsFrom[index];
+      const count = from === -1 ? 0 : this.lotsCount[index];
+      // A broker lot may take up to the tolerance more than it names (`takeOpenedOn`).
+      book.takes = book.takes.add(tx.quantity as Decimal).add(LOT_QUANTITY_TOLERANCE.mul(count + 1));
+      if (from === -1) book.fifo = true;
+      for (let at = from; at < from + count; at += 1) book.openDates.add(this.lots[this.allocatedLots[at]].openedDate);
+    }
+    const fifo = new Set(fifoSides.map(({ symbol, side }) => `${symbolKey(symbol)}|${side}`));
+    return [...wanted].map(([key, book]) => ({
+      symbol: book.symbol,
+      side: book.side,
+      whole: book.whole || (book.fifo && !fifo.has(key)),
+      oldestShares: book.fifo ? book.takes : Decimal.ZERO,
+      openDates: [...book.openDates].sort(),
+    }));
+  }
+
   run(): MatchResult {
     runSteps(this.prepare());
     runSteps(this.allocateBrokerLots());
+    const point = this.resumeFrom;
+    if (point !== undefined) {
+      if (typeof point.openLots === 'function') throw new Error('a match that reads its open lots as its sales want them runs in slices');
+      this.resumeWith(point.fifoSides, { openLots: point.openLots, heldElsewhere: [] });
+    }
     for (let index = 0; index < this.ordered.length; index += 1) this.applyAt(index);
     this.applied();
     return runSteps(this.result());
@@ -250,6 +346,7 @@ class MatchRun {
   async runInSlices(pause: () => Promise<void>, sliceSize: number, tradesMade?: (trades: readonly MatchedTrade[]) => void): Promise<MatchResult> {
     await runStepsWithTurns(this.prepare(sliceSize), { pause });
     await runStepsWithTurns(this.allocateBrokerLots(sliceSize), { pause });
+    await this.resume();
     for (let index = 0; index < this.ordered.length; index += 1) {
       if (index > 0 && index % sliceSize === 0) {
         if (tradesMade !== undefined) this.handOver(tradesMade);

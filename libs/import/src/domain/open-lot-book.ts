@@ -68,6 +68,14 @@ export class OpenLotQueue {
     this.takenFifo = true;
   }
 
+  /**
+   * Counts `shares` held in lots the queue is not given: a match resumed from a book read in part
+   * (the lots its sales may take) still holds the rest, which positions and later totals count.
+   */
+  holdsAlso(shares: Decimal): void {
+    this.totalQuantity = this.totalQuantity.add(shares);
+  }
+
   open(lot: OpenLot): void {
     const place = this.dropped + this.lots.length;
     this.lots.push({ ...lot });

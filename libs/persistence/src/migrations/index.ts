@@ -26,6 +26,7 @@ import { TradeIdsByHash1763950000000 } from './1763950000000-trade-ids-by-hash.j
 import { AccountRowsCleanedByStatement1763960000000 } from './1763960000000-account-rows-cleaned-by-statement.js';
 import { ClosedTradesInReportOrder1763970000000 } from './1763970000000-closed-trades-in-report-order.js';
 import { JournalOrphansMarked1763980000000 } from './1763980000000-journal-orphans-marked.js';
+import { OpenLotsByBook1763990000000 } from './1763990000000-open-lots-by-book.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   AccountRowsCleanedByStatement1763960000000,
   ClosedTradesInReportOrder1763970000000,
   JournalOrphansMarked1763980000000,
+  OpenLotsByBook1763990000000,
 ];

@@ -61,18 +61,38 @@ export interface LedgerAppend extends AccountLedger {
   /** The symbols whose open lots, company names and totals the append replaces. */
   readonly symbols: readonly string[];
   /**
-   * The books the match went on from (`openBooks`' answer): their lots that the append leaves as they
-   * were are not written again (a book of 80,000 lots, rewritten whole, took a second of a day's upload).
+   * The lots the match went on from (`openLots`' answer): `openLots` replaces them, and the books'
+   * other lots stay as they are; those it leaves as they were are not written again (a book of 80,000
+   * lots, rewritten whole, took a second of a day's upload).
    */
-  readonly from?: OpenBooks;
+  readonly from: StoredOpenLots;
 }
 
-/** What an account's ledger holds for the symbols a later import touches: where matching goes on from. */
-export interface OpenBooks {
-  /** Their open lots in stored order (each symbol's side oldest first, as matching takes them). */
+/**
+ * What a match going on from an account's books needs of one of them (a symbol's side): all its
+ * lots, or its oldest (whole open dates of them, until they hold more than `oldestShares`) and those
+ * opened on `openDates`.
+ */
+export interface WantedBook {
+  readonly symbol: string;
+  readonly side: TradeSide;
+  readonly whole: boolean;
+  readonly oldestShares: Decimal;
+  readonly openDates: readonly IsoDate[];
+}
+
+/** The open lots an account's books hold of what was wanted (`WantedBook`). */
+export interface StoredOpenLots {
+  /** Each symbol's side oldest first (by open date, then as stored), as matching takes them. */
   readonly openLots: readonly LedgerOpenLot[];
-  /** Where each of `openLots` is stored (the adapter's key for it), for an append that goes on from these books. */
+  /** Where each of `openLots` is stored (the adapter's key for it), for an append that goes on from them. */
   readonly openLotKeys: readonly number[];
+  /** The shares each book wanted, but not whole, holds in its other lots. */
+  readonly heldElsewhere: readonly { readonly symbol: string; readonly side: TradeSide; readonly shares: Decimal }[];
+}
+
+/** What an account's ledger holds for the symbols a later import touches: where matching goes on from, but the lots. */
+export interface OpenBooks {
   /** The (symbol, side) pairs with a FIFO trade: their open lots stay FIFO's estimate. */
   readonly fifoSides: readonly { readonly symbol: string; readonly side: TradeSide }[];
   /** The account's broker-lot trades, all symbols. */
@@ -103,8 +123,11 @@ export abstract class TradeLedger {
    */
   abstract replaceAccount(userId: number, accountId: number, ledger: AccountLedger | LedgerInMaking): Promise<LedgerChange>;
 
-  /** What the account holds of `symbols` (keys as the trades store them) for a match that goes on from it. */
+  /** What the account holds of `symbols` (keys as the trades store them) for a match that goes on from it, but the lots. */
   abstract openBooks(userId: number, accountId: number, symbols: readonly string[]): Promise<OpenBooks>;
+
+  /** The open lots of the account's books that a match going on from them wants (each book oldest first). */
+  abstract openLots(accountId: number, wanted: readonly WantedBook[]): Promise<StoredOpenLots>;
 
   /**
    * Adds to an account what an import found after its last stored day (`append.after`): the result is

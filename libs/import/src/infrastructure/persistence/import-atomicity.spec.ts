@@ -8,7 +8,7 @@ import { loadConfig } from '@app/shared';
 import { migrateAgain } from '../../../../../test/support/migrations.js';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
 import { ImportBrokerageFiles, type ImportRequest, type UploadedFile } from '../../application/import-brokerage-files.service.js';
-import { sqlTradeLedgerOn, TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type LedgerInMaking, type OpenBooks } from '@app/trades';
+import { sqlTradeLedgerOn, TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type LedgerInMaking, type OpenBooks, type StoredOpenLots, type WantedBook } from '@app/trades';
 import { withLotFingerprints, withTransactionFingerprints } from '../../domain/fingerprint.js';
 import { parseRealizedLotsFile, parseTransactionsFile } from '../../domain/parsers/format-registry.js';
 import { readFixtureBytes } from '../../testing/fixtures.js';
@@ -31,6 +31,10 @@ class RecordingLedger extends TradeLedger {
 
   openBooks(userId: number, accountId: number, symbols: readonly string[]): Promise<OpenBooks> {
     return this.ledger.openBooks(userId, accountId, symbols);
+  }
+
+  openLots(accountId: number, wanted: readonly WantedBook[]): Promise<StoredOpenLots> {
+    return this.ledger.openLots(accountId, wanted);
   }
 
   appendToAccount(userId: number, accountId: number, append: LedgerAppend): Promise<LedgerChange> {

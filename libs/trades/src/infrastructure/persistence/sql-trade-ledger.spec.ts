@@ -6,13 +6,16 @@ import { Database, MIGRATIONS } from '@app/persistence';
 import { loadConfig } from '@app/shared';
 import { Decimal, type IsoDate } from '@app/shared/domain';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
-import type { AccountLedger, LedgerOpenLot, LedgerRest, LedgerTrade } from '../../application/trade-ledger.port.js';
+import type { AccountLedger, LedgerOpenLot, LedgerRest, LedgerTrade, WantedBook } from '../../application/trade-ledger.port.js';
+import type { TradeSide } from '../../domain/closed-trade.js';
 import { aDividend, aTrade } from '../../testing/in-memory-trade-reports.js';
 import { ReportDataChanges } from './report-data-changes.js';
 import { InProcessReportVersions } from './report-versions.adapters.js';
 import { SqlTradeLedger } from './sql-trade-ledger.js';
 
 const d = (text: string) => Decimal.parse(text);
+const wantedBook = (symbol: string, side: TradeSide, wanted: Partial<WantedBook> = {}): WantedBook => ({ symbol, side, whole: false, oldestShares: Decimal.ZERO, openDates: [], ...wanted });
+const wholeBook = (symbol: string, side: TradeSide) => wantedBook(symbol, side, { whole: true });
 
 /** The ledger against a real database (embedded, or the server when DATABASE_URL is set: a pool of ten). */
 describe('SqlTradeLedger (real database)', () => {
@@ -202,8 +205,10 @@ describe('SqlTradeLedger (real database)', () => {
     const ledger = new SqlTradeLedger(database, changes);
     await replace(ledger, ledgerOf({ openLots: [...ledgerOf().openLots, { symbol: 'AAPL', side: 'long', openDate: '2025-01-05', shares: d('1'), cost: d('150'), price: null, source: 'broker' }] }));
     const before = await versions.current(userId);
+    const from = await ledger.openLots(accountId, [wholeBook('KO', 'long'), wholeBook('KO', 'short')]);
     const change = await database.inTransaction(() =>
       ledger.appendToAccount(userId, accountId, {
+        from,
         after: '2025-03-14',
         symbols: ['KO'],
         trades: [aTrade({ symbol: 'KO', closeDate: '2025-04-01', totalProfitLoss: d('5') }), aTrade({ symbol: 'KO', closeDate: '2025-05-02', totalProfitLoss: d('1') })],
@@ -255,7 +260,7 @@ describe('SqlTradeLedger (real database)', () => {
         shares: string;
       }[];
     const [first, second, third, apple] = await stored();
-    const from = await ledger.openBooks(userId, accountId, ['KO']);
+    const from = await ledger.openLots(accountId, [wholeBook('KO', 'long')]);
     expect(from.openLotKeys).toEqual([first.seq, second.seq, third.seq]);
     // A sale of 12 shares: the first lot gone, 3 of the second's 5 left; then a purchase.
     await database.inTransaction(() =>
@@ -277,12 +282,53 @@ describe('SqlTradeLedger (real database)', () => {
     // The lots that stayed kept their rows (their keys); the new one came after every stored lot.
     expect(after.slice(0, 3).map((row) => row.seq)).toEqual([second.seq, third.seq, apple.seq]);
     expect(after[3].seq).toBeGreaterThan(apple.seq);
-    const books = await ledger.openBooks(userId, accountId, ['KO']);
+    const books = await ledger.openLots(accountId, [wholeBook('KO', 'long')]);
     expect(books.openLots.map((each) => [each.openDate, each.shares.toString(), each.cost.toString()])).toEqual([
       ['2025-01-03', '3', '180'],
       ['2025-01-06', '7', '420'],
       ['2025-04-01', '2', '120'],
     ]);
+  });
+
+  it('reads of a book the oldest lots by whole open dates and those of the dates wanted, what the others hold, and an append from them keeps the order', async () => {
+    const ledger = new SqlTradeLedger(database, new ReportDataChanges());
+    const lot = (openDate: IsoDate, shares: string): LedgerOpenLot => ({ symbol: 'KO', side: 'long', openDate, shares: d(shares), cost: d(shares).mul(60), price: d('60'), source: 'fifo' });
+    const book = [lot('2025-01-02', '10'), lot('2025-01-03', '5'), lot('2025-01-03', '5'), lot('2025-01-06', '7'), lot('2025-01-07', '1'), lot('2025-01-08', '2'), lot('2025-01-09', '3')];
+    await replace(ledger, ledgerOf({ openLots: [...book, { ...lot('2025-01-02', '4'), side: 'short' }] }));
+    const figures = (lots: readonly LedgerOpenLot[]) => lots.map((each) => `${each.openDate} ${each.shares.toString()}`);
+    const read = async (wanted: Partial<WantedBook>) => {
+      const books = await ledger.openLots(accountId, [wantedBook('KO', 'long', wanted)]);
+      return { lots: figures(books.openLots), elsewhere: books.heldElsewhere.map((each) => `${each.side} ${each.shares.toString()}`) };
+    };
+    // More than 12 shares: the first date's 10 and all of the next date's (the 12th share is in it).
+    expect(await read({ oldestShares: d('12') })).toEqual({ lots: ['2025-01-02 10', '2025-01-03 5', '2025-01-03 5'], elsewhere: ['long 13'] });
+    expect(await read({ oldestShares: d('10') })).toEqual({ lots: ['2025-01-02 10', '2025-01-03 5', '2025-01-03 5'], elsewhere: ['long 13'] });
+    expect(await read({ oldestShares: d('9.9999') })).toEqual({ lots: ['2025-01-02 10'], elsewhere: ['long 23'] });
+    expect(await read({ openDates: ['2025-01-07', '2025-01-09', '2025-02-01'] })).toEqual({ lots: ['2025-01-07 1', '2025-01-09 3'], elsewhere: ['long 29'] });
+    expect(await read({ oldestShares: d('1'), openDates: ['2025-01-02', '2025-01-08'] })).toEqual({ lots: ['2025-01-02 10', '2025-01-08 2'], elsewhere: ['long 21'] });
+    expect(await read({ oldestShares: d('100') })).toEqual({ lots: figures(book), elsewhere: ['long 0'] });
+    expect(await read({})).toEqual({ lots: [], elsewhere: ['long 33'] });
+    expect(await read({ whole: true, oldestShares: d('1') })).toEqual({ lots: figures(book), elsewhere: [] });
+    // A day's sales took the lots of 01-02 and one of 01-03's two whole, 2 shares of 01-08's lot, and opened one: the books read back as the match left them.
+    const from = await ledger.openLots(accountId, [wantedBook('KO', 'long', { oldestShares: d('15'), openDates: ['2025-01-08'] })]);
+    expect(figures(from.openLots)).toEqual(['2025-01-02 10', '2025-01-03 5', '2025-01-03 5', '2025-01-08 2']);
+    await database.inTransaction(() =>
+      ledger.appendToAccount(userId, accountId, {
+        ...ledgerOf({ trades: [], dividends: [], positions: [], companyNames: new Map() }),
+        after: '2025-03-14',
+        symbols: ['KO'],
+        openLots: [lot('2025-01-03', '5'), lot('2025-04-01', '1')],
+        from,
+      }),
+    );
+    expect(figures((await ledger.openLots(accountId, [wholeBook('KO', 'long')])).openLots)).toEqual([
+      '2025-01-03 5',
+      '2025-01-06 7',
+      '2025-01-07 1',
+      '2025-01-09 3',
+      '2025-04-01 1',
+    ]);
+    expect(figures((await ledger.openLots(accountId, [wholeBook('KO', 'short')])).openLots)).toEqual(['2025-01-02 4']);
   });
 
   it('raises the report version only after the commit, so no reader sees the new version before the new data', async () => {

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, filledRows, mapInTurns, rowsOf, textAhead, type CopyJob, type CopyRows, type CopyTarget, type CopyTextJob, type CopyValue, type SqlRow } from '@app/persistence';
 import { turnIfDue } from '@app/shared';
-import { monthOf, type IsoDate } from '@app/shared/domain';
-import { TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type LedgerInMaking, type LedgerOpenLot, type LedgerRest, type LedgerTrade, type OpenBooks } from '../../application/trade-ledger.port.js';
+import { Decimal, monthOf, type IsoDate } from '@app/shared/domain';
+import { TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type LedgerInMaking, type LedgerOpenLot, type LedgerRest, type LedgerTrade, type OpenBooks, type StoredOpenLots, type WantedBook } from '../../application/trade-ledger.port.js';
 import type { ClosedTrade, DividendPayment, TradeSide, TradeSource } from '../../domain/closed-trade.js';
 import { TradeIdSequence } from '../../domain/trade-list.js';
 import { ReportDataChanges } from './report-data-changes.js';
@@ -94,11 +94,6 @@ export class SqlTradeLedger extends TradeLedger {
 
   async openBooks(userId: number, accountId: number, symbols: readonly string[]): Promise<OpenBooks> {
     const manager = this.database.manager;
-    const lots: SqlRow[] = await manager.query(
-      `SELECT seq, symbol, side, to_char(open_date, 'YYYY-MM-DD') AS open_date, shares::text, cost::text, price::text, source
-         FROM open_lots WHERE account_id = $1 AND symbol = ANY($2::text[]) ORDER BY seq`,
-      [accountId, symbols],
-    );
     // The symbols' totals say which sides FIFO took from, and the account's how many trades came from broker lots.
     const fifo: SqlRow[] = await manager.query(
       `SELECT symbol, side FROM symbol_totals, unnest(ARRAY['long', 'short'], ARRAY[fifo_long, fifo_short]) AS sides (side, fifo)
@@ -111,19 +106,75 @@ export class SqlTradeLedger extends TradeLedger {
       [userId, accountId],
     );
     return {
-      openLots: lots.map((row) => ({
-        symbol: String(row.symbol),
-        side: row.side as TradeSide,
-        openDate: String(row.open_date),
-        shares: decimalFrom(row.shares),
-        cost: decimalFrom(row.cost),
-        price: decimalOrNullFrom(row.price),
-        source: row.source as TradeSource,
-      })),
-      openLotKeys: lots.map((row) => Number(row.seq)),
       fifoSides: fifo.map((row) => ({ symbol: String(row.symbol), side: row.side as TradeSide })),
       brokerTrades: Number(broker_trades),
       orphanedJournal: Boolean(orphaned),
+    };
+  }
+
+  /**
+   * The wanted lots, each book's by open date then as stored (`open_lots_book_idx`): its oldest up to
+   * the first open date at which they hold more than `oldestShares`, all of that date's, and all of
+   * each of `openDates`; and what the other lots of each book not wanted whole hold. A book is read
+   * by whole open dates, and an append stores a lot it changes under the same date: read in this order
+   * the books hold the lots in the order matching left them, however few of them a match read.
+   */
+  async openLots(accountId: number, wanted: readonly WantedBook[]): Promise<StoredOpenLots> {
+    if (wanted.length === 0) return { openLots: [], openLotKeys: [], heldElsewhere: [] };
+    const manager = this.database.manager;
+    const books = [
+      accountId,
+      wanted.map((book) => book.symbol),
+      wanted.map((book) => book.side),
+      wanted.map((book) => book.whole),
+      wanted.map((book) => book.oldestShares.toString()),
+      wanted.map((book) => book.openDates.join(',')),
+    ];
+    const wantedBooks = `unnest($2::text[], $3::text[], $4::boolean[], $5::numeric[], $6::text[]) AS w (symbol, side, whole, oldest, dates)`;
+    const lots: SqlRow[] = await manager.query(
+      `WITH reach AS (
+         SELECT w.symbol, w.side, string_to_array(w.dates, ',')::date[] AS dates,
+                CASE WHEN w.whole THEN 'infinity'::date
+                     WHEN w.oldest > 0 THEN COALESCE(
+                       (SELECT r.open_date FROM (SELECT l.open_date, sum(l.shares) OVER (ORDER BY l.open_date, l.seq) AS held
+                                                   FROM open_lots l WHERE l.account_id = $1 AND l.symbol = w.symbol AND l.side = w.side) AS r
+                         WHERE r.held > w.oldest LIMIT 1),
+                       'infinity'::date)
+                END AS oldest_until
+           FROM ${wantedBooks})
+       SELECT l.seq, l.symbol, l.side, to_char(l.open_date, 'YYYY-MM-DD') AS open_date, l.shares::text, l.cost::text, l.price::text, l.source
+         FROM reach w JOIN open_lots l ON l.account_id = $1 AND l.symbol = w.symbol AND l.side = w.side AND l.open_date <= w.oldest_until
+       UNION ALL
+       SELECT l.seq, l.symbol, l.side, to_char(l.open_date, 'YYYY-MM-DD'), l.shares::text, l.cost::text, l.price::text, l.source
+         FROM reach w JOIN open_lots l ON l.account_id = $1 AND l.symbol = w.symbol AND l.side = w.side AND l.open_date = ANY (w.dates)
+        WHERE l.open_date > COALESCE(w.oldest_until, '-infinity'::date)
+       ORDER BY symbol, side, open_date, seq`,
+      books,
+    );
+    const held: SqlRow[] = await manager.query(
+      `SELECT w.symbol, w.side, (SELECT COALESCE(sum(l.shares), 0) FROM open_lots l WHERE l.account_id = $1 AND l.symbol = w.symbol AND l.side = w.side)::text AS shares
+         FROM ${wantedBooks} WHERE NOT w.whole`,
+      books,
+    );
+    const openLots = lots.map((row) => ({
+      symbol: String(row.symbol),
+      side: row.side as TradeSide,
+      openDate: String(row.open_date),
+      shares: decimalFrom(row.shares),
+      cost: decimalFrom(row.cost),
+      price: decimalOrNullFrom(row.price),
+      source: row.source as TradeSource,
+    }));
+    const read = new Map<string, Decimal>();
+    for (const lot of openLots) read.set(`${lot.symbol}|${lot.side}`, (read.get(`${lot.symbol}|${lot.side}`) ?? Decimal.ZERO).add(lot.shares));
+    return {
+      openLots,
+      openLotKeys: lots.map((row) => Number(row.seq)),
+      heldElsewhere: held.map((row) => ({
+        symbol: String(row.symbol),
+        side: row.side as TradeSide,
+        shares: decimalFrom(row.shares).sub(read.get(`${row.symbol}|${row.side}`) ?? Decimal.ZERO),
+      })),
     };
   }
 
@@ -138,16 +189,10 @@ export class SqlTradeLedger extends TradeLedger {
     // The new trades close after every stored one, so none is identical to a stored trade: their ids
     // count their own occurrences only, as a full rewrite would.
     const ids = await tradeIdsInTurns(accountId, append.trades);
-    // The touched symbols' open lots: only those that changed are written (all of them without the books the match went on from).
-    let added = append.openLots;
-    if (append.from === undefined) {
-      await manager.query(`DELETE FROM open_lots WHERE account_id = $1 AND symbol = ANY($2::text[])`, [accountId, append.symbols]);
-    } else {
-      const changes = openLotChanges(append.from, append.openLots);
-      await reviseOpenLots(manager, accountId, changes);
-      added = changes.added;
-    }
-    await this.copyLedger(userId, accountId, { ...append, openLots: added }, { target: CLOSED_TRADES, rows: tradeRows(userId, accountId, append, ids, Number(next.trades)) }, append.trades.length, {
+    // The open lots the match went on from: only those that changed are written.
+    const changes = openLotChanges(append.from, append.openLots);
+    await reviseOpenLots(manager, accountId, changes);
+    await this.copyLedger(userId, accountId, { ...append, openLots: changes.added }, { target: CLOSED_TRADES, rows: tradeRows(userId, accountId, append, ids, Number(next.trades)) }, append.trades.length, {
       dividends: Number(next.dividends),
       openLots: Number(next.open_lots),
     });
@@ -250,16 +295,17 @@ export interface OpenLotChanges {
 const LOT_LOOKAHEAD = 16;
 
 /**
- * What an append that went on from `from` changes of its stored open lots, given the lots open now
- * (`now`, the books' symbols and any new ones). Each symbol's side is a book whose order matters
- * (first in, first out): its lots now are walked along its stored ones. A stored lot that is the next
- * lot now stays; one followed closely by it is gone (the lots a sale took, however many of the same
- * day sit around them); one opened on the same day as it is rewritten (a sale took part of it, a split
- * changed it); any other is gone. The rest of the book's lots now come after every stored lot. Read
- * in stored order, the books then hold exactly `now`'s lots in `now`'s order, whatever the changes;
- * a day's sales leave most of a book as it was.
+ * What an append that went on from `from` (the lots read of the books, whole open dates of them)
+ * changes of those stored lots, given the lots they and the new rows leave open (`now`, oldest first in
+ * each book). Each symbol's side is a book whose order matters (first in, first out): its lots now are
+ * walked along its stored ones. A stored lot that is the next lot now stays; one followed closely by it
+ * is gone (the lots a sale took, however many of the same day sit around them); one opened on the same
+ * day as it is rewritten (a sale took part of it, a split changed it); any other is gone. The rest of
+ * the book's lots now come after every stored lot. Read by open date, then in stored order, the books
+ * then hold exactly `now`'s lots in `now`'s order, among the lots not read, whatever the changes; a
+ * day's sales leave most of a book as it was.
  */
-export function openLotChanges(from: OpenBooks, now: readonly LedgerOpenLot[]): OpenLotChanges {
+export function openLotChanges(from: StoredOpenLots, now: readonly LedgerOpenLot[]): OpenLotChanges {
   const bookOf = (lot: LedgerOpenLot) => `${lot.symbol}\u0000${lot.side}`;
   const group = <T>(items: readonly T[], lotOf: (item: T) => LedgerOpenLot) => {
     const books = new Map<string, T[]>();
