@@ -7,7 +7,7 @@ import {
   isTradeKind,
   type BrokerTransaction,
 } from './broker-transaction.js';
-import { returnPercentageOf, tradeResultOf, type TradeSide } from '@app/trades/domain';
+import { returnPercentageOf, tradeResultOf, type TradeSide, type WantedBook } from '@app/trades/domain';
 import type { MatchedDividend, MatchedTrade } from './matched-trade.js';
 import { allocateLots, LOT_QUANTITY_TOLERANCE } from './lot-allocation.js';
 import { SymbolBook, type LotPiece, type OpenLotQueue, type RemainingLot } from './open-lot-book.js';
@@ -98,26 +98,7 @@ export interface MatchResumePoint<Lots extends readonly ResumedLot[] | OpenLotRe
   readonly fifoSides: readonly { readonly symbol: string; readonly side: TradeSide }[];
 }
 
-/**
- * What a resumed match needs of a book (a symbol's side) its rows touch. The lots a day's sales take
- * are few of a book that holds years of purchases: reading all of them cost more than the rest of a
- * day's upload (docs/imports.md).
- */
-export interface WantedLots {
-  readonly symbol: string;
-  readonly side: TradeSide;
-  /** All its lots: a split of the symbol changes every one, as does the side's first FIFO sale (they become FIFO's estimate). */
-  readonly whole: boolean;
-  /**
-   * Its oldest lots, whole open dates of them, until they hold more than this many shares (zero: none):
-   * as many as its sales take in all, so that FIFO never reaches past them.
-   */
-  readonly oldestShares: Decimal;
-  /** The open dates its sales' broker lots name: all the lots of each. */
-  readonly openDates: readonly IsoDate[];
-}
-
-/** The lots of the books a resumed match asked for (`WantedLots`), and the shares of each book's other lots. */
+/** The lots of the books a resumed match asked for (`WantedBook`), and the shares of each book's other lots. */
 export interface ReadBooks {
   /** Per symbol's side, oldest first. */
   readonly openLots: readonly ResumedLot[];
@@ -125,7 +106,7 @@ export interface ReadBooks {
   readonly heldElsewhere: readonly { readonly symbol: string; readonly side: TradeSide; readonly shares: Decimal }[];
 }
 
-export type OpenLotReader = (wanted: readonly WantedLots[]) => Promise<ReadBooks>;
+export type OpenLotReader = (wanted: readonly WantedBook[]) => Promise<ReadBooks>;
 
 /** Matching that gives the caller a place to stop every `sliceSize` transactions (`pause` resolves when it may go on). */
 export interface SlicedMatchOptions extends Omit<MatchOptions, 'resumeFrom'>, Turns {
@@ -290,10 +271,10 @@ class MatchRun {
   }
 
   /**
-   * What the rows need of the books they touch (`WantedLots`), once the broker lots are shared out:
+   * What the rows need of the books they touch (`WantedBook`), once the broker lots are shared out:
    * each symbol traded or split, both its sides (positions count both).
    */
-  private wantedLots(fifoSides: MatchResumePoint['fifoSides']): WantedLots[] {
+  private wantedLots(fifoSides: MatchResumePoint['fifoSides']): WantedBook[] {
     const wanted = new Map<string, { symbol: string; side: TradeSide; whole: boolean; fifo: boolean; takes: Decimal; openDates: Set<IsoDate> }>();
     const want = (symbol: string, side: TradeSide) => {
       const key = `${symbol}|${side}`;

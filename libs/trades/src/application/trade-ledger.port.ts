@@ -1,5 +1,8 @@
 import type { Decimal, IsoDate } from '@app/shared/domain';
 import type { ClosedTrade, DividendPayment, PositionChange, TradeSide, TradeSource } from '../domain/closed-trade.js';
+import type { WantedBook } from '../domain/wanted-book.js';
+
+export type { WantedBook };
 
 /** A trade to store, and the natural key of its closing transaction when the import knows it (the journal's closing fill). */
 export interface LedgerTrade extends ClosedTrade {
@@ -66,19 +69,6 @@ export interface LedgerAppend extends AccountLedger {
    * lots, rewritten whole, took a second of a day's upload).
    */
   readonly from: StoredOpenLots;
-}
-
-/**
- * What a match going on from an account's books needs of one of them (a symbol's side): all its
- * lots, or its oldest (whole open dates of them, until they hold more than `oldestShares`) and those
- * opened on `openDates`.
- */
-export interface WantedBook {
-  readonly symbol: string;
-  readonly side: TradeSide;
-  readonly whole: boolean;
-  readonly oldestShares: Decimal;
-  readonly openDates: readonly IsoDate[];
 }
 
 /** The open lots an account's books hold of what was wanted (`WantedBook`). */

@@ -12,3 +12,4 @@ export {
   type TradeSide,
   type TradeSource,
 } from './closed-trade.js';
+export type { WantedBook } from './wanted-book.js';
