@@ -124,7 +124,13 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     expect(seen.every((value) => [0, 25, 40, 60, 80, 100].includes(value))).toBe(true);
     expect(seen.some((value) => value > 0 && value < 100)).toBe(true);
     expect(await page.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
-    // The form is ready for the next pair of files.
+    // The form is ready for the next pair of files. It is cleared once the upload's promise settles,
+    // which may be a moment after the success message is shown: wait for it rather than race it.
+    await page.waitForFunction(
+      () => ['transactions-file', 'gains-file'].every((id) => (document.getElementById(id) as HTMLInputElement | null)?.value === ''),
+      undefined,
+      { timeout: 10000 },
+    );
     expect(await page.getByLabel('Transactions CSV').inputValue()).toBe('');
     expect(await page.getByLabel('Realized gain/loss (lot details) CSV').inputValue()).toBe('');
 
