@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, SERVICE_NODE_FLAGS } from './support/service.mjs';
+import { freePort, SERVICE_ENV as START_PROD_ENV, SERVICE_NODE_FLAGS } from './support/service.mjs';
 
 const RUNS = Number(process.env.BENCH_START_RUNS ?? 5);
 /** The built service's command line after `node`. */
@@ -43,7 +43,7 @@ async function timeToRefuse(env) {
   return performance.now() - started;
 }
 
-const SERVICE_ENV = { NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: '', AUTHORIZED_USERS: 'trader@example.com' };
+const SERVICE_ENV = { ...START_PROD_ENV, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: '', AUTHORIZED_USERS: 'trader@example.com' };
 const BARE = ['-e', "require('node:http').createServer((_, response) => response.end('ok')).listen(Number(process.env.PORT), '127.0.0.1')"];
 
 async function main() {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { MIGRATIONS } from '@app/persistence';
-import { runUntilExit, SERVICE_NODE_FLAGS, startService } from './support/service.js';
+import { runUntilExit, SERVICE_ENV, SERVICE_NODE_FLAGS, startService } from './support/service.js';
 import { signIn } from './support/sign-in.js';
 import { withClient } from './support/test-database.js';
 import { exampleFiles, ndjson, uploadForm } from './support/uploads.js';
@@ -40,20 +40,28 @@ describe('start-up', () => {
     }
   });
 
-  it("runs node as npm start and the image do, the embedded engine with the service's helper-thread pool", async () => {
+  it("runs node as npm start and the image do, the embedded engine with the service's helper-thread pool and malloc arenas", async () => {
     const command = ['node', ...SERVICE_NODE_FLAGS, 'dist/apps/api/src/main.js'];
+    const environment = Object.entries(SERVICE_ENV).map(([name, value]) => `${name}=${value}`);
     const { scripts } = JSON.parse(await readFile('package.json', 'utf8')) as { scripts: Record<string, string> };
-    expect(scripts['start:prod']).toBe(command.join(' '));
-    expect(scripts.start.endsWith(`&& ${command.join(' ')}`)).toBe(true);
-    expect(await readFile('docker/Dockerfile', 'utf8')).toContain(`CMD ${JSON.stringify(command).replaceAll('","', '", "')}`);
+    expect(scripts['start:prod']).toBe([...environment, ...command].join(' '));
+    expect(scripts.start.endsWith(`&& ${[...environment, ...command].join(' ')}`)).toBe(true);
+    const dockerfile = await readFile('docker/Dockerfile', 'utf8');
+    expect(dockerfile).toContain(`CMD ${JSON.stringify(command).replaceAll('","', '", "')}`);
+    // The image's runtime stage sets the same environment (its ENV instructions, continued lines included).
+    const runtimeStage = dockerfile.slice(dockerfile.indexOf(' AS runtime'));
+    const imageEnvironment = [...runtimeStage.matchAll(/^ENV ((?:.*\\\n)*.*)$/gm)].flatMap((match) => match[1].split(/[\s\\]+/).filter(Boolean));
+    expect(imageEnvironment).toEqual(expect.arrayContaining(environment));
 
     const dataDir = await mkdtemp(join(tmpdir(), 'sta-engine-flags-'));
     try {
       const service = await startService({ dataDir, env: { DATABASE_URL: undefined } });
       const enginePid = (await readFile(join(dataDir, 'pg-engine.pid'), 'utf8')).trim();
       const engineCommand = (await readFile(`/proc/${enginePid}/cmdline`, 'utf8')).split('\0');
+      const engineEnvironment = (await readFile(`/proc/${enginePid}/environ`, 'utf8')).split('\0');
       expect(await service.stop()).toBe(0);
       expect(engineCommand.filter((argument) => argument.startsWith('--v8-pool-size='))).toEqual(SERVICE_NODE_FLAGS);
+      expect(engineEnvironment).toEqual(expect.arrayContaining(environment));
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }

@@ -131,24 +131,30 @@ export function peakRssMb(pid) {
   return match ? Math.round(Number(match[1]) / 1024) : Number.NaN;
 }
 
+const START_PROD = JSON.parse(readFileSync('package.json', 'utf8')).scripts['start:prod'].split(' ');
+
 /**
  * Node's flags as `npm run start:prod` starts the service, read from package.json so the benchmarks
  * measure what ships (docs/operations.md "Processes and threads").
  */
-export const SERVICE_NODE_FLAGS = JSON.parse(readFileSync('package.json', 'utf8')).scripts['start:prod'].split(' ').filter((word) => word.startsWith('--'));
+export const SERVICE_NODE_FLAGS = START_PROD.filter((word) => word.startsWith('--'));
+
+/** The variables `npm run start:prod` sets for the service's node (`NAME=value` before it; glibc's malloc arenas). */
+export const SERVICE_ENV = Object.fromEntries(START_PROD.slice(0, START_PROD.indexOf('node')).map((word) => word.split('=', 2)));
 
 /**
- * The built service on a free loopback port, as the benchmarks run it (test mode, warnings only),
- * with `env` added; `stop` ends it with SIGTERM and waits for it. `nodeFlags` are flags for the
- * service's node after SERVICE_NODE_FLAGS (a later one wins), BENCH_SERVICE_NODE_FLAGS by default
- * (`--cpu-prof`, V8's heap sizes …, for looking into a figure).
+ * The built service on a free loopback port, as the benchmarks run it (test mode, warnings only,
+ * SERVICE_ENV unless the benchmark's own environment sets those variables), with `env` added; `stop`
+ * ends it with SIGTERM and waits for it. `nodeFlags` are flags for the service's node after
+ * SERVICE_NODE_FLAGS (a later one wins), BENCH_SERVICE_NODE_FLAGS by default (`--cpu-prof`, V8's heap
+ * sizes …, for looking into a figure).
  * @param {{ dataDir: string, databaseUrl?: string, users: string[], env?: Record<string, string>, nodeFlags?: string }} options
  */
 export async function startBenchService({ dataDir, databaseUrl, users, env = {}, nodeFlags = process.env.BENCH_SERVICE_NODE_FLAGS }) {
   const port = await freePort();
   const flags = nodeFlags?.trim().split(/\s+/).filter(Boolean) ?? [];
   const service = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...flags, 'dist/apps/api/src/main.js'], {
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', AUTHORIZED_USERS: users.join(','), ...env },
+    env: { ...SERVICE_ENV, ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', AUTHORIZED_USERS: users.join(','), ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const exited = new Promise((resolve) => service.once('exit', resolve));

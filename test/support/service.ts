@@ -8,6 +8,8 @@ import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from './test
 export const MAIN = resolve(process.cwd(), 'dist/apps/api/src/main.js');
 /** Node's flags as `npm start`, `npm run start:prod` and the image start the service (docs/operations.md "Processes and threads"). */
 export const SERVICE_NODE_FLAGS = ['--v8-pool-size=2'];
+/** The environment they start it in besides its settings: glibc's malloc with two arenas (docs/operations.md "Processes and threads"). */
+export const SERVICE_ENV = { MALLOC_ARENA_MAX: '2' };
 /**
  * How long a service may take to become ready: a ceiling, not an expectation (it takes 2–4 s). A
  * loaded two-core machine running several suites at once can take many times that, and a start that
@@ -47,6 +49,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const adminUrl = 'DATABASE_URL' in (options.env ?? {}) ? undefined : serverDatabaseUrl();
   const database: TestDatabase | undefined = adminUrl ? await createTestDatabase(adminUrl) : undefined;
   const env: Record<string, string | undefined> = {
+    ...SERVICE_ENV,
     ...process.env,
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
