@@ -100,7 +100,11 @@ describeInChromium('web app: the portfolio page (Chromium)', () => {
     // history at any minute once the user has holdings.
     await page.getByLabel('Snapshots', { exact: true }).selectOption('MANUAL');
     const snapshots = page.getByRole('region', { name: 'Snapshots, newest first' });
-    await snapshots.locator('tbody tr').first().waitFor();
+    // Until the filtered answer comes, the table may still show every kind (an end-of-day one too).
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll('[aria-label="Snapshots, newest first"] tbody tr')];
+      return rows.length > 0 && rows.every((row) => row.textContent?.includes('Taken by hand'));
+    });
     expect(await snapshots.locator('tbody tr').count()).toBe(1);
 
     expect(await snapshots.innerText()).toContain('after the refresh');
