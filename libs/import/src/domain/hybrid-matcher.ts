@@ -7,7 +7,7 @@ import {
   isTradeKind,
   type BrokerTransaction,
 } from './broker-transaction.js';
-import { returnPercentageOf, tradeResultOf, type TradeSide, type WantedBook } from '@app/trades/domain';
+import { returnPercentageOf, tradeResultOf, type BookHeldElsewhere, type TradeSide, type WantedBook } from '@app/trades/domain';
 import type { MatchedDividend, MatchedTrade } from './matched-trade.js';
 import { allocateLots, LOT_QUANTITY_TOLERANCE } from './lot-allocation.js';
 import { SymbolBook, type LotPiece, type OpenLotQueue, type RemainingLot } from './open-lot-book.js';
@@ -103,7 +103,7 @@ export interface ReadBooks {
   /** Per symbol's side, oldest first. */
   readonly openLots: readonly ResumedLot[];
   /** The shares each book (not read whole) holds in lots not given: positions count them. */
-  readonly heldElsewhere: readonly { readonly symbol: string; readonly side: TradeSide; readonly shares: Decimal }[];
+  readonly heldElsewhere: readonly BookHeldElsewhere[];
 }
 
 export type OpenLotReader = (wanted: readonly WantedBook[]) => Promise<ReadBooks>;

@@ -1,6 +1,6 @@
 import type { Decimal, IsoDate } from '@app/shared/domain';
 import type { ClosedTrade, DividendPayment, PositionChange, TradeSide, TradeSource } from '../domain/closed-trade.js';
-import type { WantedBook } from '../domain/wanted-book.js';
+import type { BookHeldElsewhere, WantedBook } from '../domain/wanted-book.js';
 
 export type { WantedBook };
 
@@ -78,7 +78,7 @@ export interface StoredOpenLots {
   /** Where each of `openLots` is stored (the adapter's key for it), for an append that goes on from them. */
   readonly openLotKeys: readonly number[];
   /** The shares each book wanted, but not whole, holds in its other lots. */
-  readonly heldElsewhere: readonly { readonly symbol: string; readonly side: TradeSide; readonly shares: Decimal }[];
+  readonly heldElsewhere: readonly BookHeldElsewhere[];
 }
 
 /** What an account's ledger holds for the symbols a later import touches: where matching goes on from, but the lots. */

@@ -12,4 +12,4 @@ export {
   type TradeSide,
   type TradeSource,
 } from './closed-trade.js';
-export type { WantedBook } from './wanted-book.js';
+export type { BookHeldElsewhere, WantedBook } from './wanted-book.js';

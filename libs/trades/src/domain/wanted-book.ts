@@ -20,3 +20,10 @@ export interface WantedBook {
   /** The open dates its sales' broker lots name: all the lots of each. */
   readonly openDates: readonly IsoDate[];
 }
+
+/** The shares a book wanted, but not whole, holds in the lots not read of it: positions count them. */
+export interface BookHeldElsewhere {
+  readonly symbol: string;
+  readonly side: TradeSide;
+  readonly shares: Decimal;
+}
