@@ -8,6 +8,9 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: {
     '^@app/(shared|trades|import)/domain$': '<rootDir>/libs/$1/src/domain/index.ts',
+    '^@app/shared/openapi$': '<rootDir>/libs/shared/src/http/openapi.ts',
+    '^@app/persistence/sql$': '<rootDir>/libs/persistence/src/sql.ts',
+    '^@app/trades/ledger$': '<rootDir>/libs/trades/src/ledger.ts',
     '^@app/calendar/testing$': '<rootDir>/libs/calendar/src/testing/index.ts',
     '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',

@@ -7,7 +7,8 @@ import { calendarSchemas } from '@app/calendar';
 import { healthSchemas } from '@app/health';
 import { importSchemas } from '@app/import';
 import { portfolioSchemas } from '@app/portfolio';
-import { ERROR_SCHEMA, ref, SESSION_COOKIE_SCHEME, sharedSchemas, type AppConfig } from '@app/shared';
+import { type AppConfig } from '@app/shared';
+import { ERROR_SCHEMA, ref, SESSION_COOKIE_SCHEME, sharedSchemas } from '@app/shared/openapi';
 import { journalSchemas, tradesSchemas } from '@app/trades';
 import { AppModule } from './app.module.js';
 

@@ -1,11 +1,6 @@
-export { Database } from './database.js';
-export { allRowsOfJob, filledRows, rowsOf, textAhead, textOrNull, type CopyJob, type CopyRows, type CopyTarget, type CopyTextJob, type CopyValue } from './bulk-copy.js';
-export { eachInTurns, mapInTurns } from './map-in-turns.js';
-export { decimalFrom, decimalOrNullFrom, textOrNullFrom, type SqlRow } from './sql-row.js';
-export { TypeOrmUnitOfWork, UnitOfWork } from './unit-of-work.js';
+export * from './sql.js';
 export { PersistenceModule } from './persistence.module.js';
 export { MIGRATIONS } from './migrations/index.js';
 export { DatabaseNotifications, type ChannelSubscriber } from './database-notifications.js';
 export { NotifiedCache, type NotificationSource } from './notified-cache.js';
-export { ThreadDatabase, type ThreadPort } from './thread-database.js';
 export { serveThreadDatabase, type ThreadDatabaseHost, type ThreadHandlers } from './thread-database.host.js';

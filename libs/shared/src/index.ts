@@ -1,3 +1,6 @@
+// What every context shares: configuration, the domain's errors, HTTP helpers, runtime helpers. The
+// OpenAPI builders and decorators are `@app/shared/openapi`, apart: they load Nest's Swagger module,
+// which the code an import's thread loads has no use for (docs/imports.md "A thread that loads what it runs").
 export { AppConfig, ConfigError, loadConfig, type LogLevel, type NodeEnv, type OidcSettings } from './config/app-config.js';
 export { loadDotEnv } from './config/dotenv.js';
 export {
@@ -28,27 +31,3 @@ export { errorClasses, fromThreadError, toThreadError, type ThreadError } from '
 export { UserChanges } from './events/user-changes.js';
 export { SharedModule } from './shared.module.js';
 export { CurrentUser, IS_PUBLIC, Public, type AuthenticatedUser } from './http/auth-context.js';
-export {
-  ApiFailures,
-  ApiJson,
-  ApiSignedIn,
-  arrayOf,
-  boolean,
-  dataEnvelope,
-  ERROR_SCHEMA,
-  instant,
-  integer,
-  isoDate,
-  isoMonth,
-  literal,
-  nullable,
-  number,
-  object,
-  oneOfStrings,
-  ref,
-  SESSION_COOKIE_SCHEME,
-  sharedSchemas,
-  string,
-  type Schema,
-  type SchemaSet,
-} from './http/openapi.js';

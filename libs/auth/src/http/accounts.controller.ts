@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiJson, ApiSignedIn, CurrentUser, type AuthenticatedUser } from '@app/shared';
+import { CurrentUser, type AuthenticatedUser } from '@app/shared';
+import { ApiJson, ApiSignedIn } from '@app/shared/openapi';
 import { BrokerageAccounts } from '../application/brokerage-accounts.port.js';
 
 export interface AccountsResponse {

@@ -1,4 +1,4 @@
-import { arrayOf, boolean, instant, integer, literal, nullable, object, ref, string, type SchemaSet } from '@app/shared';
+import { arrayOf, boolean, instant, integer, literal, nullable, object, ref, string, type SchemaSet } from '@app/shared/openapi';
 
 // The profile's response body for the OpenAPI document (the sign-in routes answer pages and redirects).
 

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiFailures, ApiJson, ApiSignedIn, CurrentUser, type AuthenticatedUser } from '@app/shared';
+import { CurrentUser, type AuthenticatedUser } from '@app/shared';
+import { ApiFailures, ApiJson, ApiSignedIn } from '@app/shared/openapi';
 import { ProfileService, type Profile } from '../application/profile.service.js';
 import { UpdateProfileDto } from './dto/update-profile.dto.js';
 

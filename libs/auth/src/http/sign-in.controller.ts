@@ -1,7 +1,8 @@
 import { Controller, Get, Header, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiFailures, ERROR_SCHEMA, Public, ref } from '@app/shared';
+import { Public } from '@app/shared';
+import { ApiFailures, ERROR_SCHEMA, ref } from '@app/shared/openapi';
 import { AuthSettings } from '../application/auth-settings.js';
 import type { CallbackQuery } from '../application/identity-provider.port.js';
 import { SessionService } from '../application/session.service.js';

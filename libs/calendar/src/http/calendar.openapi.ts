@@ -1,4 +1,4 @@
-import { arrayOf, boolean, integer, isoDate, literal, object, oneOfStrings, string, type SchemaSet } from '@app/shared';
+import { arrayOf, boolean, integer, isoDate, literal, object, oneOfStrings, string, type SchemaSet } from '@app/shared/openapi';
 
 // The trading calendar's response bodies for the OpenAPI document.
 

@@ -1,6 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { ApiFailures, ApiJson, ApiSignedIn, integer, Public } from '@app/shared';
+import { Public } from '@app/shared';
+import { ApiFailures, ApiJson, ApiSignedIn, integer } from '@app/shared/openapi';
 import { Clock } from '../application/clock.port.js';
 import { parseYear } from '../domain/iso-date.js';
 import type { CalendarEntry } from '../domain/nyse-holidays.js';

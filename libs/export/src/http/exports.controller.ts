@@ -1,7 +1,8 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ApiFailures, ApiSignedIn, CurrentUser, isoDate, isoMonth, oneOfStrings, type AuthenticatedUser } from '@app/shared';
+import { CurrentUser, type AuthenticatedUser } from '@app/shared';
+import { ApiFailures, ApiSignedIn, isoDate, isoMonth, oneOfStrings } from '@app/shared/openapi';
 import { ApiAccountFilter, ApiTradeListFilters } from '@app/trades';
 import type { GeneratedFile } from '../application/export-generator.port.js';
 import { ExportReports } from '../application/export-reports.service.js';

@@ -1,7 +1,8 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ApiJson, Public, timestampWithMicroseconds } from '@app/shared';
+import { Public, timestampWithMicroseconds } from '@app/shared';
+import { ApiJson } from '@app/shared/openapi';
 import { HealthChecks, SERVICE_NAME } from '../health-checks.js';
 
 /** Public probes for operators and load balancers (../shared/spec/interface.md "Health"). */

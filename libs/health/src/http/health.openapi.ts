@@ -1,4 +1,4 @@
-import { literal, object, oneOfStrings, ref, string, type Schema, type SchemaSet } from '@app/shared';
+import { literal, object, oneOfStrings, ref, string, type Schema, type SchemaSet } from '@app/shared/openapi';
 import { SERVICE_NAME } from '../health-checks.js';
 
 // The probes' response bodies for the OpenAPI document.

@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { UnitOfWork } from '@app/persistence';
+import { UnitOfWork } from '@app/persistence/sql';
 import { BatchFeed, collectGarbageAbove, turnIfDue } from '@app/shared';
 import { DomainError, type IsoDate } from '@app/shared/domain';
-import { TradeLedger, type AccountLedger, type LedgerRest, type StoredOpenLots, type WantedBook } from '@app/trades';
+import { TradeLedger, type AccountLedger, type LedgerRest, type StoredOpenLots, type WantedBook } from '@app/trades/ledger';
 import { hasNaturalKey, keyedAsRead, keyingSteps, lotKeying, naturalKeyOf, transactionKeying, type RowKeying } from '../domain/fingerprint.js';
 import { mappingSteps } from '../domain/group-by.js';
 import { matchTrades, symbolKey, type MatchResult } from '../domain/hybrid-matcher.js';

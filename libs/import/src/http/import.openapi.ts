@@ -1,4 +1,17 @@
-import { arrayOf, boolean, dataEnvelope, instant, integer, literal, nullable, object, oneOfStrings, ref, string, type SchemaSet } from '@app/shared';
+import {
+  arrayOf,
+  boolean,
+  dataEnvelope,
+  instant,
+  integer,
+  literal,
+  nullable,
+  object,
+  oneOfStrings,
+  ref,
+  string,
+  type SchemaSet,
+} from '@app/shared/openapi';
 
 // The import's response bodies for the OpenAPI document: the NDJSON lines of `POST /api/upload-csv`
 // and the upload history.

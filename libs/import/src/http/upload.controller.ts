@@ -4,26 +4,20 @@ import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestj
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BrokerageAccounts, parseBrokerageAccountNumber } from '@app/auth';
 import {
-  ApiFailures,
-  ApiJson,
-  ApiSignedIn,
   AppConfig,
-  arrayOf,
   CurrentUser,
   dataResponse,
   describeFailure,
   DomainError,
-  object,
   readUploadedFileList,
   readUploadedFiles,
-  ref,
-  string,
   UploadBudget,
   ValidationError,
   type AuthenticatedUser,
   type FileReceiver,
   type UploadedFile,
 } from '@app/shared';
+import { ApiFailures, ApiJson, ApiSignedIn, arrayOf, object, ref, string } from '@app/shared/openapi';
 import {
   FILES_REQUIRED,
   ImportBrokerageFiles,

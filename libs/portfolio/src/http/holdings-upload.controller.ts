@@ -1,7 +1,8 @@
 import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ApiFailures, ApiJson, ApiSignedIn, AppConfig, CurrentUser, decodeUploadedText, object, readUploadedFiles, string, UploadBudget, ValidationError, type AuthenticatedUser } from '@app/shared';
+import { AppConfig, CurrentUser, decodeUploadedText, readUploadedFiles, UploadBudget, ValidationError, type AuthenticatedUser } from '@app/shared';
+import { ApiFailures, ApiJson, ApiSignedIn, object, string } from '@app/shared/openapi';
 import { HoldingsImportService } from '../application/holdings-import.service.js';
 
 const FIELD = 'csv_file';

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiFailures, ApiJson, ApiSignedIn, CurrentUser, dataResponse, ValidationError, type AuthenticatedUser } from '@app/shared';
+import { CurrentUser, dataResponse, ValidationError, type AuthenticatedUser } from '@app/shared';
+import { ApiFailures, ApiJson, ApiSignedIn } from '@app/shared/openapi';
 import { HoldingsService } from '../application/holdings.service.js';
 import { ImportedPositions } from '../application/imported-positions.port.js';
 import { Decimal } from '@app/shared/domain';

@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiFailures, ApiJson, ApiSignedIn, CurrentUser, ValidationError, type AuthenticatedUser } from '@app/shared';
+import { CurrentUser, ValidationError, type AuthenticatedUser } from '@app/shared';
+import { ApiFailures, ApiJson, ApiSignedIn } from '@app/shared/openapi';
 import { HoldingsService } from '../application/holdings.service.js';
 import { MarketPrices } from '../application/market-prices.service.js';
 import { PortfolioSettings } from '../application/portfolio-settings.js';

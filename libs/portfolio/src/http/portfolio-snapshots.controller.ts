@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiFailures, ApiJson, ApiSignedIn, CurrentUser, type AuthenticatedUser } from '@app/shared';
+import { CurrentUser, type AuthenticatedUser } from '@app/shared';
+import { ApiFailures, ApiJson, ApiSignedIn } from '@app/shared/openapi';
 import { SnapshotsService } from '../application/snapshots.service.js';
 import { SnapshotNotFoundError } from '../domain/portfolio.errors.js';
 import { IdParams } from './dto/holding.dto.js';

@@ -1,4 +1,19 @@
-import { arrayOf, boolean, dataEnvelope, instant, integer, isoDate, literal, nullable, number, object, oneOfStrings, ref, string, type SchemaSet } from '@app/shared';
+import {
+  arrayOf,
+  boolean,
+  dataEnvelope,
+  instant,
+  integer,
+  isoDate,
+  literal,
+  nullable,
+  number,
+  object,
+  oneOfStrings,
+  ref,
+  string,
+  type SchemaSet,
+} from '@app/shared/openapi';
 
 // The portfolio's response bodies (portfolio.presenter.ts and the controllers) for the OpenAPI document.
 

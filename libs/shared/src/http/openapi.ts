@@ -2,10 +2,11 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiCookieAuth, ApiResponse } from '@nestjs/swagger';
 import { DATA_SOURCE } from './data-source.js';
 
-// The OpenAPI description of the API (OpenAPI 3.1, whose schemas are JSON Schema 2020-12). Each context
-// describes its response bodies with these builders in its http/*.openapi.ts and names them in
-// `components.schemas`; its controllers point at them with the decorators below. The end-to-end suites
-// validate every response against the document, so a body that differs from its schema fails a test.
+// The OpenAPI description of the API (OpenAPI 3.1, whose schemas are JSON Schema 2020-12), imported as
+// `@app/shared/openapi`. Each context describes its response bodies with these builders in its
+// http/*.openapi.ts and names them in `components.schemas`; its controllers point at them with the
+// decorators below. The end-to-end suites validate every response against the document, so a body that
+// differs from its schema fails a test.
 
 /** A JSON Schema (2020-12) as OpenAPI 3.1 holds it. */
 export type Schema = { [keyword: string]: unknown };

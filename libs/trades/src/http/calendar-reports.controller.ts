@@ -1,6 +1,7 @@
 import { Controller, Get, Query, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { ApiFailures, ApiJson, ApiSignedIn, CurrentUser, dataResponse, integer, isoDate, type AuthenticatedUser } from '@app/shared';
+import { CurrentUser, dataResponse, type AuthenticatedUser } from '@app/shared';
+import { ApiFailures, ApiJson, ApiSignedIn, integer, isoDate } from '@app/shared/openapi';
 import { Clock, parseMonthNumber, parseYear, TradingCalendar } from '@app/calendar';
 import { CalendarReports } from '../application/calendar-reports.service.js';
 import { TradeJournal } from '../application/trade-journal.port.js';

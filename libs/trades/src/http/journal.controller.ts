@@ -1,21 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Req, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import {
-  ApiFailures,
-  ApiJson,
-  ApiSignedIn,
-  AppConfig,
-  CurrentUser,
-  decodeUploadedText,
-  isoDate,
-  object,
-  readUploadedFiles,
-  string,
-  UploadBudget,
-  ValidationError,
-  type AuthenticatedUser,
-} from '@app/shared';
+import { AppConfig, CurrentUser, decodeUploadedText, readUploadedFiles, UploadBudget, ValidationError, type AuthenticatedUser } from '@app/shared';
+import { ApiFailures, ApiJson, ApiSignedIn, isoDate, object, string } from '@app/shared/openapi';
 import { JournalService } from '../application/journal.service.js';
 import { MAX_TAG_LENGTH } from '../domain/journal.js';
 import { NoteDto, RenameTagDto, TradeTagsDto } from './dto/journal.dto.js';

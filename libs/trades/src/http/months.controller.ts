@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiFailures, ApiJson, ApiSignedIn, CurrentUser, dataResponse, isoMonth, type AuthenticatedUser } from '@app/shared';
+import { CurrentUser, dataResponse, type AuthenticatedUser } from '@app/shared';
+import { ApiFailures, ApiJson, ApiSignedIn, isoMonth } from '@app/shared/openapi';
 import { MonthlyReports } from '../application/monthly-reports.service.js';
 import { ReportCacheInterceptor } from './report-cache.interceptor.js';
 import { ApiAccountFilter, ReportScopes } from './report-scope.js';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
-import { NotFoundError, string, ValidationError } from '@app/shared';
+import { NotFoundError, ValidationError } from '@app/shared';
+import { string } from '@app/shared/openapi';
 import { TradeReports, type ReportScope } from '../application/trade-reports.port.js';
 
 /** The reports' `account` filter, for the OpenAPI document. */

@@ -1,6 +1,7 @@
 import { Controller, Get, Query, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiFailures, ApiJson, ApiSignedIn, CurrentUser, dataResponse, type AuthenticatedUser } from '@app/shared';
+import { CurrentUser, dataResponse, type AuthenticatedUser } from '@app/shared';
+import { ApiFailures, ApiJson, ApiSignedIn } from '@app/shared/openapi';
 import { StatisticsReport } from '../application/statistics-report.service.js';
 import { ReportCacheInterceptor } from './report-cache.interceptor.js';
 import { ApiAccountFilter, ReportScopes } from './report-scope.js';

@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiFailures, ApiJson, ApiSignedIn, CurrentUser, dataResponse, string, type AuthenticatedUser } from '@app/shared';
+import { CurrentUser, dataResponse, type AuthenticatedUser } from '@app/shared';
+import { ApiFailures, ApiJson, ApiSignedIn, string } from '@app/shared/openapi';
 import { TradeJournal } from '../application/trade-journal.port.js';
 import { SymbolReports } from '../application/symbol-reports.service.js';
 import { ReportCacheInterceptor } from './report-cache.interceptor.js';

@@ -1,6 +1,7 @@
 import { Controller, Get, Query, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { ApiFailures, ApiJson, ApiSignedIn, CurrentUser, dataResponse, isoDate, oneOfStrings, string, type AuthenticatedUser } from '@app/shared';
+import { CurrentUser, dataResponse, type AuthenticatedUser } from '@app/shared';
+import { ApiFailures, ApiJson, ApiSignedIn, isoDate, oneOfStrings, string } from '@app/shared/openapi';
 import { TimeframeReport } from '../application/timeframe-report.service.js';
 import { ReportCacheInterceptor } from './report-cache.interceptor.js';
 import { ApiAccountFilter, ReportScopes } from './report-scope.js';

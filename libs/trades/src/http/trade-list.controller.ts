@@ -1,6 +1,7 @@
 import { Controller, Get, Query, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiFailures, ApiJson, ApiSignedIn, CurrentUser, dataResponse, type AuthenticatedUser } from '@app/shared';
+import { CurrentUser, dataResponse, type AuthenticatedUser } from '@app/shared';
+import { ApiFailures, ApiJson, ApiSignedIn } from '@app/shared/openapi';
 import { TradeJournal } from '../application/trade-journal.port.js';
 import { TradeList } from '../application/trade-list.service.js';
 import { ReportCacheInterceptor } from './report-cache.interceptor.js';

@@ -16,7 +16,7 @@ import {
   string,
   type Schema,
   type SchemaSet,
-} from '@app/shared';
+} from '@app/shared/openapi';
 
 // The trading reports' response bodies (report-views.ts, statistics-views.ts) for the OpenAPI document.
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, filledRows, mapInTurns, textOrNullFrom, type CopyRows, type CopyTarget, type CopyValue, type SqlRow } from '@app/persistence';
+import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, filledRows, mapInTurns, textOrNullFrom, type CopyRows, type CopyTarget, type CopyValue, type SqlRow } from '@app/persistence/sql';
 import { ConflictError } from '@app/shared';
 import { ExactUnits, type IsoDate } from '@app/shared/domain';
 import { classifyAction, packedTransaction, TransactionFigure, transactionFigureToWrite, type BrokerTransaction } from '../../domain/broker-transaction.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '@app/persistence';
+import { Database } from '@app/persistence/sql';
 import { UploadHistory, type UploadHistoryEntry, type UploadRecord } from '../../application/upload-history.port.js';
 
 interface HistoryRow {

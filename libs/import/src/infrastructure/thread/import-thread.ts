@@ -1,7 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
-import { ThreadDatabase, TypeOrmUnitOfWork, type Database, type ThreadPort } from '@app/persistence';
+import { ThreadDatabase, TypeOrmUnitOfWork, type Database, type ThreadPort } from '@app/persistence/sql';
 import { DOMAIN_ERROR_CLASSES, errorClasses, toThreadError, type ThreadError } from '@app/shared';
-import { threadTradeLedger } from '@app/trades';
+import { threadTradeLedger } from '@app/trades/ledger';
 import { ImportBrokerageFiles, type ImportAccount, type ImportOutcome, type ImportRequest, type UploadedFile } from '../../application/import-brokerage-files.service.js';
 import { ImportFileError } from '../../domain/import.errors.js';
 import { CheckedCsvBytes } from '../../domain/parsers/csv-text.js';

@@ -1,4 +1,4 @@
-import { eachInTurns, rowsOf, type CopyJob, type CopyTarget, type CopyValue } from '@app/persistence';
+import { eachInTurns, rowsOf, type CopyJob, type CopyTarget, type CopyValue } from '@app/persistence/sql';
 import { Decimal, decimalPlaces, type IsoDate } from '@app/shared/domain';
 import type { AccountLedger, LedgerTrade } from '../../application/trade-ledger.port.js';
 import { holdingPeriodOf, PROFIT_LOSS_EDGES, profitLossBucketOf } from '../../domain/trade-statistics.js';

@@ -1,4 +1,4 @@
-import type { Database, SqlRow } from '@app/persistence';
+import type { Database, SqlRow } from '@app/persistence/sql';
 import { ADD_STATISTIC_GROUPS, REFRESH_STATISTIC_GROUPS } from './trade-statistic-groups.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, decimalFrom } from '@app/persistence';
+import { Database, decimalFrom } from '@app/persistence/sql';
 import type { IsoDate } from '@app/shared/domain';
 import { TradeJournal, type ClosingFills, type ClosingKey, type StoredNote, type TagAssignment } from '../../application/trade-journal.port.js';
 import type { TradeSide } from '../../domain/closed-trade.js';

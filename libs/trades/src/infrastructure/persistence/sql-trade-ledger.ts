@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, filledRows, mapInTurns, rowsOf, textAhead, type CopyJob, type CopyRows, type CopyTarget, type CopyTextJob, type CopyValue, type SqlRow } from '@app/persistence';
+import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, filledRows, mapInTurns, rowsOf, textAhead, type CopyJob, type CopyRows, type CopyTarget, type CopyTextJob, type CopyValue, type SqlRow } from '@app/persistence/sql';
 import { turnIfDue } from '@app/shared';
 import { Decimal, monthOf, type IsoDate } from '@app/shared/domain';
 import { TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type LedgerInMaking, type LedgerOpenLot, type LedgerRest, type LedgerTrade, type OpenBooks, type StoredOpenLots, type WantedBook } from '../../application/trade-ledger.port.js';

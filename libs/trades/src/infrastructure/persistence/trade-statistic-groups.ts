@@ -1,4 +1,4 @@
-import { decimalFrom, type SqlRow } from '@app/persistence';
+import { decimalFrom, type SqlRow } from '@app/persistence/sql';
 import type { Decimal } from '@app/shared/domain';
 import { PROFIT_LOSS_EDGES, type TradeGroup, type TradeGrouping } from '../../domain/trade-statistics.js';
 
