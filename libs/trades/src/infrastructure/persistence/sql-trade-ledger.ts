@@ -166,7 +166,10 @@ export class SqlTradeLedger extends TradeLedger {
       source: row.source as TradeSource,
     }));
     const read = new Map<string, Decimal>();
-    for (const lot of openLots) read.set(`${lot.symbol}|${lot.side}`, (read.get(`${lot.symbol}|${lot.side}`) ?? Decimal.ZERO).add(lot.shares));
+    for (const lot of openLots) {
+      const book = `${lot.symbol}|${lot.side}`;
+      read.set(book, (read.get(book) ?? Decimal.ZERO).add(lot.shares));
+    }
     return {
       openLots,
       openLotKeys: lots.map((row) => Number(row.seq)),
