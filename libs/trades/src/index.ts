@@ -1,6 +1,7 @@
 // The trades context: the ledger of completed trades, dividends and positions (written through
 // `TradeLedger`, its model in `@app/trades/domain`) and the trading reports read from it (months, trades,
-// symbols, timeframes, statistics, the calendar's trading figures). Other contexts import only these two.
+// symbols, timeframes, statistics, the calendar's trading figures). Other contexts import only these two,
+// and an import's thread the ledger alone (`@app/trades/ledger`).
 export { TradesModule } from './trades.module.js';
 export { CalendarReports } from './application/calendar-reports.service.js';
 export { MonthlyReports } from './application/monthly-reports.service.js';
