@@ -1,24 +1,18 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
 
 /**
  * What an import's thread loads: its program's modules, followed from `import.thread.ts` through every
- * import and re-export that is kept at run time (`import type` and `export type` are not), the
- * contexts' entries (`@app/…`) resolved by tsconfig.json's paths as the build resolves them. A thread
- * loads its own copy of each, so what it reaches costs every large upload its start and its memory
- * (docs/imports.md "A thread that loads what it runs").
+ * import and re-export that is kept at run time (`import type` and `export type` are not), each
+ * resolved by TypeScript's own resolver with tsconfig.json's settings, the contexts' entries (`@app/…`)
+ * included, as the build resolves them. A thread loads its own copy of each, so what it reaches costs
+ * every large upload its start and its memory (docs/imports.md "A thread that loads what it runs").
  */
 const ROOT = process.cwd();
 const PROGRAM = join(ROOT, 'libs/import/src/infrastructure/thread/import.thread.ts');
-const PATHS: Record<string, string[]> = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')).compilerOptions.paths;
+const OPTIONS = ts.parseJsonConfigFileContent(ts.readConfigFile(join(ROOT, 'tsconfig.json'), ts.sys.readFile).config, ts.sys, ROOT).options;
 const KEPT_IMPORT = /^\s*(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s+)?'([^']+)';/gm;
-
-function entryFile(specifier: string): string | undefined {
-  const exact = PATHS[specifier]?.[0];
-  if (exact !== undefined) return join(ROOT, exact);
-  const context = /^@app\/([a-z-]+)$/.exec(specifier)?.[1];
-  return context === undefined ? undefined : join(ROOT, (PATHS['@app/*'][0] as string).replace('*', context));
-}
 
 /** Each source file the program reaches (with the file that reached it first) and each package it imports (with its importer). */
 function reached(): { files: Map<string, string | null>; packages: Map<string, string> } {
@@ -28,12 +22,11 @@ function reached(): { files: Map<string, string | null>; packages: Map<string, s
     if (files.has(file)) return;
     files.set(file, from);
     for (const [, specifier] of readFileSync(file, 'utf8').matchAll(KEPT_IMPORT)) {
-      if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier.replace(/\.js$/, '.ts')), file);
-      else if (specifier.startsWith('@app/')) {
-        const entry = entryFile(specifier);
-        if (entry === undefined || !existsSync(entry)) throw new Error(`${relative(ROOT, file)}: ${specifier} is no context's entry`);
-        visit(entry, file);
-      } else if (!specifier.startsWith('node:')) {
+      if (specifier.startsWith('node:')) continue;
+      const resolved = ts.resolveModuleName(specifier, file, OPTIONS, ts.sys).resolvedModule;
+      if (resolved === undefined) throw new Error(`${relative(ROOT, file)}: ${specifier} does not resolve`);
+      if (!resolved.isExternalLibraryImport) visit(resolved.resolvedFileName, file);
+      else {
         const name = specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
         if (!packages.has(name)) packages.set(name, file);
       }
