@@ -243,11 +243,17 @@ class MatchRun {
     const point = this.resumeFrom;
     if (point === undefined) return;
     const lots = point.openLots;
-    this.resumeWith(point.fifoSides, typeof lots === 'function' ? await lots(this.wantedLots(point.fifoSides)) : { openLots: lots, heldElsewhere: [] });
+    if (typeof lots === 'function') {
+      const books = await lots(this.wantedLots(point.fifoSides));
+      this.resumeWith(point.fifoSides, books.openLots, books.heldElsewhere);
+    } else {
+      this.resumeWith(point.fifoSides, lots);
+    }
   }
 
-  private resumeWith(fifoSides: MatchResumePoint['fifoSides'], books: ReadBooks): void {
-    for (const lot of books.openLots) {
+  /** Takes up the books from their open lots (all of them, unless `heldElsewhere` says what the rest hold). */
+  private resumeWith(fifoSides: MatchResumePoint['fifoSides'], openLots: readonly ResumedLot[], heldElsewhere: ReadBooks['heldElsewhere'] = []): void {
+    for (const lot of openLots) {
       const book = this.book(symbolKey(lot.symbol));
       (lot.side === 'long' ? book.long : book.short).open({
         symbol: symbolKey(lot.symbol),
@@ -260,7 +266,7 @@ class MatchRun {
         txPrice: lot.price,
       });
     }
-    for (const { symbol, side, shares } of books.heldElsewhere) {
+    for (const { symbol, side, shares } of heldElsewhere) {
       const book = this.book(symbolKey(symbol));
       (side === 'long' ? book.long : book.short).holdsAlso(shares);
     }
@@ -317,7 +323,7 @@ class MatchRun {
     const point = this.resumeFrom;
     if (point !== undefined) {
       if (typeof point.openLots === 'function') throw new Error('a match that reads its open lots as its sales want them runs in slices');
-      this.resumeWith(point.fifoSides, { openLots: point.openLots, heldElsewhere: [] });
+      this.resumeWith(point.fifoSides, point.openLots);
     }
     for (let index = 0; index < this.ordered.length; index += 1) this.applyAt(index);
     this.applied();
