@@ -252,7 +252,7 @@ class MatchRun {
   }
 
   /** Takes up the books from their open lots (all of them, unless `heldElsewhere` says what the rest hold). */
-  private resumeWith(fifoSides: MatchResumePoint['fifoSides'], openLots: readonly ResumedLot[], heldElsewhere: ReadBooks['heldElsewhere'] = []): void {
+  private resumeWith(fifoSides: MatchResumePoint['fifoSides'], openLots: readonly ResumedLot[], heldElsewhere: readonly BookHeldElsewhere[] = []): void {
     for (const lot of openLots) {
       const book = this.book(symbolKey(lot.symbol));
       (lot.side === 'long' ? book.long : book.short).open({
