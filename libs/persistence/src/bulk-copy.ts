@@ -213,10 +213,14 @@ export async function* copyPieces(rows: CopyRows, pause: () => Promise<void>, pi
 class CopyLines {
   private piece: Buffer | undefined;
   private length = 0;
-  /** Rows in the piece being filled. */
-  count = 0;
+  private rows = 0;
 
   constructor(private readonly pieceBytes: number) {}
+
+  /** Rows in the piece being filled. */
+  get count(): number {
+    return this.rows;
+  }
 
   /** Appends a row's line: answers the piece it filled, if it did, and starts the next. */
   add(row: readonly CopyValue[]): CopyPiece | undefined {
@@ -256,12 +260,12 @@ class CopyLines {
     }
     if (piece === undefined || piece.length === length) piece = grown(piece, length, 1, this.pieceBytes);
     piece[length++] = 0x0a;
-    this.count += 1;
+    this.rows += 1;
     if (length >= this.pieceBytes) {
-      const full = { bytes: piece.subarray(0, length), rows: this.count };
+      const full = { bytes: piece.subarray(0, length), rows: this.rows };
       this.piece = undefined;
       this.length = 0;
-      this.count = 0;
+      this.rows = 0;
       return full;
     }
     this.piece = piece;
@@ -271,7 +275,7 @@ class CopyLines {
 
   /** The piece begun, if any row is in it. */
   rest(): CopyPiece | undefined {
-    return this.piece !== undefined && this.count > 0 ? { bytes: this.piece.subarray(0, this.length), rows: this.count } : undefined;
+    return this.piece !== undefined && this.rows > 0 ? { bytes: this.piece.subarray(0, this.length), rows: this.rows } : undefined;
   }
 }
 
