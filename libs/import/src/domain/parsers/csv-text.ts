@@ -804,8 +804,10 @@ class CsvRecordStream implements CsvRecords {
   /** The records of the slice being taken, and how many of them are taken. */
   private rows: CsvRow[] = [];
   private taken = 0;
-  /** The text in hand: what was not read of the pieces taken so far (`fill`). */
+  /** The text in hand: what was not read of the pieces taken so far (`nextText`, `fill`). */
   private text = '';
+  /** The remainder of a piece whose head was joined to the text in hand (`nextText`), taken before `pieces`. */
+  private ahead: string | undefined;
   /** Where the next slice starts in `text`, and its first line. */
   private start = 0;
   private line = 1;
@@ -843,7 +845,7 @@ class CsvRecordStream implements CsvRecords {
   private take(): CsvRow | undefined {
     while (this.taken === this.rows.length) {
       if (this.malformed !== null) throw this.malformed;
-      this.fill(1);
+      this.nextText();
       if (this.start >= this.text.length) return undefined;
       this.readSlice();
     }
@@ -851,24 +853,59 @@ class CsvRecordStream implements CsvRecords {
   }
 
   /**
-   * Takes pieces into hand until `size` characters from `start` are, or every piece is: the text in
-   * hand is then its unread rest and those pieces (the text read before goes, unless cells of rows
-   * still alive are slices of it).
+   * Takes pieces into hand until the text in hand holds a line end after `start`, or every piece is
+   * taken. A piece is taken as it is when the text in hand is all read; else only its head, to its
+   * first line end, is joined to the unread rest (the cut line the last slice left) and its remainder
+   * comes next, as it is. The rest joined to a whole piece was a new string of the piece's length,
+   * made when it was first searched: a file's size of large strings more for each import.
    */
-  private fill(size: number): void {
-    while (this.pieces.length > 0 && this.text.length - this.start < size) {
-      this.text = this.text.slice(this.start) + (this.pieces.shift() as string);
+  private nextText(): void {
+    while (this.piecesLeft() && this.text.indexOf('\n', this.start) === -1) {
+      const piece = this.nextPiece();
+      const head = piece.indexOf('\n') + 1;
+      if (this.start >= this.text.length) {
+        this.text = piece;
+      } else if (head === 0) {
+        this.text = this.text.slice(this.start) + piece;
+      } else {
+        this.text = this.text.slice(this.start) + piece.slice(0, head);
+        if (head < piece.length) this.ahead = piece.slice(head);
+      }
       this.start = 0;
     }
+  }
+
+  /**
+   * Takes pieces into hand until `size` characters from `start` are, or every piece is: the text in
+   * hand is then its unread rest and those pieces (the text read before goes, unless cells of rows
+   * still alive are slices of it). For a record longer than the text in hand, and the rest read at once.
+   */
+  private fill(size: number): void {
+    while (this.piecesLeft() && this.text.length - this.start < size) {
+      this.text = this.text.slice(this.start) + this.nextPiece();
+      this.start = 0;
+    }
+  }
+
+  private piecesLeft(): boolean {
+    return this.ahead !== undefined || this.pieces.length > 0;
+  }
+
+  /** The piece that comes next: the remainder of the one whose head was taken (`nextText`), or the next of `pieces`. */
+  private nextPiece(): string {
+    const piece = this.ahead ?? (this.pieces.shift() as string);
+    this.ahead = undefined;
+    return piece;
   }
 
   private readSlice(): void {
     this.rows = [];
     this.taken = 0;
     for (let size = this.slice; ; size *= 2) {
-      this.fill(size);
+      // A slice is read from the text in hand (`nextText`); more is taken only for a record longer than it.
+      if (size > this.slice) this.fill(size);
       const end = Math.min(this.text.length, this.start + size);
-      const last = end === this.text.length && this.pieces.length === 0;
+      const last = end === this.text.length && !this.piecesLeft();
       const plain = splitPlainRecords(this.text, this.start, end, last, this.delimiter, this.line);
       if (plain !== null) {
         this.rows = plain.rows;
