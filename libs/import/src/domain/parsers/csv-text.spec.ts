@@ -332,6 +332,15 @@ describe('decodeCsvPieces', () => {
     expect(decodeCsvPieces('f.csv', 'a,b\r\nc,d')).toEqual(['a,b\nc,d']);
   });
 
+  it('makes every CRLF and every lone CR an LF, a CR and an LF cut apart by two pieces one line end', () => {
+    const text = 'a,b\r\nc\rd\r\r\ne\n\r\n\rf\r';
+    const lf = 'a,b\nc\nd\n\ne\n\n\nf\n';
+    expect(decodeCsvText('f.csv', utf8(text))).toBe(lf);
+    const cut = utf8(`${'x'.repeat(1024 * 1024 - 1)}\r\n${text}`);
+    expect(decodeCsvPieces('f.csv', cut).length).toBe(2);
+    expect(joined(decodeCsvPieces('f.csv', cut))).toBe(`${'x'.repeat(1024 * 1024 - 1)}\n${lf}`);
+  });
+
   it('gives the pieces a received file was decoded in as it arrived', () => {
     const content = new Uint8Array(large('\r\n'));
     const receiver = new CsvTextReceiver('f.csv', 1000);
