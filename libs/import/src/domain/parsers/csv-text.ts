@@ -602,7 +602,7 @@ function checkedHead(content: Uint8Array): string {
   // The decoder drops a BOM at the start, and decoding one more after it.
   const text = new TextDecoder('utf-8').decode(content.subarray(0, end)).replace(/^\uFEFF/, '');
   // A CR cut from its LF is a line end either way.
-  const normalised = text.replace(/\r\n?/g, '\n');
+  const normalised = withLfLineEnds(text);
   return normalised.slice(0, normalised.lastIndexOf('\n') + 1);
 }
 
