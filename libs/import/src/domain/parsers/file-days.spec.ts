@@ -41,6 +41,25 @@ describe("a file's days (uploads that cost what they add)", () => {
     expect(parseTransactionsFile('t.csv', text).days!.digests.get('2024-03-04')).toBe(expected);
   });
 
+  it('digests a day the same whether its rows come together or mixed with other days in runs of any length', () => {
+    const days = ['01', '04', '05', '06'].map((day) => `03/${day}/2024`);
+    const rowsOf = (date: string, count: number) =>
+      Array.from({ length: count }, (_, index) => `"${date}","Buy","S${index}","S${index} INC","${index + 1}","$1.00","","-$${index + 1}.00"`);
+    const byDay = days.map((date, at) => rowsOf(date, [3, 40, 300, 17][at]));
+    const together = parseTransactionsFile('t.csv', [HEADER, ...byDay.flat(), ''].join('\n')).days!.digests;
+    // Runs of 1, 2, 15, 16, 17 and 40 rows a day, each day's rows in their order.
+    const runs = [1, 2, 15, 16, 17, 40];
+    const left = byDay.map((rows) => [...rows]);
+    const mixed: string[] = [];
+    for (let turn = 0; left.some((rows) => rows.length > 0); turn += 1) {
+      for (const rows of left) mixed.push(...rows.splice(0, runs[turn % runs.length]));
+    }
+    expect(mixed).toHaveLength(360);
+    const apart = parseTransactionsFile('t.csv', [HEADER, ...mixed, ''].join('\n')).days!.digests;
+    expect([...together.keys()]).toHaveLength(4);
+    for (const [day, digest] of together) expect(apart.get(day)).toBe(digest);
+  });
+
   it('puts the rows of days seen before aside unread, and reads those the account does not hold, in file order', async () => {
     const seen = new Map([['schwab-transactions', new Set(['2024-03-04', '2024-02-29'])]]);
     const parsed = await parseTransactionsFile('t.csv', file(ROWS), undefined, NO_PAUSE, seen);

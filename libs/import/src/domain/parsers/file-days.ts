@@ -72,6 +72,11 @@ class DayDigest {
     if (this.texts.length > ROWS_PER_UPDATE) this.update();
   }
 
+  /** Takes in the texts not taken in yet, if there are at least `least` of them. */
+  takeIn(least: number): void {
+    if (this.texts.length > least) this.update();
+  }
+
   /** 128 bits as 32 hexadecimal digits (a string of its own, not a slice keeping the whole digest). */
   hex(): string {
     this.update();
@@ -85,9 +90,19 @@ class DayDigest {
   }
 }
 
+/**
+ * A day left for another takes in its texts if it holds at least this many: in a file whose days are
+ * mixed, not listed one after another, a day is left at nearly every row, and an update of a few rows
+ * costs what one of hundreds does.
+ */
+const ROWS_PER_DAY_CHANGE = 16;
+
 /** Builds a file's `FileDays` while its rows are read (a layout whose rows each carry one day). */
 export class DayDigests {
   private readonly days = new Map<IsoDate, DayDigest>();
+  /** The day of the row added last, and its digest. */
+  private lastDay: IsoDate | undefined;
+  private lastDigest: DayDigest | undefined;
   private readonly waiting = new Map<IsoDate, RowAside[]>();
   private waitingRows = 0;
   private readonly header: string;
@@ -102,8 +117,17 @@ export class DayDigests {
 
   /** Adds a data row to its day's digest; true when the row is put aside (its day was seen before), so not to be read now. */
   putAside(day: IsoDate, row: CsvRow): boolean {
-    let digest = this.days.get(day);
-    if (digest === undefined) this.days.set(day, (digest = new DayDigest(this.header)));
+    let digest = this.lastDigest;
+    if (digest === undefined || day !== this.lastDay) {
+      // A file moving on to another day (brokers list rows day by day) has the day before taken in
+      // now: its rows' texts were held to the file's end, as most days have fewer than
+      // ROWS_PER_UPDATE rows, and with them the file's text they are cut from.
+      this.lastDigest?.takeIn(ROWS_PER_DAY_CHANGE);
+      digest = this.days.get(day);
+      if (digest === undefined) this.days.set(day, (digest = new DayDigest(this.header)));
+      this.lastDay = day;
+      this.lastDigest = digest;
+    }
     const json = rowCellsJson(row);
     digest.add(json);
     if (!this.seen.has(day)) return false;
@@ -119,6 +143,7 @@ export class DayDigests {
     const digests = new Map<IsoDate, string>();
     for (const [day, digest] of this.days) digests.set(day, digest.hex());
     this.days.clear();
+    this.lastDay = this.lastDigest = undefined;
     return new FileDays(this.layout, digests, this.waiting, this.waitingRows, read);
   }
 }
