@@ -186,8 +186,10 @@ export function* keyingSteps<T extends { fingerprint?: string }>(keying: RowKeyi
 
 /** The natural key `withTransactionFingerprints` / `withLotFingerprints` gave a row; a row without one is a programming error. */
 export function naturalKeyOf(row: { readonly fingerprint?: string }): string {
-  if (row.fingerprint === undefined) throw new Error('row without a natural key');
-  return row.fingerprint;
+  // Read once: a packed row makes the key's string anew at each reading.
+  const key = row.fingerprint;
+  if (key === undefined) throw new Error('row without a natural key');
+  return key;
 }
 
 /** Whether the row has its natural key, without making its string (a packed row keeps it as bytes). */
