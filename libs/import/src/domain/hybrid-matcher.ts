@@ -516,16 +516,16 @@ class MatchRun {
     }
     switch (tx.kind) {
       case 'buy':
-        this.open(tx, 'long');
+        this.open(tx, symbol, 'long');
         break;
       case 'sell_short':
-        this.open(tx, 'short');
+        this.open(tx, symbol, 'short');
         break;
       case 'sell':
-        this.close(tx, 'long', index);
+        this.close(tx, symbol, 'long', index);
         break;
       case 'buy_to_cover':
-        this.close(tx, 'short', index);
+        this.close(tx, symbol, 'short', index);
         break;
       case 'stock_split':
       case 'reverse_split':
@@ -550,32 +550,39 @@ class MatchRun {
 
   private recordPosition(tx: BrokerTransaction): void {
     const symbol = symbolKey(tx.symbol);
-    this.positions.record(symbol, tx.date, this.book(symbol).shares());
+    this.recordPositionOf(symbol, tx.date, this.book(symbol));
   }
 
-  private open(tx: BrokerTransaction, side: TradeSide): void {
-    if (!tx.quantity || !tx.quantity.isPositive()) {
+  private recordPositionOf(symbol: string, date: IsoDate, book: SymbolBook): void {
+    this.positions.record(symbol, date, book.shares());
+  }
+
+  /** Opens a lot of `tx`, whose symbol is `symbol` (`symbolKey`). */
+  private open(tx: BrokerTransaction, symbol: string, side: TradeSide): void {
+    // Read once: a packed transaction makes a new Decimal at each reading (packed-figures.ts).
+    const quantity = tx.quantity;
+    if (!quantity || !quantity.isPositive()) {
       return;
     }
-    const symbol = symbolKey(tx.symbol);
     const book = this.book(symbol);
     (side === 'long' ? book.long : book.short).open({
       symbol,
       side,
       openDate: tx.date,
       line: tx.line,
-      quantity: tx.quantity,
-      amount: cashOf(tx, tx.quantity),
+      quantity,
+      amount: cashOf(tx, quantity),
       txPrice: tx.price,
     });
-    this.recordPosition(tx);
+    this.recordPositionOf(symbol, tx.date, book);
   }
 
-  private close(tx: BrokerTransaction, side: TradeSide, index: number): void {
-    if (!tx.quantity || !tx.quantity.isPositive()) {
+  /** Closes with `tx` (`ordered[index]`), whose symbol is `symbol` (`symbolKey`). */
+  private close(tx: BrokerTransaction, symbol: string, side: TradeSide, index: number): void {
+    const quantity = tx.quantity;
+    if (!quantity || !quantity.isPositive()) {
       return;
     }
-    const symbol = symbolKey(tx.symbol);
     const book = this.book(symbol);
     const queue = side === 'long' ? book.long : book.short;
     const from = this.lotsFrom[index];
@@ -585,9 +592,9 @@ class MatchRun {
       const sale: LotSale = { tx, side, queue, symbol, price: tx.price, key: tx.fingerprint ?? null };
       for (let at = from, end = from + this.lotsCount[index]; at < end; at += 1) this.closeWithBrokerLot(sale, this.lots[this.allocatedLots[at]]);
     } else {
-      this.closeFifo(tx, side, queue);
+      this.closeFifo(tx, quantity, side, queue);
     }
-    this.recordPosition(tx);
+    this.recordPositionOf(symbol, tx.date, book);
   }
 
   private closeWithBrokerLot({ tx, side, queue, symbol, price, key }: LotSale, lot: RealizedLot): void {
@@ -639,8 +646,7 @@ class MatchRun {
     });
   }
 
-  private closeFifo(tx: BrokerTransaction, side: TradeSide, queue: OpenLotQueue): void {
-    const quantity = tx.quantity as Decimal;
+  private closeFifo(tx: BrokerTransaction, quantity: Decimal, side: TradeSide, queue: OpenLotQueue): void {
     const cash = cashOf(tx, quantity);
     const pieces = queue.takeFifo(quantity);
     const matched = Decimal.sum(pieces.map((piece) => piece.quantity));
