@@ -1,18 +1,18 @@
 // Jest runs in native ESM mode (Nest 12 and several of its dependencies are ESM-only).
 // Specs are transpiled one file at a time; `npm run typecheck` does the type checking.
 // End-to-end suites drive the built service (dist/) in a child process over real HTTP.
+import { readFileSync } from 'node:fs';
+import { pathsToModuleNameMapper } from 'ts-jest';
+
+// The contexts' entry points as tsconfig.json names them for the compiler: one list for both.
+const { compilerOptions } = JSON.parse(readFileSync(new URL('./tsconfig.json', import.meta.url), 'utf8'));
 const contexts = ['shared', 'persistence', 'health', 'auth', 'import', 'trades', 'calendar', 'portfolio', 'export'];
 
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: {
-    '^@app/(shared|trades|import)/domain$': '<rootDir>/libs/$1/src/domain/index.ts',
-    '^@app/shared/openapi$': '<rootDir>/libs/shared/src/http/openapi.ts',
-    '^@app/persistence/sql$': '<rootDir>/libs/persistence/src/sql.ts',
-    '^@app/trades/ledger$': '<rootDir>/libs/trades/src/ledger.ts',
-    '^@app/calendar/testing$': '<rootDir>/libs/calendar/src/testing/index.ts',
-    '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
+    ...pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: {
