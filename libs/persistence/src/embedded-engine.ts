@@ -1,4 +1,5 @@
-import { openAsBlob, rmSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, openAsBlob, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 
 /**
@@ -19,7 +20,7 @@ export const ENGINE_CONNECTIONS = 2;
 /** What the service asks of the engine process. */
 export type EngineRequest =
   | { type: 'create'; pglite: string; directory: string }
-  | { type: 'start'; pglite: string; socket: string; directory: string; settings: readonly string[] }
+  | { type: 'start'; pglite: string; socket: string; directory: string; settings: readonly string[]; keepCopies?: string }
   | { type: 'copy'; id: number; statement: string; file: string }
   | { type: 'ping'; id: number }
   | { type: 'stop'; id: number };
@@ -106,11 +107,13 @@ async function serve(request: Extract<EngineRequest, { type: 'start' }>): Promis
     await server.stop();
     await db.close();
   };
+  const kept = request.keepCopies === undefined ? undefined : keptCopies(request.keepCopies);
   const copy = async (statement: string, file: string): Promise<number> => {
     try {
       return (await db.query(statement, [], { blob: await openAsBlob(file) })).affectedRows ?? 0;
     } finally {
-      rmSync(file, { force: true });
+      if (kept === undefined) rmSync(file, { force: true });
+      else kept(statement, file);
     }
   };
 
@@ -156,4 +159,21 @@ if (process.argv[2] === ENGINE_ARGUMENT && process.send !== undefined) {
       reply({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) }, () => process.exit(1));
     });
   });
+}
+
+/**
+ * Keeps each COPY's file in `directory` (`ENGINE_KEEP_COPIES`, benchmarks only: bench/engine-replay.mjs),
+ * numbered in the order the statements ran, with the statement appended to its `statements.txt`,
+ * instead of deleting it: the engine's share of an import can then be replayed on its own, away from
+ * the service's work.
+ */
+function keptCopies(directory: string): (statement: string, file: string) => void {
+  mkdirSync(directory, { recursive: true });
+  let kept = 0;
+  return (statement, file) => {
+    kept += 1;
+    copyFileSync(file, join(directory, `${String(kept).padStart(6, '0')}.copy`));
+    rmSync(file, { force: true });
+    appendFileSync(join(directory, 'statements.txt'), `${statement}\n`);
+  };
 }

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
@@ -93,6 +93,24 @@ describe('EmbeddedPostgres (engine process)', () => {
       expect(await readdir(spool)).toEqual([]);
     } finally {
       await engine.stop();
+    }
+  }, 60000);
+
+  it('keeps each COPY file, numbered, and its statement where ENGINE_KEEP_COPIES says (for bench/engine-replay.mjs)', async () => {
+    const kept = join(dataDir, 'kept-copies');
+    process.env.ENGINE_KEEP_COPIES = kept;
+    const engine = await EmbeddedPostgres.start(dataDir).finally(() => delete process.env.ENGINE_KEEP_COPIES);
+    try {
+      await query(engine.url, `CREATE TABLE copies_kept (note TEXT)`);
+      expect(await engine.copyFrom({ table: 'copies_kept', columns: ['note'] }, 'first\n')).toBe(1);
+      expect(await engine.copyFrom({ table: 'copies_kept', columns: ['note'] }, 'second\nthird\n')).toBe(2);
+      expect(await readdir(join(dataDir, 'pg-copy'))).toEqual([]);
+      expect((await readdir(kept)).sort()).toEqual(['000001.copy', '000002.copy', 'statements.txt']);
+      expect(await readFile(join(kept, '000002.copy'), 'utf8')).toBe('second\nthird\n');
+      expect(await readFile(join(kept, 'statements.txt'), 'utf8')).toBe(`COPY copies_kept (note) FROM '/dev/blob'\n`.repeat(2));
+    } finally {
+      await engine.stop();
+      await rm(kept, { recursive: true, force: true });
     }
   }, 60000);
 

@@ -70,7 +70,9 @@ export class EmbeddedPostgres {
     if (!(await exists(join(directory, 'PG_VERSION')))) await createDatabase(program, pglite, directory, options);
     const engine = spawnEngine(program);
     const socket = require.resolve('@electric-sql/pglite-socket');
-    const { url } = await firstReply(engine, { type: 'start', pglite, socket, directory, settings: SETTINGS }, 'ready');
+    // Benchmarks only (bench/engine-replay.mjs): the engine keeps its COPY statements' files there.
+    const keepCopies = process.env.ENGINE_KEEP_COPIES?.trim() || undefined;
+    const { url } = await firstReply(engine, { type: 'start', pglite, socket, directory, settings: SETTINGS, keepCopies }, 'ready');
     await writeFile(lock, String(engine.pid));
     return new EmbeddedPostgres(engine, url, spool);
   }
