@@ -11,6 +11,7 @@
 //   ENGINE_VARIANTS   what to compare, separated by spaces (default: base): `base` as the service runs,
 //                     `set:<name>=<value>` an engine setting more (`set:shared_buffers=128MB`),
 //                     `drop:<index>` an index dropped before the statements (`drop:closed_trades_user_symbol_idx`),
+//                     `sql:<statement>` a statement run before them (`sql:ALTER TABLE … ;`, quoted for the shell),
 //                     `only:<table>` only that table's statements (the others are left out)
 //   ENGINE_ROUNDS     rounds (3)
 //
@@ -38,7 +39,8 @@ if (process.argv[2] === '--replay') {
 
 async function main() {
   const rows = Number(process.env.ENGINE_ROWS ?? 100_000);
-  const variants = (process.env.ENGINE_VARIANTS ?? 'base').trim().split(/\s+/);
+  // Separated by spaces; a `sql:` variant holds spaces of its own, so it runs to the next variant's kind.
+  const variants = (process.env.ENGINE_VARIANTS ?? 'base').trim().split(/\s+(?=(?:base|set:|drop:|sql:|only:))/);
   const rounds = Number(process.env.ENGINE_ROUNDS ?? 3);
   const work = await mkdtemp(join(tmpdir(), 'sta-engine-replay-'));
   try {
@@ -96,6 +98,7 @@ async function replay(template, copies, variant) {
     await db.query(`INSERT INTO users (id, email) VALUES (1, 'replay@example.com')`);
     await db.query(`INSERT INTO brokerage_accounts (id, user_id, account_number) VALUES (1, 1, 'replay')`);
     if (kind === 'drop') await db.query(`DROP INDEX ${argument}`);
+    if (kind === 'sql') await db.exec(argument);
     const statements = (await readFile(join(copies, 'statements.txt'), 'utf8')).split('\n');
     const files = (await readdir(copies)).filter((name) => name.endsWith('.copy')).sort();
     const tables = {};
