@@ -28,9 +28,6 @@ import { startBenchService, waitForReady } from './support/service.mjs';
 import { activeTraderSymbols, dailyUploads, generateActiveTraderHistory } from './support/trading-history.mjs';
 import { importIntoFreshService } from './support/uploads.mjs';
 
-/** The service's engine settings (libs/persistence/src/embedded-postgres.ts `SETTINGS`). */
-const SETTINGS = ['-c', 'shared_buffers=32MB', '-c', 'work_mem=16MB', '-c', 'DateStyle=ISO', '-c', 'random_page_cost=1.1'];
-
 if (process.argv[2] === '--replay') {
   await replay(process.argv[3], process.argv[4], process.argv[5]);
 } else {
@@ -92,7 +89,9 @@ async function replay(template, copies, variant) {
   const directory = await mkdtemp(join(tmpdir(), 'sta-engine-run-'));
   await cp(template, directory, { recursive: true });
   const [kind, argument] = variant.includes(':') ? [variant.slice(0, variant.indexOf(':')), variant.slice(variant.indexOf(':') + 1)] : [variant, ''];
-  const db = await PGlite.create({ dataDir: directory, startParams: [...PGlite.defaultStartParams, ...SETTINGS, ...(kind === 'set' ? ['-c', argument] : [])] });
+  // The settings the service's engine ran with (kept beside the statements), and the variant's.
+  const settings = JSON.parse(await readFile(join(copies, 'settings.json'), 'utf8'));
+  const db = await PGlite.create({ dataDir: directory, startParams: [...PGlite.defaultStartParams, ...settings, ...(kind === 'set' ? ['-c', argument] : [])] });
   try {
     // The import's user and account: the first of each in a fresh database, as the kept rows name them.
     await db.query(`INSERT INTO users (id, email) VALUES (1, 'replay@example.com')`);

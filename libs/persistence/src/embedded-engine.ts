@@ -1,4 +1,4 @@
-import { appendFileSync, copyFileSync, mkdirSync, openAsBlob, rmSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, openAsBlob, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 
@@ -107,7 +107,7 @@ async function serve(request: Extract<EngineRequest, { type: 'start' }>): Promis
     await server.stop();
     await db.close();
   };
-  const kept = request.keepCopies === undefined ? undefined : keptCopies(request.keepCopies);
+  const kept = request.keepCopies === undefined ? undefined : keptCopies(request.keepCopies, request.settings);
   const copy = async (statement: string, file: string): Promise<number> => {
     try {
       return (await db.query(statement, [], { blob: await openAsBlob(file) })).affectedRows ?? 0;
@@ -164,11 +164,12 @@ if (process.argv[2] === ENGINE_ARGUMENT && process.send !== undefined) {
 /**
  * Keeps each COPY's file in `directory` (`ENGINE_KEEP_COPIES`, benchmarks only: bench/engine-replay.mjs),
  * numbered in the order the statements ran, with the statement appended to its `statements.txt`,
- * instead of deleting it: the engine's share of an import can then be replayed on its own, away from
- * the service's work.
+ * instead of deleting it, and the engine's settings in `settings.json`: the engine's share of an
+ * import can then be replayed on its own, away from the service's work.
  */
-function keptCopies(directory: string): (statement: string, file: string) => void {
+function keptCopies(directory: string, settings: readonly string[]): (statement: string, file: string) => void {
   mkdirSync(directory, { recursive: true });
+  writeFileSync(join(directory, 'settings.json'), JSON.stringify(settings));
   let kept = 0;
   return (statement, file) => {
     kept += 1;

@@ -96,7 +96,7 @@ describe('EmbeddedPostgres (engine process)', () => {
     }
   }, 60000);
 
-  it('keeps each COPY file, numbered, and its statement where ENGINE_KEEP_COPIES says (for bench/engine-replay.mjs)', async () => {
+  it('keeps each COPY file, numbered, its statement and the settings where ENGINE_KEEP_COPIES says (for bench/engine-replay.mjs)', async () => {
     const kept = join(dataDir, 'kept-copies');
     process.env.ENGINE_KEEP_COPIES = kept;
     const engine = await EmbeddedPostgres.start(dataDir).finally(() => delete process.env.ENGINE_KEEP_COPIES);
@@ -105,7 +105,8 @@ describe('EmbeddedPostgres (engine process)', () => {
       expect(await engine.copyFrom({ table: 'copies_kept', columns: ['note'] }, 'first\n')).toBe(1);
       expect(await engine.copyFrom({ table: 'copies_kept', columns: ['note'] }, 'second\nthird\n')).toBe(2);
       expect(await readdir(join(dataDir, 'pg-copy'))).toEqual([]);
-      expect((await readdir(kept)).sort()).toEqual(['000001.copy', '000002.copy', 'statements.txt']);
+      expect((await readdir(kept)).sort()).toEqual(['000001.copy', '000002.copy', 'settings.json', 'statements.txt']);
+      expect(JSON.parse(await readFile(join(kept, 'settings.json'), 'utf8'))).toContain('shared_buffers=32MB');
       expect(await readFile(join(kept, '000002.copy'), 'utf8')).toBe('second\nthird\n');
       expect(await readFile(join(kept, 'statements.txt'), 'utf8')).toBe(`COPY copies_kept (note) FROM '/dev/blob'\n`.repeat(2));
     } finally {
