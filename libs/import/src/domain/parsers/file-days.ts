@@ -69,7 +69,7 @@ class DayDigest {
 
   add(text: string): void {
     this.texts.push(text);
-    if (this.texts.length > ROWS_PER_UPDATE) this.update();
+    this.takeIn(ROWS_PER_UPDATE);
   }
 
   /** Takes in the texts not taken in yet, if there are at least `least` of them. */
