@@ -65,6 +65,11 @@ export class ImportFileError extends ValidationError {
     return new ImportFileError('IMPORT_MALFORMED_CSV', fileName, line, `malformed CSV (${detail})`);
   }
 
+  /** The layout's header met again below the first: several exports pasted into one file. */
+  static repeatedHeader(fileName: string, line: number): ImportFileError {
+    return ImportFileError.malformedCsv(fileName, line, 'the header row appears again (several exports in one file?); upload one export per file');
+  }
+
   static invalidNumber(fileName: string, line: number, column: string, value: string): ImportFileError {
     return new ImportFileError(
       'IMPORT_INVALID_VALUE',

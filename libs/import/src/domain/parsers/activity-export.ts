@@ -66,7 +66,7 @@ export function* readExportRows<K extends string, T>(
       throw ImportFileError.malformedCsv(fileName, row.line, 'a data row after the closing disclaimer');
     }
     if (layout.isHeaderAgain(row)) {
-      throw ImportFileError.malformedCsv(fileName, row.line, 'the header row appears again (several exports in one file?); upload one export per file');
+      throw ImportFileError.repeatedHeader(fileName, row.line);
     }
     found.push(read(new RowReader(fileName, row, layout, specs)));
   }

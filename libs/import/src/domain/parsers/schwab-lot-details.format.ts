@@ -55,12 +55,7 @@ export const schwabLotDetailsFormat: BrokerageFormat = {
         yield;
       }
       if (layout.isHeaderAgain(row)) {
-        throw new ImportFileError(
-          'IMPORT_MALFORMED_CSV',
-          fileName,
-          row.line,
-          'the header row appears again (several exports in one file?); upload one export per file',
-        );
+        throw ImportFileError.repeatedHeader(fileName, row.line);
       }
       const reader = new RowReader(fileName, row, layout, COLUMNS);
       if (TOTAL_ROW.test(reader.text('symbol')) && reader.text('closedDate') === '') {

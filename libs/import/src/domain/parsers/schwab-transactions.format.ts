@@ -57,12 +57,7 @@ export const schwabTransactionsFormat: BrokerageFormat = {
         continue;
       }
       if (layout.isHeaderAgain(row)) {
-        throw new ImportFileError(
-          'IMPORT_MALFORMED_CSV',
-          fileName,
-          row.line,
-          'the header row appears again (several exports in one file?); upload one export per file',
-        );
+        throw ImportFileError.repeatedHeader(fileName, row.line);
       }
       const reader = new RowReader(fileName, row, layout, COLUMNS);
       if (days.putAside(reader.date('date').date, row)) continue;
