@@ -193,6 +193,21 @@ describe('parsing brokerage files', () => {
     expect(parsed.lots.map((lot) => [lot.symbol, lot.line, lot.gainLossPercent?.toString()])).toEqual([['PEP', 2, '0.68']]);
   });
 
+  it('refuses a header met again in the same words whatever the layout', () => {
+    const robinhood = [
+      '"Activity Date","Process Date","Settle Date","Instrument","Description","Trans Code","Quantity","Price","Amount"',
+      '"1/3/2024","1/3/2024","1/5/2024","AAPL","Apple","Buy","10","$185.00","($1,850.00)"',
+    ];
+    const refusals = [
+      failure(() => parseTransactionsFile('twice.csv', `${TX_HEADER}\n${BUY}\n${TX_HEADER}\n${SELL}\n`)),
+      failure(() => parseRealizedLotsFile('twice.csv', `${LOT_HEADER}\n${LOT_ROW}\n${LOT_HEADER}\n${LOT_ROW}\n`)),
+      failure(() => parseTransactionsFile('twice.csv', [...robinhood, ...robinhood].join('\n'))),
+    ];
+    expect(refusals.map((error) => [error.importCode, error.message])).toEqual(
+      Array(3).fill(['IMPORT_MALFORMED_CSV', 'twice.csv, line 3: malformed CSV (the header row appears again (several exports in one file?); upload one export per file)']),
+    );
+  });
+
   it('keeps each row’s raw cells and reads Amount-less trades', () => {
     const parsed = parseTransactionsFile('raw.csv', `${TX_HEADER}\n"06/21/2024","Buy  ","pep","PEPSICO INC","10","$174.44","$1.00",""\n`);
     const [tx] = parsed.transactions;
