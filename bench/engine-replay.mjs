@@ -8,6 +8,8 @@
 // the variants taking turns. It prints each variant's median time, in all and per table.
 //
 //   ENGINE_ROWS       the history's transaction rows (100000), with bench/scale.mjs's symbols for it
+//   ENGINE_SHAPE      one of bench/shapes.mjs's shapes instead (`LOT_SHAPES`: one-symbol, many-symbols, …),
+//                     all of its history imported, as bench/profile.mjs's PROFILE_SHAPE
 //   ENGINE_VARIANTS   what to compare, separated by spaces (default: base): `base` as the service runs,
 //                     `set:<name>=<value>` an engine setting more (`set:shared_buffers=128MB`),
 //                     `drop:<index>` an index dropped before the statements (`drop:closed_trades_user_symbol_idx`),
@@ -25,7 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBenchService, waitForReady } from './support/service.mjs';
-import { activeTraderSymbols, dailyUploads, generateActiveTraderHistory } from './support/trading-history.mjs';
+import { activeTraderSymbols, dailyUploads, generateActiveTraderHistory, generateLotHistory, LOT_SHAPES } from './support/trading-history.mjs';
 import { importIntoFreshService } from './support/uploads.mjs';
 
 if (process.argv[2] === '--replay') {
@@ -39,16 +41,21 @@ async function main() {
   // Separated by spaces; a `sql:` variant holds spaces of its own, so it runs to the next variant's kind.
   const variants = (process.env.ENGINE_VARIANTS ?? 'base').trim().split(/\s+(?=(?:base|set:|drop:|sql:|only:))/);
   const rounds = Number(process.env.ENGINE_ROUNDS ?? 3);
+  const shape = process.env.ENGINE_SHAPE === undefined ? undefined : LOT_SHAPES.find(([name]) => name === process.env.ENGINE_SHAPE);
+  if (process.env.ENGINE_SHAPE !== undefined && shape === undefined) {
+    console.error(`ENGINE_SHAPE is one of ${LOT_SHAPES.map(([name]) => name).join(', ')}`);
+    process.exit(2);
+  }
   const work = await mkdtemp(join(tmpdir(), 'sta-engine-replay-'));
   try {
     const template = join(work, 'template');
     await emptyDatabase(template);
     const copies = join(work, 'copies');
-    const { base } = dailyUploads(generateActiveTraderHistory({ rows, symbols: activeTraderSymbols(rows) }));
+    const base = shape === undefined ? dailyUploads(generateActiveTraderHistory({ rows, symbols: activeTraderSymbols(rows) })).base : generateLotHistory({ rows, ...shape[2] });
     process.env.ENGINE_KEEP_COPIES = copies;
     const { imported } = await importIntoFreshService({ pair: base, trader: 'replay@example.com' });
     delete process.env.ENGINE_KEEP_COPIES;
-    console.log(`import of ${rows.toLocaleString('en-US')} rows: ${(imported.totalMs / 1000).toFixed(1)} s; its statements replayed, ${rounds} round${rounds === 1 ? '' : 's'}\n`);
+    console.log(`import of ${rows.toLocaleString('en-US')} rows${shape === undefined ? '' : ` (${shape[0]})`}: ${(imported.totalMs / 1000).toFixed(1)} s; its statements replayed, ${rounds} round${rounds === 1 ? '' : 's'}\n`);
     const results = new Map(variants.map((variant) => [variant, []]));
     for (let round = 0; round < rounds; round += 1) {
       for (const variant of variants) {
