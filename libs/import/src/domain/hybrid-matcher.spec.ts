@@ -219,6 +219,26 @@ describe('matchTrades', () => {
     });
   });
 
+  describe('open lots', () => {
+    it('hands them over by symbol, long then short, each side by open date, whatever order the symbols came in', () => {
+      const rows = new TransactionsBuilder()
+        .add('2024-03-05', 'Buy', 'AAA', '3', '10', '-30')
+        .add('2024-03-04', 'Sell Short', 'MMM', '2', '20', '40')
+        .add('2024-03-03', 'Buy', 'MMM', '4', '20', '-80')
+        .add('2024-03-02', 'Buy', 'AAA', '1', '10', '-10')
+        .add('2024-03-01', 'Buy', 'ZZZ', '5', '30', '-150')
+        .build();
+      const { openLots } = matchTrades(rows, []);
+      expect(openLots.map((lot) => [lot.symbol, lot.side, lot.openDate])).toEqual([
+        ['AAA', 'long', '2024-03-02'],
+        ['AAA', 'long', '2024-03-05'],
+        ['MMM', 'long', '2024-03-03'],
+        ['MMM', 'short', '2024-03-04'],
+        ['ZZZ', 'long', '2024-03-01'],
+      ]);
+    });
+  });
+
   describe('splits', () => {
     it('a forward split adds shares to the open lots, same total cost', () => {
       const rows = new TransactionsBuilder()

@@ -419,8 +419,11 @@ class MatchRun {
       if (++counted % sliceSize === 0) yield;
       if (trade.source === 'broker') brokerTrades += 1;
     }
+    // By symbol, as the positions are (`PositionHistory.symbols`): the open lots' indexes, keyed by
+    // symbol, then take each lot in at their end, not all over them (docs/imports.md).
     const openLots: RemainingLot[] = [];
-    for (const book of this.books.values()) {
+    for (const symbol of [...this.books.keys()].sort()) {
+      const book = this.books.get(symbol) as SymbolBook;
       for (const queue of [book.long, book.short]) {
         for (const lot of queue.eachOpenLot()) {
           if (++counted % sliceSize === 0) yield;
