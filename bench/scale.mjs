@@ -3,8 +3,8 @@
 // BENCH_SCALE=1m), a fresh service on a fresh database (embedded, or BENCH_DATABASE_URL's server):
 // - the import of everything before a busy day near the end, its time, the CPU the service and the database
 //   used for it (with a server, when it runs on this machine), the service's and the engine's peak RSS,
-//   and /health/live's p99 meanwhile under the paced probes of a monitor (HEALTH_PROBES: 32 connections, a
-//   request every 100 ms on each, 320 a second; a flood of probes, each sent as the last answer came,
+//   and /health/live's p99 meanwhile under the paced probes of a monitor (HEALTH_PROBES: 8 connections, a
+//   request every 100 ms on each, 80 a second; a flood of probes, each sent as the last answer came,
 //   took a sixth of the service's main thread from the import it was measuring, and hid its stalls), and
 //   the first progress line after the upload's last byte (≤ 200 ms up to 100,000 rows);
 // - then, after BENCH_SETTLE_SECONDS (5) for the import's after-work, the daily uploads: that day

@@ -40,8 +40,14 @@ export function timedRequest(url, { method = 'GET', headers = {}, body } = {}) {
   });
 }
 
-/** /health/live during an import, as a monitor or a load balancer probes it: 32 connections, a request every 100 ms on each. */
-export const HEALTH_PROBES = { connections: 32, intervalMs: 100 };
+/**
+ * /health/live during an import, as a monitor or a load balancer probes it: 8 connections, a request
+ * every 100 ms on each (80 a second, a probe due every 12.5 ms: a stall of the event loop still shows in
+ * the p99). 32 connections (320 a second) cost the import they measured 0.2–0.7 s of the 100,000 rows'
+ * 3–4 s on PostgreSQL, each probe taking 0.3 ms of the main thread's time (docs/imports.md "What the
+ * health probes cost an import").
+ */
+export const HEALTH_PROBES = { connections: 8, intervalMs: 100 };
 
 /**
  * Runs for `seconds`, or, with `until`, until that promise settles (then without a warm-up).
