@@ -26,6 +26,7 @@ import { openAsBlob } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './support/load.mjs';
 import { startBenchService, waitForReady } from './support/service.mjs';
 import { activeTraderSymbols, dailyUploads, generateActiveTraderHistory, generateLotHistory, LOT_SHAPES } from './support/trading-history.mjs';
 import { importIntoFreshService } from './support/uploads.mjs';
@@ -123,10 +124,4 @@ async function replay(template, copies, variant) {
     await db.close();
     await rm(directory, { recursive: true, force: true });
   }
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }

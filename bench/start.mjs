@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { median } from './support/load.mjs';
 import { freePort, SERVICE_ENV as START_PROD_ENV, SERVICE_NODE_FLAGS } from './support/service.mjs';
 
 const RUNS = Number(process.env.BENCH_START_RUNS ?? 5);
@@ -58,7 +59,6 @@ async function main() {
       samples.fresh.push(await timeToAnswer(SERVICE, { ...SERVICE_ENV, DATA_DIR: join(scratch, `fresh-${run}`) }, '/health/ready'));
       samples.refused.push(await timeToRefuse({ ...SERVICE_ENV, DATA_DIR: existing, PORT: 'not-a-port' }));
     }
-    const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
     const bare = median(samples.bare);
     const rows = [
       ['bare Node HTTP server answering (baseline)', samples.bare],

@@ -40,6 +40,13 @@ export function timedRequest(url, { method = 'GET', headers = {}, body } = {}) {
   });
 }
 
+/** The middle of `values` (the mean of the two middle ones when they are even in number). */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
 /**
  * /health/live during an import, as a monitor or a load balancer probes it: 8 connections, a request
  * every 100 ms on each (80 a second, a probe due every 12.5 ms: a stall of the event loop still shows in
