@@ -142,10 +142,10 @@ function cashOf(tx: BrokerTransaction, quantity: Decimal): Decimal {
 
 function weightedPrice(pieces: readonly LotPiece[]): Decimal | null {
   const total = Decimal.sum(pieces.map((piece) => piece.quantity));
-  if (total.isZero() || pieces.some((piece) => piece.lot.txPrice === null)) {
+  if (total.isZero() || pieces.some((piece) => piece.txPrice === null)) {
     return null;
   }
-  return Decimal.sum(pieces.map((piece) => (piece.lot.txPrice as Decimal).mul(piece.quantity))).div(total);
+  return Decimal.sum(pieces.map((piece) => (piece.txPrice as Decimal).mul(piece.quantity))).div(total);
 }
 
 /**
@@ -684,10 +684,10 @@ class MatchRun {
       symbol: symbolKey(tx.symbol),
       side,
       source: 'fifo',
-      buyDate: long ? piece.lot.openDate : tx.date,
-      sellDate: long ? tx.date : piece.lot.openDate,
+      buyDate: long ? piece.openDate : tx.date,
+      sellDate: long ? tx.date : piece.openDate,
       closeDate: tx.date,
-      openDate: piece.lot.openDate,
+      openDate: piece.openDate,
       volume,
       buyPrice,
       sellPrice,
@@ -696,13 +696,13 @@ class MatchRun {
       totalProfitLoss: profitLoss,
       profitPerShare: sellPrice.sub(buyPrice),
       returnPercentage: returnPercentageOf(profitLoss, costBasis),
-      holdingDays: daysBetween(piece.lot.openDate, tx.date),
+      holdingDays: daysBetween(piece.openDate, tx.date),
       tradeResult: tradeResultOf(profitLoss),
       washSale: null,
       disallowedLoss: null,
       term: null,
-      buyTxPrice: long ? piece.lot.txPrice : tx.price,
-      sellTxPrice: long ? tx.price : piece.lot.txPrice,
+      buyTxPrice: long ? piece.txPrice : tx.price,
+      sellTxPrice: long ? tx.price : piece.txPrice,
       txLine: tx.line,
       lotLine: null,
       txFingerprint: tx.fingerprint ?? null,

@@ -50,7 +50,7 @@ class PlainQueue {
   }
 }
 
-const described = (pieces: LotPiece[]) => pieces.map((piece) => `${piece.lot.line}:${piece.quantity.toString()}`);
+const described = (pieces: LotPiece[]) => pieces.map((piece) => `${piece.line}:${piece.quantity.toString()}`);
 
 describe('OpenLotQueue', () => {
   it("takes a date's lots, first in first out and in any mix with splits, as a walk through every lot does", () => {

@@ -33,9 +33,30 @@ type MutableLot = { -readonly [K in keyof OpenLot]: OpenLot[K] };
 /** The place of a lot used up (no share open: every reading of the queue passes it by). Frozen: nothing changes it. */
 const USED_UP = Object.freeze({ symbol: '', side: 'long', openDate: '', line: 0, quantity: Decimal.ZERO, amount: Decimal.ZERO, txPrice: null }) as MutableLot;
 
-/** Part of an open lot taken by a closing transaction. */
+/**
+ * A copy of `lot`, its fields written out: every lot a queue holds then has one shape, where a
+ * spread's copy (`{ ...lot }`) took the shape of whatever object it was given, and cost V8's generic
+ * copying for each of a book's lots (bench/shapes.mjs `many-symbols`, `one-symbol`).
+ */
+function copyOfLot(lot: OpenLot): MutableLot {
+  return { symbol: lot.symbol, side: lot.side, openDate: lot.openDate, line: lot.line, quantity: lot.quantity, amount: lot.amount, txPrice: lot.txPrice };
+}
+
+/** `lot` as a remaining lot of `source` (`eachOpenLot`), in one shape. */
+function remainingLot(lot: OpenLot, source: TradeSource): RemainingLot {
+  return { symbol: lot.symbol, side: lot.side, openDate: lot.openDate, line: lot.line, quantity: lot.quantity, amount: lot.amount, txPrice: lot.txPrice, source };
+}
+
+/**
+ * Part of an open lot taken by a closing transaction: what a trade made of it needs of the lot, read
+ * as it was taken (a copy of the whole lot for each piece was most of what taking allocated).
+ */
 export interface LotPiece {
-  readonly lot: OpenLot;
+  readonly openDate: IsoDate;
+  /** Line of the lot's opening transaction. */
+  readonly line: number;
+  /** The lot's raw execution price per share, split-adjusted. */
+  readonly txPrice: Decimal | null;
   readonly quantity: Decimal;
   /** The piece's share of the lot's amount (pro rata by quantity). */
   readonly amount: Decimal;
@@ -78,7 +99,7 @@ export class OpenLotQueue {
 
   open(lot: OpenLot): void {
     const place = this.dropped + this.lots.length;
-    this.lots.push({ ...lot });
+    this.lots.push(copyOfLot(lot));
     const sameDay = this.byOpenDate.get(lot.openDate);
     if (sameDay === undefined) this.byOpenDate.set(lot.openDate, { places: [place], next: 0 });
     else sameDay.places.push(place);
@@ -94,7 +115,7 @@ export class OpenLotQueue {
     const source: TradeSource = this.takenFifo ? 'fifo' : 'broker';
     for (let index = this.head; index < this.lots.length; index += 1) {
       const lot = this.lots[index];
-      if (lot.quantity.isPositive()) yield { ...lot, source };
+      if (lot.quantity.isPositive()) yield remainingLot(lot, source);
     }
   }
 
@@ -181,7 +202,7 @@ export class OpenLotQueue {
     const whole = quantity.gte(lot.quantity);
     const taken = whole ? lot.quantity : quantity;
     const amount = whole ? lot.amount : lot.amount.mulDiv(taken, lot.quantity);
-    const piece: LotPiece = { lot: { ...lot }, quantity: taken, amount };
+    const piece: LotPiece = { openDate: lot.openDate, line: lot.line, txPrice: lot.txPrice, quantity: taken, amount };
     lot.quantity = lot.quantity.sub(taken);
     lot.amount = lot.amount.sub(amount);
     this.totalQuantity = this.totalQuantity.sub(taken);
