@@ -50,6 +50,12 @@ describe('COPY text format', () => {
     expect(asText(await allRowsOfJob({ target: { table: 't', columns: ['a', 'b', 'c'] }, rows: filledRows(items, 3, fill) }))).toEqual(asText(items.map(own)));
     expect(asText(await allRowsOfJob({ target: { table: 't', columns: ['a', 'b', 'c'] }, rows: batches() }))).toEqual(asText(items.map(own)));
     expect(copyField(units)).toBe(items[items.length - 1].price.toString());
+    // Each item's place, as rowsOf gives it.
+    const placed = filledRows(['a', 'b', 'c'], 3, (item, row, index) => {
+      row[0] = item;
+      row[1] = index;
+    });
+    expect(await all(copyPieces(placed, noPause))).toEqual(await all(copyPieces(rowsOf(['a', 'b', 'c'], (item, index) => [item, index, null]), noPause)));
   });
 
   it('cuts pieces of at most their size in bytes and the line that passes it', async () => {

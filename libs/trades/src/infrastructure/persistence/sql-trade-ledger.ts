@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, filledRows, mapInTurns, rowsOf, textAhead, type CopyJob, type CopyRows, type CopyTarget, type CopyTextJob, type CopyValue, type SqlRow } from '@app/persistence/sql';
+import { Database, decimalFrom, decimalOrNullFrom, eachInTurns, filledRows, mapInTurns, textAhead, type CopyJob, type CopyRows, type CopyTarget, type CopyTextJob, type CopyValue, type SqlRow } from '@app/persistence/sql';
 import { turnIfDue } from '@app/shared';
 import { Decimal, monthOf, type IsoDate } from '@app/shared/domain';
 import { TradeLedger, type AccountLedger, type LedgerAppend, type LedgerChange, type LedgerInMaking, type LedgerOpenLot, type LedgerRest, type LedgerTrade, type OpenBooks, type StoredOpenLots, type WantedBook } from '../../application/trade-ledger.port.js';
@@ -222,26 +222,46 @@ export class SqlTradeLedger extends TradeLedger {
   ): Promise<void> {
     await this.database.copyRows(
       trades,
+      // Each table's rows in one array filled anew (`filledRows`): the positions are as many as the trades.
       {
         target: DIVIDENDS,
-        rows: async () => rowsOf((await ledger).dividends, (d, index) => [userId, accountId, d.transactionDate, d.symbol, d.action, d.amount, first.dividends + index]),
+        rows: async () =>
+          filledRows((await ledger).dividends, DIVIDENDS.columns.length, (d, row, index) => {
+            row[0] = userId;
+            row[1] = accountId;
+            row[2] = d.transactionDate;
+            row[3] = d.symbol;
+            row[4] = d.action;
+            row[5] = d.amount;
+            row[6] = first.dividends + index;
+          }),
       },
-      { target: POSITION_HISTORY, rows: async () => rowsOf((await ledger).positions, (p) => [userId, accountId, p.symbol, p.date, p.shares]) },
+      {
+        target: POSITION_HISTORY,
+        rows: async () =>
+          filledRows((await ledger).positions, POSITION_HISTORY.columns.length, (p, row) => {
+            row[0] = userId;
+            row[1] = accountId;
+            row[2] = p.symbol;
+            row[3] = p.date;
+            row[4] = p.shares;
+          }),
+      },
       {
         target: OPEN_LOTS,
         rows: async () =>
-          rowsOf((await ledger).openLots, (lot, index) => [
-            userId,
-            accountId,
-            first.openLots + index,
-            lot.symbol,
-            lot.side,
-            lot.openDate,
-            lot.shares,
-            lot.cost,
-            lot.price,
-            lot.source,
-          ]),
+          filledRows((await ledger).openLots, OPEN_LOTS.columns.length, (lot, row, index) => {
+            row[0] = userId;
+            row[1] = accountId;
+            row[2] = first.openLots + index;
+            row[3] = lot.symbol;
+            row[4] = lot.side;
+            row[5] = lot.openDate;
+            row[6] = lot.shares;
+            row[7] = lot.cost;
+            row[8] = lot.price;
+            row[9] = lot.source;
+          }),
       },
       ...after,
     );
