@@ -48,8 +48,8 @@ function remainingLot(lot: OpenLot, source: TradeSource): RemainingLot {
 }
 
 /**
- * Part of an open lot taken by a closing transaction: what a trade made of it needs of the lot, read
- * as it was taken (a copy of the whole lot for each piece was most of what taking allocated).
+ * Part of an open lot taken by a closing transaction, with what a trade made of it reads of the lot
+ * (each piece held a copy of the whole lot before).
  */
 export interface LotPiece {
   readonly openDate: IsoDate;
