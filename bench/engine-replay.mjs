@@ -20,12 +20,12 @@
 // Each replay runs in a process of its own (PGlite keeps its memory until the process ends). It checks
 // no goal: it is for looking into the engine's part of a figure (docs/imports.md "The engine's share").
 import { spawnSync } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { openAsBlob } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ENGINE_SPOOL } from '../dist/libs/persistence/src/embedded-engine.js';
 import { median } from './support/load.mjs';
 import { startBenchService, waitForReady } from './support/service.mjs';
 import { activeTraderSymbols, dailyUploads, generateActiveTraderHistory, generateLotHistory, LOT_SHAPES } from './support/trading-history.mjs';
@@ -105,17 +105,20 @@ async function replay(template, copies, variant) {
     await db.query(`INSERT INTO users (id, email) VALUES (1, 'replay@example.com')`);
     await db.query(`INSERT INTO brokerage_accounts (id, user_id, account_number) VALUES (1, 1, 'replay')`);
     if (kind === 'drop') await db.query(`DROP INDEX ${argument}`);
+    // The statements name their files as the service's engine reads them: the kept ones, mounted there.
+    db.Module.FS.mkdirTree(ENGINE_SPOOL);
+    db.Module.FS.mount(db.Module.FS.filesystems.NODEFS, { root: copies }, ENGINE_SPOOL);
     if (kind === 'sql') await db.exec(argument);
-    const statements = (await readFile(join(copies, 'statements.txt'), 'utf8')).split('\n');
-    const files = (await readdir(copies)).filter((name) => name.endsWith('.copy')).sort();
+    // Each names its kept file (`COPY table (…) FROM '<ENGINE_SPOOL>/000001.copy'`).
+    const statements = (await readFile(join(copies, 'statements.txt'), 'utf8')).split('\n').filter((statement) => statement !== '');
     const tables = {};
     await db.query('BEGIN');
     const started = performance.now();
-    for (const [index, file] of files.entries()) {
-      const table = statements[index].split(' ')[1];
+    for (const statement of statements) {
+      const table = statement.split(' ')[1];
       if (kind === 'only' && table !== argument) continue;
       const before = performance.now();
-      await db.query(statements[index], [], { blob: await openAsBlob(join(copies, file)) });
+      await db.query(statement);
       tables[table] = (tables[table] ?? 0) + performance.now() - before;
     }
     await db.query('COMMIT');

@@ -1,5 +1,5 @@
-import { appendFileSync, copyFileSync, mkdirSync, openAsBlob, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { createRequire } from 'node:module';
 
 /**
@@ -17,10 +17,16 @@ export const ENGINE_ARGUMENT = '--embedded-engine';
 /** Connections the engine's socket server accepts at once: the service's one and the one replacing it. */
 export const ENGINE_CONNECTIONS = 2;
 
+/**
+ * Where the engine's PostgreSQL finds the service's spool directory (`DATA_DIR/pg-copy`, mounted into
+ * PGlite's file system): a COPY statement names its file there, and PostgreSQL reads it itself.
+ */
+export const ENGINE_SPOOL = '/service-copy';
+
 /** What the service asks of the engine process. */
 export type EngineRequest =
   | { type: 'create'; pglite: string; directory: string }
-  | { type: 'start'; pglite: string; socket: string; directory: string; settings: readonly string[]; keepCopies?: string }
+  | { type: 'start'; pglite: string; socket: string; directory: string; spool: string; settings: readonly string[]; keepCopies?: string }
   | { type: 'copy'; id: number; statement: string; file: string }
   | { type: 'ping'; id: number }
   | { type: 'stop'; id: number };
@@ -40,8 +46,16 @@ export interface EngineError {
 
 /** The few members of PGlite this process uses. */
 interface PGliteDatabase {
-  query(statement: string, parameters: unknown[], options: { blob: Blob }): Promise<{ affectedRows?: number }>;
+  query(statement: string): Promise<{ affectedRows?: number }>;
   close(): Promise<void>;
+  /** The Emscripten module PostgreSQL runs in: its file system, with Node's (NODEFS) among the kinds it mounts. */
+  readonly Module: {
+    FS: {
+      mkdirTree(path: string): void;
+      mount(type: unknown, options: { root: string }, mountpoint: string): unknown;
+      filesystems: { NODEFS: unknown };
+    };
+  };
 }
 interface PGliteModule {
   PGlite: {
@@ -90,6 +104,12 @@ async function serve(request: Extract<EngineRequest, { type: 'start' }>): Promis
   const { PGlite } = load(request.pglite) as PGliteModule;
   const { PGLiteSocketServer } = load(request.socket) as SocketModule;
   const db = await PGlite.create({ dataDir: request.directory, startParams: [...PGlite.defaultStartParams, ...request.settings] });
+  // A COPY statement names its file in the spool directory, mounted here: PostgreSQL reads it in
+  // large reads straight into its memory. Given as a Blob for PGlite's `/dev/blob`, the file was read
+  // whole into a buffer of its own, then copied into PostgreSQL's memory a byte at a time by
+  // JavaScript: 5-7% of the engine's CPU in an import (docs/imports.md "The COPY files read by the engine").
+  db.Module.FS.mkdirTree(ENGINE_SPOOL);
+  db.Module.FS.mount(db.Module.FS.filesystems.NODEFS, { root: request.spool }, ENGINE_SPOOL);
   // The service holds one connection, but a connection it replaces (closed when idle, or broken) is
   // still being let go for a moment when the next one comes: with room for one, that next one would be
   // refused (the client reads a reset connection). PGlite runs the connections' statements one at a
@@ -110,7 +130,7 @@ async function serve(request: Extract<EngineRequest, { type: 'start' }>): Promis
   const kept = request.keepCopies === undefined ? undefined : keptCopies(request.keepCopies, request.settings);
   const copy = async (statement: string, file: string): Promise<number> => {
     try {
-      return (await db.query(statement, [], { blob: await openAsBlob(file) })).affectedRows ?? 0;
+      return (await db.query(statement)).affectedRows ?? 0;
     } finally {
       if (kept === undefined) rmSync(file, { force: true });
       else kept(statement, file);
@@ -163,9 +183,10 @@ if (process.argv[2] === ENGINE_ARGUMENT && process.send !== undefined) {
 
 /**
  * Keeps each COPY's file in `directory` (`ENGINE_KEEP_COPIES`, benchmarks only: bench/engine-replay.mjs),
- * numbered in the order the statements ran, with the statement appended to its `statements.txt`,
- * instead of deleting it, and the engine's settings in `settings.json`: the engine's share of an
- * import can then be replayed on its own, away from the service's work.
+ * numbered in the order the statements ran, with the statement appended to its `statements.txt`
+ * (naming the kept file, as `directory` mounted at ENGINE_SPOOL would show it), instead of deleting
+ * it, and the engine's settings in `settings.json`: the engine's share of an import can then be
+ * replayed on its own, away from the service's work.
  */
 function keptCopies(directory: string, settings: readonly string[]): (statement: string, file: string) => void {
   mkdirSync(directory, { recursive: true });
@@ -173,8 +194,9 @@ function keptCopies(directory: string, settings: readonly string[]): (statement:
   let kept = 0;
   return (statement, file) => {
     kept += 1;
-    copyFileSync(file, join(directory, `${String(kept).padStart(6, '0')}.copy`));
+    const name = `${String(kept).padStart(6, '0')}.copy`;
+    copyFileSync(file, join(directory, name));
     rmSync(file, { force: true });
-    appendFileSync(join(directory, 'statements.txt'), `${statement}\n`);
+    appendFileSync(join(directory, 'statements.txt'), `${statement.replace(`'${ENGINE_SPOOL}/${basename(file)}'`, `'${ENGINE_SPOOL}/${name}'`)}\n`);
   };
 }

@@ -108,7 +108,9 @@ describe('EmbeddedPostgres (engine process)', () => {
       expect((await readdir(kept)).sort()).toEqual(['000001.copy', '000002.copy', 'settings.json', 'statements.txt']);
       expect(JSON.parse(await readFile(join(kept, 'settings.json'), 'utf8'))).toContain('shared_buffers=32MB');
       expect(await readFile(join(kept, '000002.copy'), 'utf8')).toBe('second\nthird\n');
-      expect(await readFile(join(kept, 'statements.txt'), 'utf8')).toBe(`COPY copies_kept (note) FROM '/dev/blob'\n`.repeat(2));
+      expect(await readFile(join(kept, 'statements.txt'), 'utf8')).toBe(
+        `COPY copies_kept (note) FROM '/service-copy/000001.copy'\nCOPY copies_kept (note) FROM '/service-copy/000002.copy'\n`,
+      );
     } finally {
       await engine.stop();
       await rm(kept, { recursive: true, force: true });

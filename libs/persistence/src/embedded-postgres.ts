@@ -7,7 +7,7 @@ import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Logger } from '@nestjs/common';
 import { copyStatement, type CopyTarget } from './bulk-copy.js';
-import { ENGINE_ARGUMENT, type EngineReply, type EngineRequest } from './embedded-engine.js';
+import { ENGINE_ARGUMENT, ENGINE_SPOOL, type EngineReply, type EngineRequest } from './embedded-engine.js';
 
 /** A COPY statement being spooled for the engine (`EmbeddedPostgres.spooledCopy`). */
 export interface SpooledCopy {
@@ -72,7 +72,7 @@ export class EmbeddedPostgres {
     const socket = require.resolve('@electric-sql/pglite-socket');
     // Benchmarks only (bench/engine-replay.mjs): the engine keeps its COPY statements' files there.
     const keepCopies = process.env.ENGINE_KEEP_COPIES?.trim() || undefined;
-    const { url } = await firstReply(engine, { type: 'start', pglite, socket, directory, settings: SETTINGS, keepCopies }, 'ready');
+    const { url } = await firstReply(engine, { type: 'start', pglite, socket, directory, spool, settings: SETTINGS, keepCopies }, 'ready');
     await writeFile(lock, String(engine.pid));
     return new EmbeddedPostgres(engine, url, spool);
   }
@@ -106,7 +106,7 @@ export class EmbeddedPostgres {
     if (this.failure !== undefined) throw this.failure;
     const id = this.nextId++;
     const file = join(this.spool, `${id}.copy`);
-    const statement = copyStatement(target, "'/dev/blob'");
+    const statement = copyStatement(target, `'${ENGINE_SPOOL}/${id}.copy'`);
     let descriptor: number | undefined = openSync(file, 'w');
     const close = () => {
       if (descriptor !== undefined) closeSync(descriptor);
