@@ -107,7 +107,8 @@ async function serve(request: Extract<EngineRequest, { type: 'start' }>): Promis
   // A COPY statement names its file in the spool directory, mounted here: PostgreSQL reads it in
   // large reads straight into its memory. Given as a Blob for PGlite's `/dev/blob`, the file was read
   // whole into a buffer of its own, then copied into PostgreSQL's memory a byte at a time by
-  // JavaScript: 5-7% of the engine's CPU in an import (docs/imports.md "The COPY files read by the engine").
+  // JavaScript: with the buffers' collections, about a tenth of the engine's CPU in a replayed import
+  // (docs/imports.md "The COPY files read by the engine").
   db.Module.FS.mkdirTree(ENGINE_SPOOL);
   db.Module.FS.mount(db.Module.FS.filesystems.NODEFS, { root: request.spool }, ENGINE_SPOOL);
   // The service holds one connection, but a connection it replaces (closed when idle, or broken) is
