@@ -25,7 +25,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ENGINE_SPOOL } from '../dist/libs/persistence/src/embedded-engine.js';
+import { mountSpool } from '../dist/libs/persistence/src/embedded-engine.js';
 import { median } from './support/load.mjs';
 import { startBenchService, waitForReady } from './support/service.mjs';
 import { activeTraderSymbols, dailyUploads, generateActiveTraderHistory, generateLotHistory, LOT_SHAPES } from './support/trading-history.mjs';
@@ -106,10 +106,9 @@ async function replay(template, copies, variant) {
     await db.query(`INSERT INTO brokerage_accounts (id, user_id, account_number) VALUES (1, 1, 'replay')`);
     if (kind === 'drop') await db.query(`DROP INDEX ${argument}`);
     // The statements name their files as the service's engine reads them: the kept ones, mounted there.
-    db.Module.FS.mkdirTree(ENGINE_SPOOL);
-    db.Module.FS.mount(db.Module.FS.filesystems.NODEFS, { root: copies }, ENGINE_SPOOL);
+    mountSpool(db, copies);
     if (kind === 'sql') await db.exec(argument);
-    // Each names its kept file (`COPY table (…) FROM '<ENGINE_SPOOL>/000001.copy'`).
+    // Each names its kept file (`COPY table (…) FROM '/service-copy/000001.copy'`).
     const statements = (await readFile(join(copies, 'statements.txt'), 'utf8')).split('\n').filter((statement) => statement !== '');
     const tables = {};
     await db.query('BEGIN');

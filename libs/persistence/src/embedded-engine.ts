@@ -23,6 +23,19 @@ export const ENGINE_CONNECTIONS = 2;
  */
 export const ENGINE_SPOOL = '/service-copy';
 
+/**
+ * Mounts `directory` at ENGINE_SPOOL in PGlite's file system (Node's, NODEFS), where the COPY
+ * statements name their files (the engine's spool directory; bench/engine-replay.mjs's kept files):
+ * PostgreSQL reads each in large reads straight into its memory. Given as a Blob for PGlite's
+ * `/dev/blob`, a file was read whole into a buffer of its own, then copied into PostgreSQL's memory a
+ * byte at a time by JavaScript: with the buffers' collections, about a tenth of the engine's CPU in a
+ * replayed import (docs/imports.md "The COPY files read by the engine").
+ */
+export function mountSpool(db: Pick<PGliteDatabase, 'Module'>, directory: string): void {
+  db.Module.FS.mkdirTree(ENGINE_SPOOL);
+  db.Module.FS.mount(db.Module.FS.filesystems.NODEFS, { root: directory }, ENGINE_SPOOL);
+}
+
 /** What the service asks of the engine process. */
 export type EngineRequest =
   | { type: 'create'; pglite: string; directory: string }
@@ -104,13 +117,7 @@ async function serve(request: Extract<EngineRequest, { type: 'start' }>): Promis
   const { PGlite } = load(request.pglite) as PGliteModule;
   const { PGLiteSocketServer } = load(request.socket) as SocketModule;
   const db = await PGlite.create({ dataDir: request.directory, startParams: [...PGlite.defaultStartParams, ...request.settings] });
-  // A COPY statement names its file in the spool directory, mounted here: PostgreSQL reads it in
-  // large reads straight into its memory. Given as a Blob for PGlite's `/dev/blob`, the file was read
-  // whole into a buffer of its own, then copied into PostgreSQL's memory a byte at a time by
-  // JavaScript: with the buffers' collections, about a tenth of the engine's CPU in a replayed import
-  // (docs/imports.md "The COPY files read by the engine").
-  db.Module.FS.mkdirTree(ENGINE_SPOOL);
-  db.Module.FS.mount(db.Module.FS.filesystems.NODEFS, { root: request.spool }, ENGINE_SPOOL);
+  mountSpool(db, request.spool);
   // The service holds one connection, but a connection it replaces (closed when idle, or broken) is
   // still being let go for a moment when the next one comes: with room for one, that next one would be
   // refused (the client reads a reset connection). PGlite runs the connections' statements one at a
