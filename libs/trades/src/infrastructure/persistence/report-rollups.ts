@@ -53,11 +53,13 @@ export async function otherAccountsHoldLedgers(manager: Database['manager'], use
 
 /** Raises the user's report version (a server's trigger announces it at commit): their cached reports are stale. */
 export async function raiseReportVersion(manager: Database['manager'], userId: number): Promise<void> {
-  await manager.query(
-    `INSERT INTO report_versions (user_id, version) VALUES ($1, 1)
-     ON CONFLICT (user_id) DO UPDATE SET version = report_versions.version + 1`,
-    [userId],
-  );
+  await manager.query(reportVersionRaise('(VALUES (1)) AS one'), [userId]);
+}
+
+/** The statement that raises the user's ($1) report version if `source` (a FROM item of at most one row) gives a row. */
+export function reportVersionRaise(source: string): string {
+  return `INSERT INTO report_versions (user_id, version) SELECT $1, 1 FROM ${source}
+     ON CONFLICT (user_id) DO UPDATE SET version = report_versions.version + 1`;
 }
 
 const REFRESH_STATEMENTS = [...dayTotalsStatements(null), `DELETE FROM symbol_totals WHERE user_id = $1`, symbolTotalsInsert('user_id = $1')];

@@ -5,7 +5,7 @@ import { TradeJournal, type ClosingFills, type ClosingKey, type StoredNote, type
 import type { TradeSide } from '../../domain/closed-trade.js';
 import { mergedNotes, type OrphanedTrade, type TagFigures, type TagName, type TradeAnnotation } from '../../domain/journal.js';
 import { ReportDataChanges } from './report-data-changes.js';
-import { raiseReportVersion } from './report-rollups.js';
+import { raiseReportVersion, reportVersionRaise } from './report-rollups.js';
 
 type Manager = Database['manager'];
 type Row = Record<string, unknown>;
@@ -19,6 +19,11 @@ const JOURNAL_STATISTICS = { journal_trades: ['user_id', 'trade_id', 'account_id
 
 /** The columns of `journal_trades` taken from a trade in `closed_trades`. */
 const JOURNAL_TRADE_COLUMNS = 'trade_id, account_id, close_fill, symbol, side, open_date, close_date, volume, profit_loss';
+
+/** The journal's row of the user's ($1) trade ($2) made from `closed_trades`, or kept: no row if the user has no such trade. */
+const JOURNAL_TRADE_UPSERT = `INSERT INTO journal_trades (user_id, ${JOURNAL_TRADE_COLUMNS})
+     SELECT user_id, ${JOURNAL_TRADE_COLUMNS} FROM closed_trades WHERE user_id = $1 AND trade_id = $2 LIMIT 1
+     ON CONFLICT (user_id, trade_id) DO UPDATE SET close_fill = COALESCE(EXCLUDED.close_fill, journal_trades.close_fill)`;
 
 /**
  * The journal in PostgreSQL (docs/api.md "Journal"). Tags and notes hang off `journal_trades`, one row
@@ -50,29 +55,42 @@ export class SqlTradeJournal extends TradeJournal {
   }
 
   async setTags(userId: number, tradeId: string, tags: readonly TagName[]): Promise<string[] | null> {
-    return this.changing(userId, async (manager) => {
-      if (!(await journalTrade(manager, userId, tradeId))) return null;
-      // One statement (the PUT answers in a few round trips): new tags are created, the trade's other
-      // tags removed and the missing ones added (the two sets are disjoint). The names answered are
-      // those stored before this statement, else the ones given (a new tag).
-      const keys = tags.map((tag) => tag.key);
-      const rows = (await manager.query(
-        `WITH created AS (INSERT INTO journal_tags (user_id, tag_key, name) SELECT $1, t.* FROM unnest($3::text[], $4::text[]) AS t
-                          ON CONFLICT (user_id, tag_key) DO NOTHING),
-              removed AS (DELETE FROM trade_tags WHERE user_id = $1 AND trade_id = $2 AND tag_key <> ALL($3::text[])),
-              added AS (INSERT INTO trade_tags (user_id, trade_id, tag_key, profit_loss)
-                        SELECT $1, $2, key, (SELECT profit_loss FROM journal_trades WHERE user_id = $1 AND trade_id = $2)
-                          FROM unnest($3::text[]) AS key
-                        ON CONFLICT DO NOTHING)
-         SELECT COALESCE(g.name, t.name) AS name
-           FROM unnest($3::text[], $4::text[]) AS t(key, name)
-           LEFT JOIN journal_tags g ON g.user_id = $1 AND g.tag_key = t.key
-          ORDER BY t.key`,
-        [userId, tradeId, keys, tags.map((tag) => tag.name)],
-      )) as { name: string }[];
-      if (tags.length === 0) await forgetUnannotated(manager, userId, [tradeId]);
-      return rows.map((row) => row.name);
-    });
+    if (tags.length === 0) {
+      return this.changing(userId, async (manager) => {
+        if (!(await journalTrade(manager, userId, tradeId))) return null;
+        await manager.query(`DELETE FROM trade_tags WHERE user_id = $1 AND trade_id = $2`, [userId, tradeId]);
+        await forgetUnannotated(manager, userId, [tradeId]);
+        return [];
+      });
+    }
+    // One statement, so one round trip and no transaction around it: the embedded engine has one
+    // connection, which a transaction holds from its first statement to its commit, so tabs tagging
+    // at once waited for each other's five round trips. The journal's row of the trade is made (or
+    // kept), new tags created, the trade's other tags removed and the missing ones added (the two sets
+    // are disjoint), and the report version raised, all only if the user has the trade (else no row
+    // comes back). The names answered are those stored before this statement, else the ones given (a
+    // new tag). The rows added refer to the journal's row and the new tags made by the same statement:
+    // their foreign keys are checked at its end.
+    const rows = (await this.database.manager.query(
+      `WITH journal AS (${JOURNAL_TRADE_UPSERT} RETURNING profit_loss),
+            created AS (INSERT INTO journal_tags (user_id, tag_key, name) SELECT $1, t.* FROM unnest($3::text[], $4::text[]) AS t
+                         WHERE EXISTS (SELECT 1 FROM journal)
+                        ON CONFLICT (user_id, tag_key) DO NOTHING),
+            removed AS (DELETE FROM trade_tags WHERE user_id = $1 AND trade_id = $2 AND tag_key <> ALL($3::text[]) AND EXISTS (SELECT 1 FROM journal)),
+            added AS (INSERT INTO trade_tags (user_id, trade_id, tag_key, profit_loss)
+                      SELECT $1, $2, key, j.profit_loss FROM unnest($3::text[]) AS key CROSS JOIN journal j
+                      ON CONFLICT DO NOTHING),
+            raised AS (${reportVersionRaise('journal')})
+       SELECT ARRAY(SELECT COALESCE(g.name, t.name)
+                      FROM unnest($3::text[], $4::text[]) AS t(key, name)
+                      LEFT JOIN journal_tags g ON g.user_id = $1 AND g.tag_key = t.key
+                     ORDER BY t.key) AS names
+         FROM journal`,
+      [userId, tradeId, tags.map((tag) => tag.key), tags.map((tag) => tag.name)],
+    )) as { names: string[] }[];
+    if (rows.length === 0) return null;
+    this.database.afterCommit(() => this.changes.changed(userId));
+    return rows[0].names;
   }
 
   async addTags(userId: number, assignments: readonly TagAssignment[]): Promise<void> {
@@ -108,15 +126,25 @@ export class SqlTradeJournal extends TradeJournal {
   }
 
   async setNote(userId: number, tradeId: string, note: string): Promise<StoredNote | null | false> {
-    return this.changing(userId, async (manager) => {
-      if (!(await journalTrade(manager, userId, tradeId))) return false;
-      if (note === '') {
+    if (note === '') {
+      return this.changing(userId, async (manager) => {
+        if (!(await journalTrade(manager, userId, tradeId))) return false;
         await manager.query(`DELETE FROM trade_notes WHERE user_id = $1 AND trade_id = $2`, [userId, tradeId]);
         await forgetUnannotated(manager, userId, [tradeId]);
         return null;
-      }
-      return writeNote(manager, 'trade_notes', 'trade_id', [userId, tradeId, note]);
-    });
+      });
+    }
+    // One statement, as `setTags` writes tags.
+    const rows = (await this.database.manager.query(
+      `WITH journal AS (${JOURNAL_TRADE_UPSERT} RETURNING trade_id),
+            written AS (${noteUpsert('trade_notes', 'trade_id', 'SELECT $1, $2, $3 FROM journal')}),
+            raised AS (${reportVersionRaise('journal')})
+       SELECT updated_at FROM written`,
+      [userId, tradeId, note],
+    )) as { updated_at: Date }[];
+    if (rows.length === 0) return false;
+    this.database.afterCommit(() => this.changes.changed(userId));
+    return { note, updatedAt: new Date(rows[0].updated_at) };
   }
 
   async tags(userId: number): Promise<TagFigures[]> {
@@ -194,7 +222,8 @@ export class SqlTradeJournal extends TradeJournal {
       await this.database.manager.query(`DELETE FROM day_notes WHERE user_id = $1 AND day = $2`, [userId, day]);
       return null;
     }
-    return writeNote(this.database.manager, 'day_notes', 'day', [userId, day, note]);
+    const [row] = (await this.database.manager.query(noteUpsert('day_notes', 'day', 'VALUES ($1, $2, $3)'), [userId, day, note])) as { updated_at: Date }[];
+    return { note, updatedAt: new Date(row.updated_at) };
   }
 
   async orphans(userId: number): Promise<OrphanedTrade[]> {
@@ -260,25 +289,16 @@ export class SqlTradeJournal extends TradeJournal {
   }
 }
 
-/** Writes a trade's or a day's note (`[user, key, note]`), keeping when it was last written. */
-async function writeNote(manager: Manager, table: 'trade_notes' | 'day_notes', key: 'trade_id' | 'day', values: [number, string, string]): Promise<StoredNote> {
-  const [row] = (await manager.query(
-    `INSERT INTO ${table} (user_id, ${key}, note) VALUES ($1, $2, $3)
+/** The statement that writes a trade's or a day's note (the user, the key and the note as `values` gives them), keeping when it was last written. */
+function noteUpsert(table: 'trade_notes' | 'day_notes', key: 'trade_id' | 'day', values: string): string {
+  return `INSERT INTO ${table} (user_id, ${key}, note) ${values}
      ON CONFLICT (user_id, ${key}) DO UPDATE SET note = EXCLUDED.note, updated_at = now()
-     RETURNING updated_at`,
-    values,
-  )) as { updated_at: Date }[];
-  return { note: values[2], updatedAt: new Date(row.updated_at) };
+     RETURNING updated_at`;
 }
 
 /** Makes sure the journal has a row for the user's trade (locked for this transaction); false when the user has no such trade. */
 async function journalTrade(manager: Manager, userId: number, tradeId: string): Promise<boolean> {
-  const rows = (await manager.query(
-    `INSERT INTO journal_trades (user_id, ${JOURNAL_TRADE_COLUMNS})
-     SELECT user_id, ${JOURNAL_TRADE_COLUMNS} FROM closed_trades WHERE user_id = $1 AND trade_id = $2 LIMIT 1
-     ON CONFLICT (user_id, trade_id) DO UPDATE SET close_fill = COALESCE(EXCLUDED.close_fill, journal_trades.close_fill)
-     RETURNING trade_id`,
-    [userId, tradeId],
+  const rows = (await manager.query(`${JOURNAL_TRADE_UPSERT} RETURNING trade_id`, [userId, tradeId],
   )) as unknown[];
   return rows.length > 0;
 }
