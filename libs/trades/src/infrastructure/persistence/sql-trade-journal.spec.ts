@@ -19,6 +19,14 @@ import { SqlTradeLedger } from './sql-trade-ledger.js';
 
 const d = (text: string) => Decimal.parse(text);
 
+/** Resolves once `done` answers true (asked every 10 ms), failing after 10 s. */
+async function waitUntil(done: () => Promise<boolean>): Promise<void> {
+  for (const started = Date.now(); !(await done()); ) {
+    if (Date.now() - started > 10_000) throw new Error('waited 10 s in vain');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** A sale of `shares` closing fill `fill` on 2025-03-10, as one trade per lot of `lots` shares. */
 function sale(fill: string, lots: readonly number[], source: 'fifo' | 'broker'): LedgerTrade[] {
   return lots.map((shares, index) => ({
@@ -259,6 +267,33 @@ describe('SqlTradeJournal (real database)', () => {
     expect(await figures()).toMatchObject({ alpha: [2, 2, 0, '7', '0'], Delta: [1, 0, 1, '0', '-5'] });
     await journal.deleteTag(userId, 'alpha');
     expect(Object.keys(await figures())).not.toContain('alpha');
+  });
+
+  it("removes the tags another request put on the trade while a PUT of its tags waited for it (the later PUT wins)", async () => {
+    const [id] = await store(sale('fill-m', [4], 'fifo'));
+    // Another request's write, not committed yet: the trade's journal row (locked until it commits) and a tag.
+    const meanwhile = database.dataSource.createQueryRunner();
+    await meanwhile.connect();
+    let setting: Promise<string[] | null> | undefined;
+    try {
+      await meanwhile.startTransaction();
+      await meanwhile.query(
+        `INSERT INTO journal_trades (user_id, trade_id, account_id, close_fill, symbol, side, open_date, close_date, volume, profit_loss)
+         SELECT user_id, trade_id, account_id, close_fill, symbol, side, open_date, close_date, volume, profit_loss FROM closed_trades WHERE user_id = $1 AND trade_id = $2`,
+        [userId, id],
+      );
+      await meanwhile.query(`INSERT INTO journal_tags (user_id, tag_key, name) VALUES ($1, 'earlier', 'earlier')`, [userId]);
+      await meanwhile.query(`INSERT INTO trade_tags (user_id, trade_id, tag_key, profit_loss) VALUES ($1, $2, 'earlier', 4)`, [userId, id]);
+      setting = journal.setTags(userId, id, tags('later'));
+      // On a server the PUT's statements are under way on another connection, waiting for the row;
+      // the embedded engine's one connection is the other request's until it commits.
+      if (database.kind === 'server') await waitUntil(async () => (await database.manager.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).length > 0);
+      await meanwhile.commitTransaction();
+    } finally {
+      await meanwhile.release();
+    }
+    expect(await setting).toEqual(['later']);
+    expect((await journal.annotations(userId, [id])).get(id)?.tags).toEqual(['later']);
   });
 
   it('keeps each user to their own trades and tags', async () => {

@@ -63,31 +63,39 @@ export class SqlTradeJournal extends TradeJournal {
         return [];
       });
     }
-    // One statement, so one round trip and no transaction around it: the embedded engine has one
-    // connection, which a transaction holds from its first statement to its commit, so tabs tagging
-    // at once waited for each other's five round trips. The journal's row of the trade is made (or
-    // kept), new tags created, the trade's other tags removed and the missing ones added (the two sets
-    // are disjoint), and the report version raised, all only if the user has the trade (else no row
-    // comes back). The names answered are those stored before this statement, else the ones given (a
-    // new tag). The rows added refer to the journal's row and the new tags made by the same statement:
-    // their foreign keys are checked at its end.
-    const rows = (await this.database.manager.query(
-      `WITH journal AS (${JOURNAL_TRADE_UPSERT} RETURNING profit_loss),
-            created AS (INSERT INTO journal_tags (user_id, tag_key, name) SELECT $1, t.* FROM unnest($3::text[], $4::text[]) AS t
-                         WHERE EXISTS (SELECT 1 FROM journal)
-                        ON CONFLICT (user_id, tag_key) DO NOTHING),
-            removed AS (DELETE FROM trade_tags WHERE user_id = $1 AND trade_id = $2 AND tag_key <> ALL($3::text[]) AND EXISTS (SELECT 1 FROM journal)),
-            added AS (INSERT INTO trade_tags (user_id, trade_id, tag_key, profit_loss)
-                      SELECT $1, $2, key, j.profit_loss FROM unnest($3::text[]) AS key CROSS JOIN journal j
-                      ON CONFLICT DO NOTHING),
-            raised AS (${reportVersionRaise('journal')})
-       SELECT ARRAY(SELECT COALESCE(g.name, t.name)
-                      FROM unnest($3::text[], $4::text[]) AS t(key, name)
-                      LEFT JOIN journal_tags g ON g.user_id = $1 AND g.tag_key = t.key
-                     ORDER BY t.key) AS names
-         FROM journal`,
-      [userId, tradeId, tags.map((tag) => tag.key), tags.map((tag) => tag.name)],
-    )) as { names: string[] }[];
+    // One statement: the journal's row of the trade is made (or kept), new tags created, the trade's
+    // other tags removed and the missing ones added (the two sets are disjoint), and the report version
+    // raised, all only if the user has the trade (else no row comes back). The names answered are
+    // those stored before this statement, else the ones given (a new tag). The rows added refer to the
+    // journal's row and the new tags made by the same statement: their foreign keys are checked at its
+    // end.
+    const write = async (): Promise<{ names: string[] }[]> =>
+      (await this.database.manager.query(
+        `WITH journal AS (${JOURNAL_TRADE_UPSERT} RETURNING profit_loss),
+              created AS (INSERT INTO journal_tags (user_id, tag_key, name) SELECT $1, t.* FROM unnest($3::text[], $4::text[]) AS t
+                           WHERE EXISTS (SELECT 1 FROM journal)
+                          ON CONFLICT (user_id, tag_key) DO NOTHING),
+              removed AS (DELETE FROM trade_tags WHERE user_id = $1 AND trade_id = $2 AND tag_key <> ALL($3::text[]) AND EXISTS (SELECT 1 FROM journal)),
+              added AS (INSERT INTO trade_tags (user_id, trade_id, tag_key, profit_loss)
+                        SELECT $1, $2, key, j.profit_loss FROM unnest($3::text[]) AS key CROSS JOIN journal j
+                        ON CONFLICT DO NOTHING),
+              raised AS (${reportVersionRaise('journal')})
+         SELECT ARRAY(SELECT COALESCE(g.name, t.name)
+                        FROM unnest($3::text[], $4::text[]) AS t(key, name)
+                        LEFT JOIN journal_tags g ON g.user_id = $1 AND g.tag_key = t.key
+                       ORDER BY t.key) AS names
+           FROM journal`,
+        [userId, tradeId, tags.map((tag) => tag.key), tags.map((tag) => tag.name)],
+      )) as { names: string[] }[];
+    // The embedded engine runs one statement at a time, so there the statement is all a PUT takes: a
+    // transaction would hold the engine's one connection for five round trips, and tabs tagging at
+    // once waited for each other's. On a server, a PUT on the same trade may commit between this
+    // statement's snapshot and its lock of the journal's row, and the tags it added would not be seen,
+    // so not removed: there the row is locked first, in a transaction, and the statement sees them.
+    const rows =
+      this.database.kind === 'embedded'
+        ? await write()
+        : await this.database.inTransaction(async () => ((await journalTrade(this.database.manager, userId, tradeId)) ? write() : []));
     if (rows.length === 0) return null;
     this.database.afterCommit(() => this.changes.changed(userId));
     return rows[0].names;
@@ -134,7 +142,9 @@ export class SqlTradeJournal extends TradeJournal {
         return null;
       });
     }
-    // One statement, as `setTags` writes tags.
+    // One statement, as `setTags` writes tags, on a server too: a note written meanwhile by another
+    // request is met by the statement's upserts, which wait for its rows and write over them (the last
+    // note wins), where tags it had added would need a fresh snapshot to be removed.
     const rows = (await this.database.manager.query(
       `WITH journal AS (${JOURNAL_TRADE_UPSERT} RETURNING trade_id),
             written AS (${noteUpsert('trade_notes', 'trade_id', 'SELECT $1, $2, $3 FROM journal')}),
