@@ -296,6 +296,19 @@ describe('SqlTradeJournal (real database)', () => {
     expect((await journal.annotations(userId, [id])).get(id)?.tags).toEqual(['later']);
   });
 
+  it("clears a trade's tags and its note, dropping its journal row once nothing is left on it", async () => {
+    const [id] = await store(sale('fill-n', [5], 'fifo'));
+    const journalRows = async () => Number((await database.manager.query(`SELECT count(*) AS n FROM journal_trades WHERE user_id = $1 AND trade_id = $2`, [userId, id]))[0].n);
+    await journal.setTags(userId, id, tags('cleared'));
+    await journal.setNote(userId, id, 'kept a while');
+    expect(await journal.setTags(otherId, id, [])).toBeNull();
+    expect(await journal.setNote(otherId, id, '')).toBe(false);
+    expect(await journal.setTags(userId, id, [])).toEqual([]);
+    expect([await journalOf([id]), await journalRows()]).toEqual([[[[], 'kept a while']], 1]);
+    expect(await journal.setNote(userId, id, '')).toBeNull();
+    expect([await journalOf([id]), await journalRows()]).toEqual([[[[], null]], 0]);
+  });
+
   it('keeps each user to their own trades and tags', async () => {
     const [mine] = await store(sale('fill-d', [10], 'fifo'));
     expect(await journal.setTags(otherId, mine, tags('theirs'))).toBeNull();

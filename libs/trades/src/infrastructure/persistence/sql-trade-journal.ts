@@ -55,14 +55,7 @@ export class SqlTradeJournal extends TradeJournal {
   }
 
   async setTags(userId: number, tradeId: string, tags: readonly TagName[]): Promise<string[] | null> {
-    if (tags.length === 0) {
-      return this.changing(userId, async (manager) => {
-        if (!(await journalTrade(manager, userId, tradeId))) return null;
-        await manager.query(`DELETE FROM trade_tags WHERE user_id = $1 AND trade_id = $2`, [userId, tradeId]);
-        await forgetUnannotated(manager, userId, [tradeId]);
-        return [];
-      });
-    }
+    if (tags.length === 0) return (await this.cleared(userId, tradeId, 'trade_tags')) ? [] : null;
     // One statement: the journal's row of the trade is made (or kept), new tags created, the trade's
     // other tags removed and the missing ones added (the two sets are disjoint), and the report version
     // raised, all only if the user has the trade (else no row comes back). The names answered are
@@ -134,14 +127,7 @@ export class SqlTradeJournal extends TradeJournal {
   }
 
   async setNote(userId: number, tradeId: string, note: string): Promise<StoredNote | null | false> {
-    if (note === '') {
-      return this.changing(userId, async (manager) => {
-        if (!(await journalTrade(manager, userId, tradeId))) return false;
-        await manager.query(`DELETE FROM trade_notes WHERE user_id = $1 AND trade_id = $2`, [userId, tradeId]);
-        await forgetUnannotated(manager, userId, [tradeId]);
-        return null;
-      });
-    }
+    if (note === '') return (await this.cleared(userId, tradeId, 'trade_notes')) ? null : false;
     // One statement, as `setTags` writes tags, on a server too: a note written meanwhile by another
     // request is met by the statement's upserts, which wait for its rows and write over them (the last
     // note wins), where tags it had added would need a fresh snapshot to be removed.
@@ -285,6 +271,19 @@ export class SqlTradeJournal extends TradeJournal {
     return keys.map((_, index) => {
       const row = byIndex.get(index + 1);
       return row === undefined ? { fills: 0, tradeIds: [] } : { fills: row.fills, tradeIds: row.trade_ids };
+    });
+  }
+
+  /**
+   * Removes the trade's tags or its note, in a transaction, and its journal row if nothing is left on
+   * it; false when the user has no such trade.
+   */
+  private async cleared(userId: number, tradeId: string, table: 'trade_tags' | 'trade_notes'): Promise<boolean> {
+    return this.changing(userId, async (manager) => {
+      if (!(await journalTrade(manager, userId, tradeId))) return false;
+      await manager.query(`DELETE FROM ${table} WHERE user_id = $1 AND trade_id = $2`, [userId, tradeId]);
+      await forgetUnannotated(manager, userId, [tradeId]);
+      return true;
     });
   }
 
