@@ -6,6 +6,7 @@ import { Database, MIGRATIONS } from '@app/persistence';
 import { loadConfig } from '@app/shared';
 import { Decimal } from '@app/shared/domain';
 import { migrateAgain } from '../../../../../test/support/migrations.js';
+import { waitUntil } from '../../../../../test/support/service.js';
 import { createTestDatabase, serverDatabaseUrl, type TestDatabase } from '../../../../../test/support/test-database.js';
 import type { AccountLedger, LedgerTrade } from '../../application/trade-ledger.port.js';
 import { JournalService } from '../../application/journal.service.js';
@@ -18,14 +19,6 @@ import { SqlTradeJournal } from './sql-trade-journal.js';
 import { SqlTradeLedger } from './sql-trade-ledger.js';
 
 const d = (text: string) => Decimal.parse(text);
-
-/** Resolves once `done` answers true (asked every 10 ms), failing after 10 s. */
-async function waitUntil(done: () => Promise<boolean>): Promise<void> {
-  for (const started = Date.now(); !(await done()); ) {
-    if (Date.now() - started > 10_000) throw new Error('waited 10 s in vain');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** A sale of `shares` closing fill `fill` on 2025-03-10, as one trade per lot of `lots` shares. */
 function sale(fill: string, lots: readonly number[], source: 'fifo' | 'broker'): LedgerTrade[] {
@@ -287,7 +280,7 @@ describe('SqlTradeJournal (real database)', () => {
       setting = journal.setTags(userId, id, tags('later'));
       // On a server the PUT's statements are under way on another connection, waiting for the row;
       // the embedded engine's one connection is the other request's until it commits.
-      if (database.kind === 'server') await waitUntil(async () => (await database.manager.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).length > 0);
+      if (database.kind === 'server') await waitUntil(async () => (await database.manager.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).length > 0, 10_000);
       await meanwhile.commitTransaction();
     } finally {
       await meanwhile.release();

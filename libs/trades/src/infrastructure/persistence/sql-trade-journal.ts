@@ -307,8 +307,7 @@ function noteUpsert(table: 'trade_notes' | 'day_notes', key: 'trade_id' | 'day',
 
 /** Makes sure the journal has a row for the user's trade (locked for this transaction); false when the user has no such trade. */
 async function journalTrade(manager: Manager, userId: number, tradeId: string): Promise<boolean> {
-  const rows = (await manager.query(`${JOURNAL_TRADE_UPSERT} RETURNING trade_id`, [userId, tradeId],
-  )) as unknown[];
+  const rows = (await manager.query(`${JOURNAL_TRADE_UPSERT} RETURNING trade_id`, [userId, tradeId])) as unknown[];
   return rows.length > 0;
 }
 
