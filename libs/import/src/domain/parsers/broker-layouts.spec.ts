@@ -87,6 +87,22 @@ const CASES: readonly Case[] = [
     open: [['AAPL', '3', '555.30', '2024-01-03']],
     skipped: ['IBKR Equity and Index Options trade', 'IBKR withholding tax', 'IBKR deposit or withdrawal'],
   },
+  {
+    file: 'td-ameritrade/transactions.csv',
+    layout: 'td-ameritrade-transactions',
+    rows: 16,
+    // Oldest first: the MSFT day trade's purchase is the upper line. Amounts net of the REG FEE.
+    trades: [['AAPL', 'fifo', '10', '-150.04'], ['AAPL', 'fifo', '2', '-10.21'], ['TSLA', 'fifo', '5', '28.48'], ['MSFT', 'fifo', '10', '9.94'], ['NVDA', 'fifo', '20', '700.00']],
+    dividends: [['AAPL', '2.40']],
+    open: [['AAPL', '3', '525.30', '2024-03-04']],
+    skipped: [
+      'TD Ameritrade CLIENT REQUESTED ELECTRONIC FUNDING RECEIPT',
+      'TD Ameritrade FREE BALANCE INTEREST ADJUSTMENT',
+      'TD Ameritrade option trade',
+      'TD Ameritrade MONEY MARKET PURCHASE',
+      'TD Ameritrade CASH ALTERNATIVES INCOME',
+    ],
+  },
 ];
 
 describe('broker layouts (docs/formats.md): each example gives the trades, dividends and open lots a hand computes', () => {
@@ -153,6 +169,21 @@ describe('broker layouts (docs/formats.md): each example gives the trades, divid
     // Read as if newest first, the sale would come before the purchase that it closes.
     const asIfNewestFirst = transactions.map((tx) => transactionWith(tx, { dayOrder: undefined }));
     expect(matchTrades(asIfNewestFirst, lots ?? []).warnings.length).toBeGreaterThan(0);
+  });
+
+  it('reads a TD Ameritrade file listed newest first too, and refuses a trade it cannot read', () => {
+    const text = fixture('td-ameritrade/transactions.csv').toString('utf8');
+    const [header, ...rest] = text.trimEnd().split('\n');
+    const end = rest.pop() as string;
+    const reversed = [header, ...rest.reverse(), end].join('\n');
+    const trades = (content: string) =>
+      matchTrades(parseTransactionsFile('td.csv', content).transactions, []).trades.map((t) => [t.symbol, t.side, t.openDate, t.closeDate, t.totalProfitLoss.toFixed(2)]);
+    expect(trades(reversed)).toEqual(trades(text));
+    expect(parseTransactionsFile('td.csv', reversed).transactions.every((tx) => tx.dayOrder === undefined)).toBe(true);
+    expect(() => parseTransactionsFile('td.csv', `${header}\n01/03/2024,1,Bought 10 AAPL @ 185,,AAPL,185.00,0.00,-1850.00,,,,`)).toThrow(
+      /^td\.csv, line 2: column 'QUANTITY'.*a trade needs a number of shares/,
+    );
+    expect(() => parseTransactionsFile('td.csv', `${header}\n02/15/2024,2,ORDINARY DIVIDEND (AAPL),,,,,2.40,,,,`)).toThrow(/^td\.csv, line 2: column 'SYMBOL'/);
   });
 
   it('refuses a row it cannot read, naming the file, line and column', () => {

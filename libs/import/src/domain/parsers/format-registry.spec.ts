@@ -78,6 +78,7 @@ describe('the bad fixtures', () => {
       'Webull Orders Records',
       'Tastytrade Transactions',
       'Vanguard Brokerage Transactions',
+      'TD Ameritrade Transactions',
     ]);
   });
 });

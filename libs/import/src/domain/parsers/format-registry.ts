@@ -20,6 +20,7 @@ import { schwabGainsSummaryFormat } from './schwab-gains-summary.format.js';
 import { schwabLotDetailsFormat } from './schwab-lot-details.format.js';
 import { schwabTransactionsFormat } from './schwab-transactions.format.js';
 import { tastytradeTransactionsFormat } from './tastytrade-transactions.format.js';
+import { tdAmeritradeTransactionsFormat } from './td-ameritrade-transactions.format.js';
 import { vanguardTransactionsFormat } from './vanguard-transactions.format.js';
 import { webullOrdersFormat } from './webull-orders.format.js';
 
@@ -157,6 +158,7 @@ export const brokerageFormats = new FormatRegistry([
   webullOrdersFormat,
   tastytradeTransactionsFormat,
   vanguardTransactionsFormat,
+  tdAmeritradeTransactionsFormat,
 ]);
 
 export function parseBrokerageFile(
