@@ -4,6 +4,7 @@ import { transactionWith } from '../broker-transaction.js';
 import { matchTrades } from '../hybrid-matcher.js';
 import { ImportFileError } from '../import.errors.js';
 import { unknownActionWarnings } from '../unknown-actions.js';
+import { random } from '../../../../../test/support/random.js';
 import { brokerageFormats, parseRealizedLotsFile, parseTransactionsFile } from './format-registry.js';
 
 const fixture = (name: string): Buffer => readFileSync(path.resolve(process.cwd(), 'test/fixtures', name));
@@ -26,6 +27,9 @@ interface Case {
 // The same account in each broker's words (docs/formats.md): AAPL 10 @ 185 and 5 @ 175.10, 12 sold at
 // 170; NVDA bought and sold (before or after a 10-for-1 split, where the layout writes splits); a
 // dividend of $2.40 where the layout carries dividends; a short or a day trade where it shows one.
+/** Cells a broken or hostile file may hold where a figure, a date, a symbol or an action was. */
+const HOSTILE_CELLS = ['', ' ', '--', '-', '()', '0', '-0', '1e309', 'NaN', '9'.repeat(40), '$1,234.56.78', '02/30/2024', '12/31/9999', '<b>', '"', '\u0000', '🙂', 'Sold Short', 'Bought To Cover', 'Sell', 'Buy to Cover', 'Stock Split', 'ORDINARY DIVIDEND (X)', 'A B C'];
+
 const CASES: readonly Case[] = [
   {
     account: 'XXXX5678',
@@ -184,6 +188,30 @@ describe('broker layouts (docs/formats.md): each example gives the trades, divid
       /^td\.csv, line 2: column 'QUANTITY'.*a trade needs a number of shares/,
     );
     expect(() => parseTransactionsFile('td.csv', `${header}\n02/15/2024,2,ORDINARY DIVIDEND (AAPL),,,,,2.40,,,,`)).toThrow(/^td\.csv, line 2: column 'SYMBOL'/);
+  });
+
+  it("reads every example with any one cell made hostile, or refuses it naming the file and line: never another error", () => {
+    const next = random(20261207);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
+    for (const { file } of CASES) {
+      const lines = fixture(file).toString('utf8').split('\n');
+      const header = lines.findIndex((line) => line.split(',').length > 4);
+      const rows = lines.map((line, index) => ({ index, cells: line.split(',') })).filter(({ index, cells }) => index > header && cells.length > 4);
+      // Every hostile value in every column, each in a row picked at random.
+      for (let column = 0; column < lines[header].split(',').length; column += 1) {
+        for (const value of HOSTILE_CELLS) {
+          const { index: at, cells: written } = pick(rows);
+          const cells = written.map((cell, index) => (index === column ? value : cell));
+          const changed = lines.map((line, index) => (index === at ? cells.join(',') : line)).join('\n');
+          try {
+            matchTrades(parseTransactionsFile(file, changed).transactions, []);
+          } catch (error) {
+            if (!(error instanceof ImportFileError)) throw new Error(`${file}, line ${at + 1} as ${JSON.stringify(cells)}: ${String(error)}`, { cause: error });
+            expect(error.message.startsWith(`${file}, line `)).toBe(true);
+          }
+        }
+      }
+    }
   });
 
   it('refuses a row it cannot read, naming the file, line and column', () => {
