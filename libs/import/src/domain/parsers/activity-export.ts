@@ -20,11 +20,11 @@ function isNote(row: CsvRow): boolean {
 }
 
 /** How a layout's rows are read beyond the row itself. */
-export interface ActivityExportOptions {
+export interface ActivityExportOptions<K extends string = string> {
   /** The layout lists a day oldest first (its rows get a `dayOrder`); the default is newest first. */
   readonly oldestFirst?: boolean;
-  /** A pass over the whole file after its rows are read (what one row cannot tell, such as a cover). */
-  readonly complete?: (transactions: BrokerTransaction[]) => BrokerTransaction[];
+  /** A pass over the whole file after its rows are read (what one row cannot tell, such as a cover), given the file's columns. */
+  readonly complete?: (transactions: BrokerTransaction[], layout: ColumnLayout<K>) => BrokerTransaction[];
   /** The column naming each row's account (a file of one account: several are refused). */
   readonly accountColumn?: string;
   /** The account a title line names (`For Account:,####5678`). */
@@ -85,7 +85,7 @@ export function* parseActivityExport<K extends string>(
   { fileName, titles = [], header, rows }: FormatInput,
   specs: Readonly<Record<K, ColumnSpec>>,
   read: (reader: RowReader<K>) => BrokerTransaction,
-  options: ActivityExportOptions = {},
+  options: ActivityExportOptions<K> = {},
 ): Steps<ParsedTransactionsFile> {
   const layout = ColumnLayout.of(specs, header.cells);
   if (!layout) {
@@ -102,12 +102,12 @@ export function* parseActivityExport<K extends string>(
         throw ImportFileError.malformedCsv(fileName, reader.line, `the file holds several accounts (${[...accounts].join(', ')}); export one account per file`);
       }
     }
-    return packedTransaction(transaction, { dayOrder: options.oldestFirst ? -transaction.line : undefined });
+    return packedTransaction(transaction, { dayOrder: transaction.dayOrder ?? (options.oldestFirst ? -transaction.line : undefined) });
   });
   if (transactions.length === 0) {
     throw new ImportFileError('IMPORT_NO_DATA_ROWS', fileName, header.line, 'no activity after the header');
   }
-  const complete = options.complete?.(transactions) ?? transactions;
+  const complete = options.complete?.(transactions, layout) ?? transactions;
   const titled = options.accountTitle === undefined ? undefined : titles.map((title) => accountTitleOf(title.cells, options.accountTitle as RegExp)).find((number) => number !== undefined);
   const accountNumber = [...accounts][0] ?? titled;
   return { kind: 'transactions', format: info, fileName, headerLine: header.line, dataRows: complete.length, transactions: complete, ...(accountNumber === undefined ? {} : { accountNumber }) };
@@ -143,7 +143,7 @@ export function activityExportFormat<K extends string>(
   broker: string,
   specs: Readonly<Record<K, ColumnSpec>>,
   read: (reader: RowReader<K>) => BrokerTransaction,
-  options: ActivityExportOptions = {},
+  options: ActivityExportOptions<K> = {},
 ): BrokerageFormat {
   return {
     ...info,

@@ -107,6 +107,18 @@ const CASES: readonly Case[] = [
       'TD Ameritrade CASH ALTERNATIVES INCOME',
     ],
   },
+  {
+    account: 'XY000001',
+    file: 'executions-template/executions.csv',
+    layout: 'executions-template',
+    rows: 11,
+    // TradeNote's template: the MSFT sale listed above its purchase comes after it by their times; the
+    // NVDA sale without Net Proceeds is its shares times its price.
+    trades: [['AAPL', 'fifo', '10', '-150.04'], ['AAPL', 'fifo', '2', '-10.21'], ['TSLA', 'fifo', '5', '28.48'], ['MSFT', 'fifo', '10', '9.94'], ['NVDA', 'fifo', '20', '700.00']],
+    dividends: [['AAPL', '2.40']],
+    open: [['AAPL', '3', '525.30', '2024-03-04']],
+    skipped: ['Template execution in EUR'],
+  },
 ];
 
 describe('broker layouts (docs/formats.md): each example gives the trades, dividends and open lots a hand computes', () => {
@@ -188,6 +200,26 @@ describe('broker layouts (docs/formats.md): each example gives the trades, divid
       /^td\.csv, line 2: column 'QUANTITY'.*a trade needs a number of shares/,
     );
     expect(() => parseTransactionsFile('td.csv', `${header}\n02/15/2024,2,ORDINARY DIVIDEND (AAPL),,,,,2.40,,,,`)).toThrow(/^td\.csv, line 2: column 'SYMBOL'/);
+  });
+
+  it('reads a hand-made executions file: the fewest columns, times with AM/PM, amounts from shares, price and fees', () => {
+    const trades = (text: string) => {
+      const result = matchTrades(parseTransactionsFile('mine.csv', text).transactions, []);
+      expect(result.warnings).toEqual([]);
+      return result.trades.map((t) => [t.symbol, t.side, t.volume.toString(), t.totalProfitLoss.toFixed(2)]);
+    };
+    const timed = ['Date,Symbol,Side,Quantity,Price,Fees,Time', '2024-05-23,MSFT,Sell,10,421,0.06,10:09:51 AM', '2024-05-23,MSFT,Buy,10,420,,10:09:21 AM'];
+    const short = ['2024-05-23,AAPL,Cover,1,199,1.00,1:00 PM', '2024-05-23,AAPL,Short,1,200,,12:30:00 PM'];
+    expect(trades([...timed, ...short].join('\n'))).toEqual([['MSFT', 'long', '10', '9.94'], ['AAPL', 'short', '1', '0.00']]);
+    // Without times a day is in file order, oldest first.
+    expect(trades('Date,Symbol,Side,Qty,Price\n05/23/2024,MSFT,B,10,420\n05/23/2024,MSFT,S,10,421')).toEqual([['MSFT', 'long', '10', '10.00']]);
+    expect(() => parseTransactionsFile('mine.csv', `${timed[0]}\n2024-05-23,MSFT,Sell,10,421,,25:00`)).toThrow(/^mine\.csv, line 2: column 'Time'.*not a time of day/);
+    expect(() => parseTransactionsFile('mine.csv', `${timed[0]}\n2024-05-23,MSFT,Hold,10,421,,10:00`)).toThrow(/^mine\.csv, line 2: column 'Side'.*unknown Side 'Hold'/);
+    expect(() => parseTransactionsFile('mine.csv', `${timed[0]}\n2024-05-23,MSFT,Sell,10,421,,`)).toThrow(/^mine\.csv, line 2: column 'Time'/);
+    expect(() => parseTransactionsFile('mine.csv', 'Date,Symbol,Side,Qty,Price,Amount\n05/23/2024,MSFT,B,10,420,4200')).toThrow(/^mine\.csv, line 2: column 'Amount'.*negative/);
+    // The day order is the time (its second, then the row's place in that second): comparable between files.
+    const orders = parseTransactionsFile('mine.csv', [...timed, '2024-05-23,MSFT,Buy,1,420,,10:09:21 AM'].join('\n')).transactions.map((tx) => tx.dayOrder);
+    expect(orders).toEqual([-36591000, -36561000, -36561001]);
   });
 
   it("reads every example with any one cell made hostile, or refuses it naming the file and line: never another error", () => {

@@ -154,6 +154,11 @@ export class RowReader<K extends string> {
     return rowCellsJson(this.row);
   }
 
+  /** True when the file has the column. */
+  has(key: K): boolean {
+    return this.layout.has(key);
+  }
+
   /** The cell trimmed; '' when empty or the column is absent. */
   text(key: K): string {
     const index = this.layout.index(key);

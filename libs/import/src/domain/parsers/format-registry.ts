@@ -12,6 +12,7 @@ import type {
 import { decodeCsvHead, decodeCsvPieces, decodeCsvText, forgetDecodedCsvText, readCsvRows, streamCsvRows, textHead, type CsvContent, type CsvRow, type TextPieces } from './csv-text.js';
 import type { SeenDays } from './file-days.js';
 import { etradeTransactionsFormat } from './etrade-transactions.format.js';
+import { executionsTemplateFormat } from './executions-template.format.js';
 import { fidelityHistoryFormat } from './fidelity-history.format.js';
 import { fidelityRealizedLotsFormat } from './fidelity-realized-lots.format.js';
 import { ibkrActivityStatementFormat, ibkrFlexTradesFormat } from './interactive-brokers.format.js';
@@ -159,6 +160,8 @@ export const brokerageFormats = new FormatRegistry([
   tastytradeTransactionsFormat,
   vanguardTransactionsFormat,
   tdAmeritradeTransactionsFormat,
+  // Last: its few columns are a subset of what a broker's own layout may have.
+  executionsTemplateFormat,
 ]);
 
 export function parseBrokerageFile(
