@@ -249,7 +249,7 @@ function BrokerUploadForm({ onFinished }: { onFinished: () => void }) {
   return (
     <Section title="Upload from any broker">
       <p>
-        Fidelity, Interactive Brokers, Robinhood, E*TRADE, Webull, Tastytrade, Vanguard, TD Ameritrade or Schwab (any other broker: its executions in the template's columns, see the API's formats): drop the CSV files your broker exports (a
+        Fidelity, Interactive Brokers, Robinhood, E*TRADE, Webull, Tastytrade, Vanguard, TD Ameritrade, Firstrade or Schwab (any other broker: its executions in the template's columns, see the API's formats): drop the CSV files your broker exports (a
         transaction history, and its realized gain/loss lots where the broker gives them; several accounts at once are fine). Each file&apos;s
         broker is recognised from its content.
       </p>

@@ -1,5 +1,5 @@
 import { Decimal } from '@app/shared/domain';
-import { packedTransaction, type BrokerTransaction } from '../broker-transaction.js';
+import { packedTransaction, transactionWith, type BrokerTransaction } from '../broker-transaction.js';
 import { ImportFileError } from '../import.errors.js';
 import { ROWS_PER_TURN, type Steps } from '../turns.js';
 import type { BrokerageFormat, FormatInfo, FormatInput, ParsedTransactionsFile } from './brokerage-format.js';
@@ -157,4 +157,21 @@ export function activityExportFormat<K extends string>(
 /** A broker's name for a row the import keeps but counts toward nothing (docs/formats.md). */
 export function otherActivity(broker: string, what: string): string {
   return `${broker} ${what.trim().replace(/\s+/g, ' ')}`;
+}
+
+/**
+ * For a layout whose files may list either way: each row's day order as its file runs, newest first
+ * when the first row's day is later than the last's, oldest first when it is earlier, and as
+ * `oldestFirstInOneDay` says when the file holds one day.
+ */
+export function inFileDirection(oldestFirstInOneDay: boolean): (transactions: BrokerTransaction[]) => BrokerTransaction[] {
+  return (transactions) => {
+    const first = transactions[0].date;
+    const last = transactions[transactions.length - 1].date;
+    const oldestFirst = first === last ? oldestFirstInOneDay : first < last;
+    return transactions.map((tx) => {
+      const dayOrder = oldestFirst ? -tx.line : undefined;
+      return tx.dayOrder === dayOrder ? tx : transactionWith(tx, { dayOrder });
+    });
+  };
 }

@@ -108,6 +108,16 @@ const CASES: readonly Case[] = [
     ],
   },
   {
+    file: 'firstrade/history.csv',
+    layout: 'firstrade-history',
+    rows: 12,
+    // Newest first: the MSFT day trade's sale is the upper line. The May reinvestment bought 0.012 shares.
+    trades: [['AAPL', 'fifo', '10', '-150.04'], ['AAPL', 'fifo', '2', '-10.21'], ['MSFT', 'fifo', '10', '9.94'], ['NVDA', 'fifo', '20', '700.00']],
+    dividends: [['AAPL', '2.40']],
+    open: [['AAPL', '3', '525.30', '2024-03-04'], ['AAPL', '0.012', '2.27', '2024-05-16']],
+    skipped: ['Firstrade option trade', 'Firstrade Interest', 'Firstrade Other'],
+  },
+  {
     account: 'XY000001',
     file: 'executions-template/executions.csv',
     layout: 'executions-template',
@@ -220,6 +230,21 @@ describe('broker layouts (docs/formats.md): each example gives the trades, divid
     // The day order is the time (its second, then the row's place in that second): comparable between files.
     const orders = parseTransactionsFile('mine.csv', [...timed, '2024-05-23,MSFT,Buy,1,420,,10:09:21 AM'].join('\n')).transactions.map((tx) => tx.dayOrder);
     expect(orders).toEqual([-36591000, -36561000, -36561001]);
+  });
+
+  it("reads a Firstrade trade's amount by its action, or from its shares and price; a file of one day newest first", () => {
+    const header = 'Symbol,Quantity,Price,Action,Description,TradeDate,SettledDate,Interest,Amount,Commission,Fee,CUSIP,RecordType';
+    const sale = 'MSFT,-10,421.00,SELL,MICROSOFT CORP,2024-05-23,2024-05-24,0.00,4209.94,0.00,0.06,594918104,Trade';
+    // The purchase's amount written without its sign.
+    const purchase = 'MSFT,10,420.00,BUY,MICROSOFT CORP,2024-05-23,2024-05-24,0.00,4200.00,0.00,0.00,594918104,Trade';
+    const trades = (text: string) => {
+      const result = matchTrades(parseTransactionsFile('fr.csv', text).transactions, []);
+      expect(result.warnings).toEqual([]);
+      return result.trades.map((t) => [t.symbol, t.side, t.costBasis.toFixed(2), t.proceeds.toFixed(2), t.totalProfitLoss.toFixed(2)]);
+    };
+    const expected = [['MSFT', 'long', '4200.00', '4209.94', '9.94']];
+    expect(trades([header, sale, purchase].join('\n'))).toEqual(expected);
+    expect(trades([header, sale.replace('4209.94', ''), purchase.replace('4200.00', '0.00')].join('\n'))).toEqual(expected);
   });
 
   it("reads every example with any one cell made hostile, or refuses it naming the file and line: never another error", () => {

@@ -79,6 +79,7 @@ describe('the bad fixtures', () => {
       'Tastytrade Transactions',
       'Vanguard Brokerage Transactions',
       'TD Ameritrade Transactions',
+      'Firstrade Account History',
       'Trade executions template',
     ]);
   });

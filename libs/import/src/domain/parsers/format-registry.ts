@@ -14,6 +14,7 @@ import type { SeenDays } from './file-days.js';
 import { etradeTransactionsFormat } from './etrade-transactions.format.js';
 import { executionsTemplateFormat } from './executions-template.format.js';
 import { fidelityHistoryFormat } from './fidelity-history.format.js';
+import { firstradeHistoryFormat } from './firstrade-history.format.js';
 import { fidelityRealizedLotsFormat } from './fidelity-realized-lots.format.js';
 import { ibkrActivityStatementFormat, ibkrFlexTradesFormat } from './interactive-brokers.format.js';
 import { robinhoodActivityFormat } from './robinhood-activity.format.js';
@@ -160,6 +161,7 @@ export const brokerageFormats = new FormatRegistry([
   tastytradeTransactionsFormat,
   vanguardTransactionsFormat,
   tdAmeritradeTransactionsFormat,
+  firstradeHistoryFormat,
   // Last: its few columns are a subset of what a broker's own layout may have.
   executionsTemplateFormat,
 ]);

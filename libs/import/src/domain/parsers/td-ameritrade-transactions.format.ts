@@ -1,6 +1,6 @@
 import type { BrokerTransaction } from '../broker-transaction.js';
-import { classifyAction, isTradeKind, transactionWith } from '../broker-transaction.js';
-import { activityExportFormat, activityRow, chargesOf, otherActivity } from './activity-export.js';
+import { classifyAction, isTradeKind } from '../broker-transaction.js';
+import { activityExportFormat, activityRow, chargesOf, inFileDirection, otherActivity } from './activity-export.js';
 import type { BrokerageFormat } from './brokerage-format.js';
 import { column, FIGURE_LIMITS, type RowReader } from './csv-columns.js';
 
@@ -48,12 +48,13 @@ const INFO = { id: 'td-ameritrade-transactions', label: 'TD Ameritrade Transacti
  * action in the description's words (`Bought 100 AAPL @ 150.00`, `Sold Short …`, `ORDINARY DIVIDEND
  * (AAPL)`), quantities unsigned, `AMOUNT` signed and net of the commission and the fees, dates
  * `MM/DD/YYYY`, and `***END OF FILE***` after the last row. The file lists oldest first; one that
- * lists newest first (its first day later than its last) is read so. Options, money-market sweeps, transfers, interest and dividend
- * reinvestments are kept and reported. No account number and no lot details: every trade is FIFO.
+ * lists newest first (its first day later than its last) is read so. Options, money-market sweeps,
+ * transfers, interest and dividend reinvestments are kept and reported. No account number and no lot
+ * details: every trade is FIFO.
  */
 export const tdAmeritradeTransactionsFormat: BrokerageFormat = activityExportFormat(INFO, 'TD Ameritrade', COLUMNS, readTransaction, {
   oldestFirst: true,
-  complete: inFileOrder,
+  complete: inFileDirection(true),
 });
 
 function readTransaction(reader: RowReader<Column>): BrokerTransaction {
@@ -95,10 +96,4 @@ function readTransaction(reader: RowReader<Column>): BrokerTransaction {
 function keptAs(description: string): string {
   const words = description.split(/[(~]|\s\d/)[0].trim();
   return (words === '' ? 'entry' : words).replace(PAYOUT_WORDS, 'INCOME');
-}
-
-/** The rows with their day order as the file lists them: oldest first, unless its first day is later than its last. */
-function inFileOrder(transactions: BrokerTransaction[]): BrokerTransaction[] {
-  const newestFirst = transactions[0].date > transactions[transactions.length - 1].date;
-  return newestFirst ? transactions.map((tx) => transactionWith(tx, { dayOrder: undefined })) : transactions;
 }
