@@ -210,6 +210,12 @@ describe('broker layouts (docs/formats.md): each example gives the trades, divid
       /^td\.csv, line 2: column 'QUANTITY'.*a trade needs a number of shares/,
     );
     expect(() => parseTransactionsFile('td.csv', `${header}\n02/15/2024,2,ORDINARY DIVIDEND (AAPL),,,,,2.40,,,,`)).toThrow(/^td\.csv, line 2: column 'SYMBOL'/);
+    // A stock whose ticker reads like an option's word is a stock; an option's description is an option.
+    const rows = (...lines: string[]) => parseTransactionsFile('td.csv', [header, ...lines].join('\n')).transactions.map((tx) => tx.action);
+    expect(rows('01/03/2024,3,Bought 100 CALL @ 5,100,CALL,5.00,0.00,-500.00,,,,', '01/04/2024,4,Bought 1 AAPL Jan 19 2024 190.0 Call @ 2.5,1,AAPL_011924C190,2.50,0.65,-250.65,,,,')).toEqual([
+      'Buy',
+      'TD Ameritrade option trade',
+    ]);
   });
 
   it('reads a hand-made executions file: the fewest columns, times with AM/PM, amounts from shares, price and fees', () => {

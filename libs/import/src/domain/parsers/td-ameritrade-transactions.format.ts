@@ -40,6 +40,9 @@ const OPTION = /\b(call|put|to open|to close|contracts?)\b/i;
 /** Words that would make a row kept for the record read as a dividend (`CASH ALTERNATIVES DIVIDENDS`, `DIVIDEND REINVESTMENT`). */
 const PAYOUT_WORDS = /\b(dividends?|distributions?|capital gains?|cap gains?|div)\b/gi;
 
+/** The most of a description a kept row's action word takes. */
+const KEPT_WORDS = 60;
+
 const INFO = { id: 'td-ameritrade-transactions', label: 'TD Ameritrade Transactions' };
 
 /**
@@ -62,14 +65,15 @@ function readTransaction(reader: RowReader<Column>): BrokerTransaction {
   const description = reader.requiredText('description', 'every entry has a description');
   const written = reader.text('symbol');
   const mapped = ACTIONS.find(([words]) => words.test(description))?.[1];
-  const option = OPTION.test(description) || /\s/.test(written);
+  // The symbol's own word left out: a stock may be named like an option's words (ticker CALL).
+  const option = OPTION.test(description.split(/\s+/).filter((word) => word.toUpperCase() !== written.toUpperCase()).join(' ')) || /\s/.test(written);
   const action = mapped === undefined || (option && isTradeKind(classifyAction(mapped))) ? otherActivity('TD Ameritrade', option ? 'option trade' : keptAs(description)) : mapped;
   const kind = classifyAction(action);
   const symbol = kind === 'other' ? reader.symbol('symbol', false) : reader.symbol('symbol', true);
   const quantity = reader.number('quantity');
   const amount = reader.number('amount');
   if (isTradeKind(kind)) {
-    if (symbol === '') throw reader.missing('symbol', `a ${description.split(' ')[0]} needs a symbol`);
+    if (symbol === '') throw reader.missing('symbol', 'a trade needs a symbol');
     if (quantity === null || quantity.isZero()) throw reader.missing('quantity', 'a trade needs a number of shares');
     if (amount === null) throw reader.missing('amount', 'a trade needs its amount');
   }
@@ -80,7 +84,7 @@ function readTransaction(reader: RowReader<Column>): BrokerTransaction {
     action,
     kind,
     symbol,
-    description: reader.sharedText('description'),
+    description,
     quantity: quantity === null ? null : quantity.abs(),
     price: reader.number('price'),
     fees: fees === null ? null : fees.abs(),
@@ -94,6 +98,6 @@ function readTransaction(reader: RowReader<Column>): BrokerTransaction {
  * as `INCOME` so that none of them reads as a dividend (`CASH ALTERNATIVES INCOME`).
  */
 function keptAs(description: string): string {
-  const words = description.split(/[(~]|\s\d/)[0].trim();
+  const words = description.split(/[(~]|\s\d/)[0].trim().slice(0, KEPT_WORDS);
   return (words === '' ? 'entry' : words).replace(PAYOUT_WORDS, 'INCOME');
 }
