@@ -191,7 +191,7 @@ export class UploadController {
     summary: "Import any broker's files, detected from their content: a stream of progress lines, then success (with what was detected) or error",
     description:
       'Up to six files in the `files` field: transaction histories of any layout `GET /api/import/formats` lists, each with its broker\'s realized lots where it gives them (without them every trade is FIFO). ' +
-      'Each history goes to the account it carries (Interactive Brokers, Vanguard, E*TRADE, the executions template), else to the `account` field\'s, else to the profile\'s; all files are imported or none. ' +
+      'Each history goes to the account it carries (Interactive Brokers, Vanguard, E*TRADE, thinkorswim, the executions template), else to the `account` field\'s, else to the profile\'s; all files are imported or none. ' +
       'The same NDJSON lines as `POST /api/upload-csv`; the success line adds `detected`.',
   })
   @ApiConsumes('multipart/form-data')

@@ -118,6 +118,17 @@ const CASES: readonly Case[] = [
     skipped: ['Firstrade option trade', 'Firstrade Interest', 'Firstrade Other'],
   },
   {
+    account: '00XXXXX78',
+    file: 'thinkorswim/account-statement.csv',
+    layout: 'thinkorswim-statement',
+    rows: 13,
+    // The Trade History's Pos Effect makes the TSLA sale a short and its purchase a cover; fees are the Misc Fees.
+    trades: [['AAPL', 'fifo', '10', '-150.04'], ['AAPL', 'fifo', '2', '-10.21'], ['TSLA', 'fifo', '5', '28.48'], ['MSFT', 'fifo', '10', '9.94'], ['NVDA', 'fifo', '20', '700.00']],
+    dividends: [['AAPL', '2.40']],
+    open: [['AAPL', '3', '525.30', '2024-03-04']],
+    skipped: ['thinkorswim FND entry', 'thinkorswim MISC entry', 'thinkorswim trade of another instrument'],
+  },
+  {
     account: 'XY000001',
     file: 'executions-template/executions.csv',
     layout: 'executions-template',
@@ -251,6 +262,40 @@ describe('broker layouts (docs/formats.md): each example gives the trades, divid
     const expected = [['MSFT', 'long', '4200.00', '4209.94', '9.94']];
     expect(trades([header, sale, purchase].join('\n'))).toEqual(expected);
     expect(trades([header, sale.replace('4209.94', ''), purchase.replace('4200.00', '0.00')].join('\n'))).toEqual(expected);
+  });
+
+  it("pairs thinkorswim's fills of one key with the Trade History's in time order; a fill it does not list is a plain sale", () => {
+    const statement = (cash: string[], fills: string[]) =>
+      [
+        'Cash Balance',
+        'DATE,TIME,TYPE,REF #,DESCRIPTION,Misc Fees,Commissions & Fees,AMOUNT,BALANCE',
+        ...cash,
+        'Account Trade History',
+        ',Exec Time,Spread,Side,Qty,Pos Effect,Symbol,Type,Price,Net Price,Order Type',
+        ...fills,
+      ].join('\n');
+    const cash = [
+      '7/14/26,09:00:00,TRD,="1",BOT +100 XYZ @9.00,,,-900.00,0',
+      '7/14/26,10:00:00,TRD,="2",SOLD -100 XYZ @10.00,,,1000.00,0',
+      '7/14/26,11:00:00,TRD,="3",SOLD -100 XYZ @10.00,,,1000.00,0',
+      '7/14/26,12:00:00,TRD,="4",BOT +100 XYZ @9.00,,,-900.00,0',
+      '7/14/26,13:00:00,DIV,="5",ORDINARY DIVIDEND,,,1.00,0',
+      '7/14/26,14:00:00,DIVIDEND,="6",PAID,,,1.00,0',
+    ];
+    // Newest first, as the statement lists them: the later sale opened a short that the later purchase covered.
+    const fills = [
+      ',7/14/26 12:00:00,STOCK,BUY,+100,TO CLOSE,XYZ,STOCK,9.00,9.00,LMT',
+      ',7/14/26 11:00:00,STOCK,SELL,-100,TO OPEN,XYZ,STOCK,10.00,10.00,LMT',
+      ',7/14/26 10:00:00,STOCK,SELL,-100,TO CLOSE,XYZ,STOCK,10.00,10.00,LMT',
+      ',7/14/26 09:00:00,STOCK,BUY,+100,TO OPEN,XYZ,STOCK,9.00,9.00,LMT',
+    ];
+    const actions = (text: string) => parseTransactionsFile('statement.csv', text).transactions.map((tx) => tx.action);
+    expect(actions(statement(cash, fills))).toEqual(['Buy', 'Sell', 'Sell Short', 'Buy to Cover', 'thinkorswim payout without a symbol', 'thinkorswim entry']);
+    expect(matchTrades(parseTransactionsFile('statement.csv', statement(cash, fills)).transactions, []).trades.map((t) => [t.side, t.totalProfitLoss.toFixed(2)])).toEqual([
+      ['long', '100.00'],
+      ['short', '100.00'],
+    ]);
+    expect(actions(statement(cash.slice(0, 2), []))).toEqual(['Buy', 'Sell']);
   });
 
   it("reads every example with any one cell made hostile, or refuses it naming the file and line: never another error", () => {

@@ -80,6 +80,7 @@ describe('the bad fixtures', () => {
       'Vanguard Brokerage Transactions',
       'TD Ameritrade Transactions',
       'Firstrade Account History',
+      'thinkorswim Account Statement',
       'Trade executions template',
     ]);
   });

@@ -22,6 +22,7 @@ import { schwabGainsSummaryFormat } from './schwab-gains-summary.format.js';
 import { schwabLotDetailsFormat } from './schwab-lot-details.format.js';
 import { schwabTransactionsFormat } from './schwab-transactions.format.js';
 import { tastytradeTransactionsFormat } from './tastytrade-transactions.format.js';
+import { thinkorswimStatementFormat } from './thinkorswim-statement.format.js';
 import { tdAmeritradeTransactionsFormat } from './td-ameritrade-transactions.format.js';
 import { vanguardTransactionsFormat } from './vanguard-transactions.format.js';
 import { webullOrdersFormat } from './webull-orders.format.js';
@@ -162,6 +163,7 @@ export const brokerageFormats = new FormatRegistry([
   vanguardTransactionsFormat,
   tdAmeritradeTransactionsFormat,
   firstradeHistoryFormat,
+  thinkorswimStatementFormat,
   // Last: its few columns are a subset of what a broker's own layout may have.
   executionsTemplateFormat,
 ]);
