@@ -1,6 +1,7 @@
 import type { Decimal } from '@app/shared/domain';
 import type { BrokerTransaction } from '../broker-transaction.js';
 import { classifyAction, packedTransaction, transactionWith } from '../broker-transaction.js';
+import { groupBy } from '../group-by.js';
 import { ImportFileError } from '../import.errors.js';
 import { ROWS_PER_TURN, type Steps } from '../turns.js';
 import { accountNumberOf, activityRow, chargesOf, otherActivity } from './activity-export.js';
@@ -72,10 +73,10 @@ function isTitle(row: CsvRow): boolean {
 function* parseStatement({ fileName, titles = [], header, rows }: FormatInput): Steps<ParsedTransactionsFile> {
   const cash = ColumnLayout.of(CASH, header.cells) as ColumnLayout<keyof typeof CASH>;
   const transactions: BrokerTransaction[] = [];
-  /** The stock fills of the Cash Balance, by key, in time order: where each sits among the transactions. */
-  const fills = new Map<string, number[]>();
-  /** The Trade History's position effects, by key, with their exec times. */
-  const effects = new Map<string, { second: number; line: number; opening: boolean }[]>();
+  /** The stock fills of the Cash Balance, in time order: where each sits among the transactions. */
+  const fills: { key: string; place: number }[] = [];
+  /** The Trade History's fills: their position effects, with their exec times. */
+  const effects: { key: string; second: number; line: number; opening: boolean }[] = [];
   let section: 'cash' | 'between' | 'history' | 'history-header' = 'cash';
   let history: ColumnLayout<keyof typeof FILLS> | undefined;
   for (const [index, row] of rows.entries()) {
@@ -100,7 +101,7 @@ function* parseStatement({ fileName, titles = [], header, rows }: FormatInput): 
       if (shares === undefined) throw reader.invalid('quantity', reader.text('quantity'), 'every fill has its shares');
       const key = fillKey(date, symbol, shares, reader.requiredNumber('price', 'every fill has its price'));
       const opening = /to open/i.test(reader.text('posEffect'));
-      effects.set(key, [...(effects.get(key) ?? []), { second: secondOf(time), line: row.line, opening }]);
+      effects.push({ key, second: secondOf(time), line: row.line, opening });
       continue;
     }
     if (section !== 'cash') continue;
@@ -114,15 +115,16 @@ function* parseStatement({ fileName, titles = [], header, rows }: FormatInput): 
     if (type === 'BAL') continue;
     const transaction = readCashRow(reader, row, type);
     const fill = transaction.kind === 'buy' || transaction.kind === 'sell' ? fillKey(transaction.date, transaction.symbol, transaction.quantity as Decimal, transaction.price as Decimal) : undefined;
-    if (fill !== undefined) fills.set(fill, [...(fills.get(fill) ?? []), transactions.length]);
+    if (fill !== undefined) fills.push({ key: fill, place: transactions.length });
     transactions.push(packedTransaction(transaction, { dayOrder: -row.line }));
   }
   if (transactions.length === 0) throw new ImportFileError('IMPORT_NO_DATA_ROWS', fileName, header.line, 'no activity in the Cash Balance');
   // The n-th fill of a key in the Cash Balance is the n-th of the Trade History in time order.
-  for (const [key, places] of fills) {
+  const effectsByKey = groupBy(effects, (fill) => fill.key);
+  for (const [key, places] of groupBy(fills, (fill) => fill.key)) {
     // Listed newest first: of one second, the lower line came first.
-    const found = [...(effects.get(key) ?? [])].sort((a, b) => a.second - b.second || b.line - a.line);
-    places.forEach((place, nth) => {
+    const found = [...(effectsByKey.get(key) ?? [])].sort((a, b) => a.second - b.second || b.line - a.line);
+    places.forEach(({ place }, nth) => {
       const tx = transactions[place];
       if (found[nth]?.opening === true && tx.kind === 'sell') transactions[place] = transactionWith(tx, { action: 'Sell Short', kind: 'sell_short' });
       if (found[nth]?.opening === false && tx.kind === 'buy') transactions[place] = transactionWith(tx, { action: 'Buy to Cover', kind: 'buy_to_cover' });
