@@ -154,6 +154,16 @@ export function activityExportFormat<K extends string>(
   };
 }
 
+/**
+ * The cash a trade moved, for a file that gives none: its shares times its price, plus the charges on
+ * a purchase (paid out), less them on a sale (brought in), signed as the import stores amounts.
+ */
+export function tradeCash(buying: boolean, quantity: Decimal, price: Decimal, charges: Decimal | null): Decimal {
+  const gross = quantity.abs().mul(price.abs());
+  const charged = charges ?? Decimal.ZERO;
+  return buying ? gross.add(charged).neg() : gross.sub(charged);
+}
+
 /** A broker's name for a row the import keeps but counts toward nothing (docs/formats.md). */
 export function otherActivity(broker: string, what: string): string {
   return `${broker} ${what.trim().replace(/\s+/g, ' ')}`;

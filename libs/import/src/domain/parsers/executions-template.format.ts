@@ -1,7 +1,6 @@
-import { Decimal } from '@app/shared/domain';
 import type { BrokerTransaction } from '../broker-transaction.js';
 import { classifyAction, transactionWith } from '../broker-transaction.js';
-import { activityExportFormat, activityRow, chargesOf, otherActivity } from './activity-export.js';
+import { activityExportFormat, activityRow, chargesOf, otherActivity, tradeCash } from './activity-export.js';
 import type { BrokerageFormat } from './brokerage-format.js';
 import { column, FIGURE_LIMITS, type ColumnLayout, type RowReader } from './csv-columns.js';
 
@@ -98,9 +97,7 @@ function readTransaction(reader: RowReader<Column>): BrokerTransaction {
     if (price === null) throw reader.missing('price', 'an execution needs its price');
     const buying = kind === 'buy' || kind === 'buy_to_cover';
     if (amount === null) {
-      const gross = quantity.abs().mul(price.abs());
-      const charged = fees ?? Decimal.ZERO;
-      amount = buying ? gross.add(charged).neg() : gross.sub(charged);
+      amount = tradeCash(buying, quantity, price, fees);
     } else if (buying ? amount.isPositive() : amount.isNegative()) {
       throw reader.invalid('amount', amount.toString(), `a ${buying ? 'purchase' : 'sale'}'s amount is the cash it ${buying ? 'took, negative' : 'brought, positive'}`);
     }

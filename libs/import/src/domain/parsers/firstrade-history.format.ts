@@ -1,7 +1,7 @@
 import { Decimal } from '@app/shared/domain';
 import type { BrokerTransaction } from '../broker-transaction.js';
 import { classifyAction, isTradeKind } from '../broker-transaction.js';
-import { activityExportFormat, activityRow, chargesOf, inFileDirection, otherActivity } from './activity-export.js';
+import { activityExportFormat, activityRow, chargesOf, inFileDirection, otherActivity, tradeCash } from './activity-export.js';
 import type { BrokerageFormat } from './brokerage-format.js';
 import { column, FIGURE_LIMITS, type RowReader } from './csv-columns.js';
 
@@ -68,9 +68,7 @@ function readTransaction(reader: RowReader<Column>): BrokerTransaction {
     const buying = kind === 'buy';
     if (amount === null || amount.isZero()) {
       if (price === null) throw reader.missing('price', 'a trade without an amount needs its price');
-      const gross = quantity.abs().mul(price);
-      const charged = fees === null ? Decimal.ZERO : fees.abs();
-      amount = buying ? gross.add(charged).neg() : gross.sub(charged);
+      amount = tradeCash(buying, quantity, price, fees === null ? null : fees.abs());
     } else {
       amount = buying ? amount.abs().neg() : amount.abs();
     }
