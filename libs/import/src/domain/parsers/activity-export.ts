@@ -7,11 +7,11 @@ import { ColumnLayout, columnList, RowReader, type ColumnSpec } from './csv-colu
 import { cellOf, widthOf, type CsvRow } from './csv-text.js';
 
 /**
- * A row with at most one non-empty cell: a disclaimer or "Date downloaded" line. Its cells are read
- * one by one up to the second filled one (`cellOf`): every data row is asked, and making all its
- * cells for it undid what a plain record saves (csv-text.ts `PlainRecord`).
+ * A row with at most one non-empty cell: a disclaimer or "Date downloaded" line, a section's title. Its
+ * cells are read one by one up to the second filled one (`cellOf`): every data row is asked, and making
+ * all its cells for it undid what a plain record saves (csv-text.ts `PlainRecord`).
  */
-function isNote(row: CsvRow): boolean {
+export function isNote(row: CsvRow): boolean {
   let filled = 0;
   for (let index = 0, width = widthOf(row); index < width; index += 1) {
     if ((cellOf(row, index) as string).trim() !== '' && ++filled > 1) return false;
@@ -162,6 +162,20 @@ export function tradeCash(buying: boolean, quantity: Decimal, price: Decimal, ch
   const gross = quantity.abs().mul(price.abs());
   const charged = charges ?? Decimal.ZERO;
   return buying ? gross.add(charged).neg() : gross.sub(charged);
+}
+
+/** `09:47:59`, `9:47`, `09:47:59.120`, `2:05:00 PM`. */
+const TIME_OF_DAY = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*([AP]M)?$/i;
+
+/** The second of the day a time gives (`TIME_OF_DAY`); undefined when the text is not a time of day. */
+export function secondOfDay(text: string): number | undefined {
+  const parts = TIME_OF_DAY.exec(text.trim());
+  if (parts === null) return undefined;
+  const [hours, minutes, seconds] = [Number(parts[1]), Number(parts[2]), Number(parts[3] ?? 0)];
+  const meridiem = parts[4]?.toUpperCase();
+  if ((meridiem === undefined ? hours > 23 : hours < 1 || hours > 12) || minutes > 59 || seconds > 59) return undefined;
+  const hour = meridiem === undefined ? hours : (hours % 12) + (meridiem === 'PM' ? 12 : 0);
+  return hour * 3600 + minutes * 60 + seconds;
 }
 
 /** A broker's name for a row the import keeps but counts toward nothing (docs/formats.md). */

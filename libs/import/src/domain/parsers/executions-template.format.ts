@@ -1,6 +1,6 @@
 import type { BrokerTransaction } from '../broker-transaction.js';
 import { classifyAction, transactionWith } from '../broker-transaction.js';
-import { activityExportFormat, activityRow, chargesOf, otherActivity, tradeCash } from './activity-export.js';
+import { activityExportFormat, activityRow, chargesOf, otherActivity, secondOfDay, tradeCash } from './activity-export.js';
 import type { BrokerageFormat } from './brokerage-format.js';
 import { column, FIGURE_LIMITS, type ColumnLayout, type RowReader } from './csv-columns.js';
 
@@ -45,9 +45,6 @@ const SIDES: ReadonlyMap<string, string> = new Map([
   ['div', 'Cash Dividend'],
   ['dividend', 'Cash Dividend'],
 ]);
-
-/** `09:47:59`, `9:47`, `09:47:59.120`, `2:05:00 PM`. */
-const TIME = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*([AP]M)?$/i;
 
 const INFO = { id: 'executions-template', label: 'Trade executions template' };
 
@@ -119,13 +116,9 @@ function readTransaction(reader: RowReader<Column>): BrokerTransaction {
 
 function secondsOf(reader: RowReader<Column>): number {
   const text = reader.requiredText('time', 'the file gives times: every execution needs its time');
-  const parts = TIME.exec(text);
-  const [hours, minutes, seconds] = parts === null ? [NaN, NaN, NaN] : [Number(parts[1]), Number(parts[2]), Number(parts[3] ?? 0)];
-  const meridiem = parts?.[4]?.toUpperCase();
-  const hourRange = meridiem === undefined ? hours <= 23 : hours >= 1 && hours <= 12;
-  if (!hourRange || !(minutes <= 59) || !(seconds <= 59)) throw reader.invalid('time', text, `'${text}' is not a time of day (HH:MM or HH:MM:SS)`);
-  const hour = meridiem === undefined ? hours : (hours % 12) + (meridiem === 'PM' ? 12 : 0);
-  return hour * 3600 + minutes * 60 + seconds;
+  const second = secondOfDay(text);
+  if (second === undefined) throw reader.invalid('time', text, `'${text}' is not a time of day (HH:MM or HH:MM:SS)`);
+  return second;
 }
 
 /** Rows of one day and second beyond this many keep the same day order. */

@@ -4,7 +4,7 @@ import { classifyAction, packedTransaction, transactionWith } from '../broker-tr
 import { groupBy } from '../group-by.js';
 import { ImportFileError } from '../import.errors.js';
 import { ROWS_PER_TURN, type Steps } from '../turns.js';
-import { accountNumberOf, activityRow, chargesOf, otherActivity } from './activity-export.js';
+import { accountNumberOf, activityRow, chargesOf, isNote, otherActivity, secondOfDay } from './activity-export.js';
 import type { BrokerageFormat, FormatInput, ParsedTransactionsFile } from './brokerage-format.js';
 import { column, ColumnLayout, columnList, FIGURE_LIMITS, normaliseHeaderCell, RowReader } from './csv-columns.js';
 import { tryParseAmount } from './broker-figures.js';
@@ -41,6 +41,9 @@ const OTHER_FILL = /^(?:KEY: \S+\s+)?(BOT|SOLD)\b/;
 /** The symbol a dividend's description names: `ORDINARY DIVIDEND~AAPL`, `QUALIFIED DIVIDEND (AAPL)`. */
 const DIVIDEND_SYMBOL = /(?:~\s*|\()([A-Z0-9][A-Z0-9./-]{0,19})\)?\s*$/;
 
+/** The file's title: `Account Statement for 00*****78 (margin) since 1/2/24 through 6/21/24`. */
+const ACCOUNT_TITLE = /^\s*account statement for\s+(\S+)/i;
+
 const INFO = { id: 'thinkorswim-statement', label: 'thinkorswim Account Statement' };
 
 /**
@@ -65,11 +68,6 @@ export const thinkorswimStatementFormat: BrokerageFormat = {
 /** A fill's key between the two sections: its day, symbol, shares and price. */
 const fillKey = (date: string, symbol: string, quantity: Decimal, price: Decimal): string => `${date} ${symbol} ${quantity.abs().toString()} ${price.toString()}`;
 
-/** A row with at most one filled cell: a section's title, a separator. */
-function isTitle(row: CsvRow): boolean {
-  return row.cells.filter((cell) => cell.trim() !== '').length <= 1;
-}
-
 function* parseStatement({ fileName, titles = [], header, rows }: FormatInput): Steps<ParsedTransactionsFile> {
   const cash = ColumnLayout.of(CASH, header.cells) as ColumnLayout<keyof typeof CASH>;
   const transactions: BrokerTransaction[] = [];
@@ -81,7 +79,7 @@ function* parseStatement({ fileName, titles = [], header, rows }: FormatInput): 
   let history: ColumnLayout<keyof typeof FILLS> | undefined;
   for (const [index, row] of rows.entries()) {
     if (index > 0 && index % ROWS_PER_TURN === 0) yield;
-    if (isTitle(row)) {
+    if (isNote(row)) {
       const title = normaliseHeaderCell(row.cells.find((cell) => cell.trim() !== '') ?? '');
       section = title === 'account trade history' ? 'history-header' : 'between';
       continue;
@@ -101,7 +99,8 @@ function* parseStatement({ fileName, titles = [], header, rows }: FormatInput): 
       if (shares === undefined) throw reader.invalid('quantity', reader.text('quantity'), 'every fill has its shares');
       const key = fillKey(date, symbol, shares, reader.requiredNumber('price', 'every fill has its price'));
       const opening = /to open/i.test(reader.text('posEffect'));
-      effects.push({ key, second: secondOf(time), line: row.line, opening });
+      // A fill without a time that reads counts from the day's start.
+      effects.push({ key, second: secondOfDay(time) ?? 0, line: row.line, opening });
       continue;
     }
     if (section !== 'cash') continue;
@@ -130,8 +129,8 @@ function* parseStatement({ fileName, titles = [], header, rows }: FormatInput): 
       if (found[nth]?.opening === false && tx.kind === 'buy') transactions[place] = transactionWith(tx, { action: 'Buy to Cover', kind: 'buy_to_cover' });
     });
   }
-  const titled = /^account statement for\s+(\S+)/i.exec(titles.map((title) => title.cells.find((cell) => cell.trim() !== '') ?? '').find((text) => /^account statement for/i.test(text.trim()))?.trim() ?? '');
-  const accountNumber = titled === null ? undefined : accountNumberOf(titled[1]);
+  const titled = titles.map((title) => ACCOUNT_TITLE.exec(title.cells.find((cell) => cell.trim() !== '') ?? '')).find((match): match is RegExpExecArray => match !== null);
+  const accountNumber = titled === undefined ? undefined : accountNumberOf(titled[1]);
   return { kind: 'transactions', format: INFO, fileName, headerLine: header.line, dataRows: transactions.length, transactions, ...(accountNumber === undefined ? {} : { accountNumber }) };
 }
 
@@ -166,10 +165,4 @@ function readCashRow(reader: RowReader<keyof typeof CASH>, row: CsvRow, type: st
 function keptAs(what: string): string {
   const action = otherActivity('thinkorswim', what);
   return classifyAction(action) === 'other' ? action : otherActivity('thinkorswim', 'entry');
-}
-
-/** `11:27`, `04:18:04` as the second of the day (0 when the fill gives no time). */
-function secondOf(time: string): number {
-  const [hours = 0, minutes = 0, seconds = 0] = time.split(':').map((part) => Number(part) || 0);
-  return hours * 3600 + minutes * 60 + seconds;
 }
