@@ -129,6 +129,17 @@ const CASES: readonly Case[] = [
     skipped: ['thinkorswim FND entry', 'thinkorswim MISC entry', 'thinkorswim trade of another instrument'],
   },
   {
+    account: '12X-34567',
+    file: 'merrill-edge/activity.csv',
+    layout: 'merrill-edge-activity',
+    rows: 12,
+    // Newest first: the MSFT day trade's sale is the upper line. The May reinvestment bought 0.012 shares.
+    trades: [['AAPL', 'fifo', '10', '-150.04'], ['AAPL', 'fifo', '2', '-10.21'], ['MSFT', 'fifo', '10', '9.94'], ['NVDA', 'fifo', '20', '700.00']],
+    dividends: [['AAPL', '2.40']],
+    open: [['AAPL', '3', '525.30', '2024-03-04'], ['AAPL', '0.012', '2.27', '2024-05-16']],
+    skipped: ['Merrill Edge Option Sale', 'Merrill Edge Bank Interest', 'Merrill Edge Funds Received'],
+  },
+  {
     account: 'XY000001',
     file: 'executions-template/executions.csv',
     layout: 'executions-template',
@@ -262,6 +273,36 @@ describe('broker layouts (docs/formats.md): each example gives the trades, divid
     const expected = [['MSFT', 'long', '4200.00', '4209.94', '9.94']];
     expect(trades([header, sale, purchase].join('\n'))).toEqual(expected);
     expect(trades([header, sale.replace('4209.94', ''), purchase.replace('4200.00', '0.00')].join('\n'))).toEqual(expected);
+  });
+
+  it("reads Merrill Edge's payouts by their cash: a dividend pays some, shares handed out are kept and reported; a trade's amount by its action", () => {
+    const header = '"Trade Date","Settlement Date","Pending/Settled","Account Nickname","Account Registration","Account #","Type","Description 1 ","Description 2","Symbol/CUSIP #","Quantity","Price ($)","Amount ($)"';
+    const row = (what: string, symbol: string, quantity: string, price: string, amount: string, status = 'Settled') =>
+      `"05/01/2024","05/02/2024","${status}","--","CMA-Edge","12X-34567","SecurityTransactions","${what}","A FUND","${symbol}","${quantity}","${price}","${amount}"`;
+    const read = (...rows: string[]) => parseTransactionsFile('merrill.csv', [header, ...rows].join('\n')).transactions.map((tx) => [tx.action, tx.kind, tx.symbol, tx.quantity?.toString() ?? null, tx.amount?.toString() ?? null]);
+    expect(
+      read(
+        row('Foreign Dividend', 'BP', '--', '--', '12.34'),
+        row('Dividend', 'VGT', '70', '--', '0.00'),
+        row('Stock Dividend Due Bill', 'VGT', '-70', '--', '--'),
+        row('Foreign Tax Withholding', 'BP', '--', '--', '(1.85)'),
+        // Written as a positive amount; still a purchase. A sale still pending counts on its trade date.
+        row('Purchase', 'CSCO', '25', '128.46', '3,211.50'),
+        row('Sale', 'CVSA', '-84', '124.11', '--', 'Pending'),
+        row('Option Purchase', 'TSLA#B1326C425000', '1', '3.10', '(310.00)'),
+      ),
+    ).toEqual([
+      ['Foreign Dividend', 'dividend', 'BP', null, '12.34'],
+      ['Merrill Edge payout without cash', 'other', 'VGT', '70', '0'],
+      ['Merrill Edge payout without cash', 'other', 'VGT', '70', null],
+      ['Merrill Edge Foreign Tax Withholding', 'other', 'BP', null, '-1.85'],
+      ['Buy', 'buy', 'CSCO', '25', '-3211.5'],
+      ['Sell', 'sell', 'CVSA', '84', '10425.24'],
+      ['Merrill Edge Option Purchase', 'other', 'TSLA#B1326C425000', '1', '-310'],
+    ]);
+    expect(() => read(row('Purchase', '--', '25', '128.46', '(3,211.50)'))).toThrow(/^merrill\.csv, line 2: column 'Symbol\/CUSIP #'.*a Purchase needs the symbol/);
+    expect(() => read(row('Sale', 'CSCO', '--', '128.46', '3,211.50'))).toThrow(/^merrill\.csv, line 2: column 'Quantity'/);
+    expect(() => read(row('Purchase', 'CSCO', '25', '--', '--'))).toThrow(/^merrill\.csv, line 2: column 'Price \(\$\)'/);
   });
 
   it("pairs thinkorswim's fills of one key with the Trade History's in time order; a fill it does not list is a plain sale", () => {

@@ -81,6 +81,7 @@ describe('the bad fixtures', () => {
       'TD Ameritrade Transactions',
       'Firstrade Account History',
       'thinkorswim Account Statement',
+      'Merrill Edge Activity',
       'Trade executions template',
     ]);
   });

@@ -17,6 +17,7 @@ import { fidelityHistoryFormat } from './fidelity-history.format.js';
 import { firstradeHistoryFormat } from './firstrade-history.format.js';
 import { fidelityRealizedLotsFormat } from './fidelity-realized-lots.format.js';
 import { ibkrActivityStatementFormat, ibkrFlexTradesFormat } from './interactive-brokers.format.js';
+import { merrillEdgeActivityFormat } from './merrill-edge-activity.format.js';
 import { robinhoodActivityFormat } from './robinhood-activity.format.js';
 import { schwabGainsSummaryFormat } from './schwab-gains-summary.format.js';
 import { schwabLotDetailsFormat } from './schwab-lot-details.format.js';
@@ -164,6 +165,7 @@ export const brokerageFormats = new FormatRegistry([
   tdAmeritradeTransactionsFormat,
   firstradeHistoryFormat,
   thinkorswimStatementFormat,
+  merrillEdgeActivityFormat,
   // Last: its few columns are a subset of what a broker's own layout may have.
   executionsTemplateFormat,
 ]);
