@@ -199,3 +199,34 @@ export function inFileDirection(oldestFirstInOneDay: boolean): (transactions: Br
     });
   };
 }
+
+/** Rows of one day and second beyond this many keep the same day order. */
+const PER_SECOND = 1000;
+
+/**
+ * Each row's day order from its time, for a layout whose rows were read with minus their second of
+ * the day in `dayOrder`: the second, then the row's place among the file's rows of that day and
+ * second, the earliest highest. The place is by `rank` (a small whole number, lower first), then by
+ * the file's order. It is the time itself, so that a day's rows from two uploads are matched again in
+ * the order of their times.
+ */
+export function inTimeOrder(transactions: BrokerTransaction[], rank: (tx: BrokerTransaction) => number = () => 0): BrokerTransaction[] {
+  const ranks = transactions.map(rank);
+  const seconds = transactions.map((tx) => -(tx.dayOrder as number));
+  const ats = transactions.map((tx, index) => `${tx.date} ${seconds[index]}`);
+  // Per day and second, the rows of each rank: counted as they come, each row's place among its rank.
+  const counts = new Map<string, number[]>();
+  const places = ranks.map((own, index) => {
+    let byRank = counts.get(ats[index]);
+    if (byRank === undefined) counts.set(ats[index], (byRank = []));
+    const place = byRank[own] ?? 0;
+    byRank[own] = place + 1;
+    return place;
+  });
+  return transactions.map((tx, index) => {
+    const byRank = counts.get(ats[index]) as number[];
+    let place = places[index];
+    for (let lower = 0; lower < ranks[index]; lower += 1) place += byRank[lower] ?? 0;
+    return transactionWith(tx, { dayOrder: -(seconds[index] * PER_SECOND + Math.min(place, PER_SECOND - 1)) });
+  });
+}

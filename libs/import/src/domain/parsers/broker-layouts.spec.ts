@@ -140,6 +140,18 @@ const CASES: readonly Case[] = [
     skipped: ['Merrill Edge Option Sale', 'Merrill Edge Bank Interest', 'Merrill Edge Funds Received'],
   },
   {
+    account: '1LD00001',
+    file: 'lightspeed/blotter.csv',
+    layout: 'lightspeed-blotter',
+    rows: 10,
+    // NET Amount is the cash with every fee; the MSFT day trade's sale, listed above its purchase in the
+    // same minute, closes what that purchase opened.
+    trades: [['AAPL', 'fifo', '10', '-150.04'], ['AAPL', 'fifo', '2', '-10.21'], ['TSLA', 'fifo', '5', '28.48'], ['MSFT', 'fifo', '10', '9.94'], ['NVDA', 'fifo', '20', '700.00']],
+    dividends: [],
+    open: [['AAPL', '3', '525.30', '2024-03-04']],
+    skipped: ['Lightspeed option trade'],
+  },
+  {
     account: 'XY000001',
     file: 'executions-template/executions.csv',
     layout: 'executions-template',
@@ -303,6 +315,42 @@ describe('broker layouts (docs/formats.md): each example gives the trades, divid
     expect(() => read(row('Purchase', '--', '25', '128.46', '(3,211.50)'))).toThrow(/^merrill\.csv, line 2: column 'Symbol\/CUSIP #'.*a Purchase needs the symbol/);
     expect(() => read(row('Sale', 'CSCO', '--', '128.46', '3,211.50'))).toThrow(/^merrill\.csv, line 2: column 'Quantity'/);
     expect(() => read(row('Purchase', 'CSCO', '25', '--', '--'))).toThrow(/^merrill\.csv, line 2: column 'Price \(\$\)'/);
+  });
+
+  it("orders a Lightspeed minute's fills opening before closing, times from either column; other entries kept, unknown sides refused", () => {
+    const header = readFileSync(path.resolve(process.cwd(), 'test/fixtures/lightspeed/blotter.csv'), 'utf8').split('\n')[0];
+    const columns = header.split(',').map((cell) => cell.replace(/"/g, ''));
+    let fills = 0;
+    const fill = (cells: Record<string, string>) => {
+      fills += 1;
+      const row: Record<string, string> = { 'Account Number': 'L1', Symbol: 'XAIR', 'Trade Date': '01/13/2026', 'Trade Number': `T${fills}`, 'Commission Amount': '.35', 'Raw Exec. Time': '01/13/2026 07:36:00', Transtype: 'Trade', ...cells };
+      return columns.map((name) => `"${row[name] ?? ''}"`).join(',');
+    };
+    const read = (...rows: string[]) => {
+      const file = parseTransactionsFile('ls.csv', [header, ...rows].join('\n'));
+      const result = matchTrades(file.transactions, []);
+      return { actions: file.transactions.map((tx) => tx.action), warnings: result.warnings, trades: result.trades.map((t) => [t.symbol, t.side, t.volume.toString(), t.totalProfitLoss.toFixed(2)]) };
+    };
+    // A scalp in one minute listed sale first: one long trade. NET Amount missing: shares times price with the charges.
+    const scalp = read(
+      fill({ 'Buy/Sell': 'Long Sell', Qty: '-181', Price: '2.00', 'NET Amount': '-361.65' }),
+      fill({ 'Buy/Sell': 'Long Buy', Qty: '181', Price: '1.00', 'NET Amount': '' }),
+    );
+    expect(scalp).toEqual({ actions: ['Sell', 'Buy'], warnings: [], trades: [['XAIR', 'long', '181', '180.30']] });
+    // A short covered in the same minute; the time from Execution Time when Raw Exec. Time is blank.
+    const short = read(
+      fill({ 'Buy/Sell': 'Short Cover', Qty: '50', Price: '3.00', 'NET Amount': '150.35', 'Raw Exec. Time': '', 'Execution Time': '09:31' }),
+      fill({ 'Buy/Sell': 'Short Sell', Qty: '-50', Price: '3.10', 'NET Amount': '-154.65', 'Raw Exec. Time': '', 'Execution Time': '09:31' }),
+    );
+    expect(short.trades).toEqual([['XAIR', 'short', '50', '4.30']]);
+    // Other transaction types, currencies and instruments are kept under words that read as nothing counted.
+    expect(read(fill({ 'Buy/Sell': 'Long Buy', Qty: '1', Price: '1', 'NET Amount': '1.35', Transtype: 'Dividend' }), fill({ 'Buy/Sell': 'Long Buy', Qty: '1', Price: '1', 'NET Amount': '1.35', 'Currency Code': 'CAD' })).actions).toEqual([
+      'Lightspeed entry of another type',
+      'Lightspeed trade in CAD',
+    ]);
+    expect(() => read(fill({ 'Buy/Sell': 'Hold', Qty: '1', Price: '1', 'NET Amount': '1' }))).toThrow(/^ls\.csv, line 2: column 'Buy\/Sell'.*unknown Buy\/Sell 'Hold'/);
+    expect(() => read(fill({ 'Buy/Sell': 'Long Buy', Qty: '1', Price: '1', 'NET Amount': '1', 'Raw Exec. Time': '' }))).toThrow(/^ls\.csv, line 2: column 'Execution Time'/);
+    expect(() => read(fill({ 'Buy/Sell': 'Long Buy', Qty: '1', Price: '1', 'NET Amount': '1', 'Raw Exec. Time': '01/13/2026 7h36' }))).toThrow(/^ls\.csv, line 2: column 'Raw Exec\. Time'.*not a time of day/);
   });
 
   it("pairs thinkorswim's fills of one key with the Trade History's in time order; a fill it does not list is a plain sale", () => {

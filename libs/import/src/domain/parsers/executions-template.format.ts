@@ -1,8 +1,8 @@
 import type { BrokerTransaction } from '../broker-transaction.js';
-import { classifyAction, transactionWith } from '../broker-transaction.js';
-import { activityExportFormat, activityRow, chargesOf, otherActivity, secondOfDay, tradeCash } from './activity-export.js';
+import { classifyAction } from '../broker-transaction.js';
+import { activityExportFormat, activityRow, chargesOf, inTimeOrder, otherActivity, secondOfDay, tradeCash } from './activity-export.js';
 import type { BrokerageFormat } from './brokerage-format.js';
-import { column, FIGURE_LIMITS, type ColumnLayout, type RowReader } from './csv-columns.js';
+import { column, FIGURE_LIMITS, type RowReader } from './csv-columns.js';
 
 const COLUMNS = {
   account: column('Account', false),
@@ -61,7 +61,7 @@ const INFO = { id: 'executions-template', label: 'Trade executions template' };
 export const executionsTemplateFormat: BrokerageFormat = activityExportFormat(INFO, 'Executions template', COLUMNS, readTransaction, {
   oldestFirst: true,
   accountColumn: 'account',
-  complete: inTimeOrder,
+  complete: (transactions, layout) => (layout.has('time') ? inTimeOrder(transactions) : transactions),
 });
 
 function readTransaction(reader: RowReader<Column>): BrokerTransaction {
@@ -119,25 +119,4 @@ function secondsOf(reader: RowReader<Column>): number {
   const second = secondOfDay(text);
   if (second === undefined) throw reader.invalid('time', text, `'${text}' is not a time of day (HH:MM or HH:MM:SS)`);
   return second;
-}
-
-/** Rows of one day and second beyond this many keep the same day order. */
-const PER_SECOND = 1000;
-
-/**
- * Each row's day order from its time (the rows were read with their second of the day in
- * `dayOrder`): the second, then the row's place among the file's rows of that day and second, the
- * earliest highest. It is the time itself, so that a day's rows from two uploads are matched again
- * in the order of their times.
- */
-function inTimeOrder(transactions: BrokerTransaction[], layout: ColumnLayout<Column>): BrokerTransaction[] {
-  if (!layout.has('time')) return transactions;
-  const seen = new Map<string, number>();
-  return transactions.map((tx) => {
-    const second = -(tx.dayOrder as number);
-    const at = `${tx.date} ${second}`;
-    const place = seen.get(at) ?? 0;
-    seen.set(at, place + 1);
-    return transactionWith(tx, { dayOrder: -(second * PER_SECOND + Math.min(place, PER_SECOND - 1)) });
-  });
 }

@@ -82,6 +82,7 @@ describe('the bad fixtures', () => {
       'Firstrade Account History',
       'thinkorswim Account Statement',
       'Merrill Edge Activity',
+      'Lightspeed Execution Blotter',
       'Trade executions template',
     ]);
   });

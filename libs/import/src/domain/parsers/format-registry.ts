@@ -17,6 +17,7 @@ import { fidelityHistoryFormat } from './fidelity-history.format.js';
 import { firstradeHistoryFormat } from './firstrade-history.format.js';
 import { fidelityRealizedLotsFormat } from './fidelity-realized-lots.format.js';
 import { ibkrActivityStatementFormat, ibkrFlexTradesFormat } from './interactive-brokers.format.js';
+import { lightspeedBlotterFormat } from './lightspeed-blotter.format.js';
 import { merrillEdgeActivityFormat } from './merrill-edge-activity.format.js';
 import { robinhoodActivityFormat } from './robinhood-activity.format.js';
 import { schwabGainsSummaryFormat } from './schwab-gains-summary.format.js';
@@ -166,6 +167,7 @@ export const brokerageFormats = new FormatRegistry([
   firstradeHistoryFormat,
   thinkorswimStatementFormat,
   merrillEdgeActivityFormat,
+  lightspeedBlotterFormat,
   // Last: its few columns are a subset of what a broker's own layout may have.
   executionsTemplateFormat,
 ]);
