@@ -152,6 +152,16 @@ const CASES: readonly Case[] = [
     skipped: ['Lightspeed option trade'],
   },
   {
+    file: 'ghostfolio/activities.csv',
+    layout: 'ghostfolio-activities',
+    rows: 11,
+    // Dates day first; the dividend is 10 shares times $0.24; the MSFT day trade's purchase is the upper line.
+    trades: [['AAPL', 'fifo', '10', '-150.04'], ['AAPL', 'fifo', '2', '-10.21'], ['MSFT', 'fifo', '10', '9.94'], ['NVDA', 'fifo', '20', '700.00']],
+    dividends: [['AAPL', '2.40']],
+    open: [['AAPL', '3', '525.30', '2024-03-04']],
+    skipped: ['Ghostfolio fee activity', 'Ghostfolio activity in EUR', 'Ghostfolio interest activity'],
+  },
+  {
     account: 'XY000001',
     file: 'executions-template/executions.csv',
     layout: 'executions-template',
@@ -351,6 +361,29 @@ describe('broker layouts (docs/formats.md): each example gives the trades, divid
     expect(() => read(fill({ 'Buy/Sell': 'Hold', Qty: '1', Price: '1', 'NET Amount': '1' }))).toThrow(/^ls\.csv, line 2: column 'Buy\/Sell'.*unknown Buy\/Sell 'Hold'/);
     expect(() => read(fill({ 'Buy/Sell': 'Long Buy', Qty: '1', Price: '1', 'NET Amount': '1', 'Raw Exec. Time': '' }))).toThrow(/^ls\.csv, line 2: column 'Execution Time'/);
     expect(() => read(fill({ 'Buy/Sell': 'Long Buy', Qty: '1', Price: '1', 'NET Amount': '1', 'Raw Exec. Time': '01/13/2026 7h36' }))).toThrow(/^ls\.csv, line 2: column 'Raw Exec\. Time'.*not a time of day/);
+  });
+
+  it('reads Ghostfolio dates as Ghostfolio does (day first, year first, ISO) and a dividend as shares times the dividend per share', () => {
+    const header = 'Date,Code,DataSource,Currency,Price,Quantity,Action,Fee,Note';
+    const read = (...rows: string[]) =>
+      parseTransactionsFile('gf.csv', [header, ...rows].join('\n')).transactions.map((tx) => [tx.date, tx.action, tx.symbol, tx.quantity?.toString() ?? null, tx.amount?.toString() ?? null]);
+    expect(
+      read(
+        '05/04/2024,MSFT,YAHOO,USD,0.75,-8,dividend,0.30,',
+        '2024/04/06,MSFT,YAHOO,USD,-400,8,BUY,1,',
+        '2024-04-07T00:00:00.000Z,MSFT,YAHOO,USD,410,8,Sell,-1,',
+        '2024.04.08,Penthouse,MANUAL,USD,500000,1,item,0,',
+      ),
+    ).toEqual([
+      ['2024-04-05', 'Cash Dividend', 'MSFT', '8', '5.7'],
+      ['2024-04-06', 'Buy', 'MSFT', '8', '-3201'],
+      ['2024-04-07', 'Sell', 'MSFT', '8', '3279'],
+      ['2024-04-08', 'Ghostfolio item activity', 'PENTHOUSE', '1', null],
+    ]);
+    expect(() => read('4/5/2024,MSFT,YAHOO,USD,400,8,buy,0,')).toThrow(/^gf\.csv, line 2: column 'Date'.*not a date as Ghostfolio writes one/);
+    expect(() => read('31-02-2024,MSFT,YAHOO,USD,400,8,buy,0,')).toThrow(/^gf\.csv, line 2: column 'Date'/);
+    expect(() => read('05-04-2024,MSFT,YAHOO,USD,400,0,buy,0,')).toThrow(/^gf\.csv, line 2: column 'Quantity'/);
+    expect(() => read('05-04-2024,MSFT,YAHOO,,400,8,buy,0,')).toThrow(/^gf\.csv, line 2: column 'Currency'/);
   });
 
   it("pairs thinkorswim's fills of one key with the Trade History's in time order; a fill it does not list is a plain sale", () => {

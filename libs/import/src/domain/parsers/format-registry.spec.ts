@@ -83,6 +83,7 @@ describe('the bad fixtures', () => {
       'thinkorswim Account Statement',
       'Merrill Edge Activity',
       'Lightspeed Execution Blotter',
+      'Ghostfolio activities',
       'Trade executions template',
     ]);
   });

@@ -16,6 +16,7 @@ import { executionsTemplateFormat } from './executions-template.format.js';
 import { fidelityHistoryFormat } from './fidelity-history.format.js';
 import { firstradeHistoryFormat } from './firstrade-history.format.js';
 import { fidelityRealizedLotsFormat } from './fidelity-realized-lots.format.js';
+import { ghostfolioActivitiesFormat } from './ghostfolio-activities.format.js';
 import { ibkrActivityStatementFormat, ibkrFlexTradesFormat } from './interactive-brokers.format.js';
 import { lightspeedBlotterFormat } from './lightspeed-blotter.format.js';
 import { merrillEdgeActivityFormat } from './merrill-edge-activity.format.js';
@@ -168,6 +169,7 @@ export const brokerageFormats = new FormatRegistry([
   thinkorswimStatementFormat,
   merrillEdgeActivityFormat,
   lightspeedBlotterFormat,
+  ghostfolioActivitiesFormat,
   // Last: its few columns are a subset of what a broker's own layout may have.
   executionsTemplateFormat,
 ]);
