@@ -162,6 +162,17 @@ const CASES: readonly Case[] = [
     skipped: ['Ghostfolio fee activity', 'Ghostfolio activity in EUR', 'Ghostfolio interest activity'],
   },
   {
+    file: 'tradervue/trades.csv',
+    layout: 'tradervue-trades',
+    rows: 11,
+    // Each closed trade is two executions at its average prices, its P&L Tradervue's Gross P&L; the
+    // March AAPL trade is still open; the MSFT scalp opened and closed in one second.
+    trades: [['AAPL', 'fifo', '10', '-150.00'], ['TSLA', 'fifo', '5', '28.50'], ['MSFT', 'fifo', '10', '10.00'], ['NVDA', 'fifo', '20', '700.00']],
+    dividends: [],
+    open: [['AAPL', '5', '875.50', '2024-03-04']],
+    skipped: ['Tradervue trade of another instrument'],
+  },
+  {
     account: 'XY000001',
     file: 'executions-template/executions.csv',
     layout: 'executions-template',
@@ -384,6 +395,24 @@ describe('broker layouts (docs/formats.md): each example gives the trades, divid
     expect(() => read('31-02-2024,MSFT,YAHOO,USD,400,8,buy,0,')).toThrow(/^gf\.csv, line 2: column 'Date'/);
     expect(() => read('05-04-2024,MSFT,YAHOO,USD,400,0,buy,0,')).toThrow(/^gf\.csv, line 2: column 'Quantity'/);
     expect(() => read('05-04-2024,MSFT,YAHOO,,400,8,buy,0,')).toThrow(/^gf\.csv, line 2: column 'Currency'/);
+  });
+
+  it("makes a Tradervue trade's P&L its Gross P&L to the cent, less its charges, and refuses a Gross P&L its prices cannot give", () => {
+    const header = 'Open Datetime,Close Datetime,Symbol,Side,Volume,Exec Count,Entry Price,Exit Price,Gross P&L,Commission,Fees';
+    const trades = (...rows: string[]) => {
+      const result = matchTrades(parseTransactionsFile('tv.csv', [header, ...rows].join('\n')).transactions, []);
+      expect(result.warnings).toEqual([]);
+      return result.trades.map((t) => [t.symbol, t.side, t.volume.toString(), t.costBasis.toFixed(2), t.proceeds.toFixed(2), t.totalProfitLoss.toFixed(2)]);
+    };
+    // Three fills averaged to 4.4097 (13.2290 / 3 per share): 300 × 4.4097 is 1,322.91, the P&L Tradervue's 114.09.
+    expect(trades('2025-10-24 08:00:00,2025-10-24 08:01:00,GNLN,Long,300,4,4.4097,4.79,114.09,1.00,0.05')).toEqual([['GNLN', 'long', '300', '1322.91', '1435.95', '113.04']]);
+    expect(trades('2025-10-24 09:00:00,2025-10-24 09:04:00,SOAR,S,200,2,4.36,4.13,46.00,,')).toEqual([['SOAR', 'short', '200', '826.00', '872.00', '46.00']]);
+    expect(() => trades('2025-10-24 08:00:00,2025-10-24 08:01:00,GNLN,L,300,2,4.4097,4.79,141.09,,')).toThrow(/^tv\.csv, line 2: column 'Gross P&L'.*does not go with 300 shares from 4\.4097 to 4\.79 \(114\.09\)/);
+    expect(() => trades('2025-10-24 08:00:00,2025-10-24 08:01:00,GNLN,Flat,300,2,4.4097,4.79,114.09,,')).toThrow(/^tv\.csv, line 2: column 'Side'.*unknown Side 'Flat'/);
+    expect(() => trades('2025-10-24 08:00:00,2025-10-24 8h01,GNLN,L,300,2,4.4097,4.79,114.09,,')).toThrow(/^tv\.csv, line 2: column 'Close Datetime'/);
+    // An option (OCC symbol, with or without its space) is kept, its cash left out.
+    const option = parseTransactionsFile('tv.csv', `${header}\n2024-03-08 11:15:00,2024-03-15 16:00:00,AAPL 240315C00190000,S,1,2,2.00,0.00,200.00,,`).transactions;
+    expect(option.map((tx) => [tx.action, tx.amount])).toEqual([['Tradervue trade of another instrument', null], ['Tradervue trade of another instrument', null]]);
   });
 
   it("pairs thinkorswim's fills of one key with the Trade History's in time order; a fill it does not list is a plain sale", () => {

@@ -52,6 +52,11 @@ export function columnList(specs: Readonly<Record<string, ColumnSpec>>): { name:
 
 /** A ticker: letters, digits and `. / - ^` (BRK.B, BRK/B, ^VIX), at most 20 characters. */
 const TICKER = /^[A-Z0-9^][A-Z0-9./\-^]{0,19}$/;
+
+/** Whether an upper-case text is a ticker (`TICKER`): what a stock's symbol looks like, not an option's or a future's. */
+export function isTicker(text: string): boolean {
+  return TICKER.test(text);
+}
 /** Characters no ticker has and a page or a path could misread. */
 // eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const UNSAFE_SYMBOL_CHARACTERS = /[<>"'`&;\\{}|\u0000-\u001f\u007f]/;

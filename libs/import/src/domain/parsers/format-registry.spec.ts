@@ -84,6 +84,7 @@ describe('the bad fixtures', () => {
       'Merrill Edge Activity',
       'Lightspeed Execution Blotter',
       'Ghostfolio activities',
+      'Tradervue trades',
       'Trade executions template',
     ]);
   });

@@ -28,6 +28,7 @@ import { tastytradeTransactionsFormat } from './tastytrade-transactions.format.j
 import { thinkorswimStatementFormat } from './thinkorswim-statement.format.js';
 import { tdAmeritradeTransactionsFormat } from './td-ameritrade-transactions.format.js';
 import { vanguardTransactionsFormat } from './vanguard-transactions.format.js';
+import { tradervueTradesFormat } from './tradervue-trades.format.js';
 import { webullOrdersFormat } from './webull-orders.format.js';
 
 /** Comma first; a spreadsheet re-save in some locales writes `;`, an export to text writes tabs. */
@@ -170,6 +171,7 @@ export const brokerageFormats = new FormatRegistry([
   merrillEdgeActivityFormat,
   lightspeedBlotterFormat,
   ghostfolioActivitiesFormat,
+  tradervueTradesFormat,
   // Last: its few columns are a subset of what a broker's own layout may have.
   executionsTemplateFormat,
 ]);
