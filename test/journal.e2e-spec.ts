@@ -67,7 +67,7 @@ describe('the journal: tags and notes', () => {
   const cents = (trades: Trade[]) => trades.reduce((total, trade) => total + Math.round(trade.total_profit_loss * 100), 0);
 
   beforeAll(async () => {
-    service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,other@example.com' } });
+    service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,other@example.com,switcher@example.com' } });
     trader = await signIn(service, 'trader@example.com');
     other = await signIn(service, 'other@example.com');
     for (const session of [trader, other]) {
@@ -266,5 +266,50 @@ describe('the journal: tags and notes', () => {
     const schd = await allTrades('&tag=swing');
     expect(schd.map((trade) => [trade.symbol, trade.close_date, trade.tags])).toEqual([['SCHD', '2024-05-17', ['Dividend play', 'swing']]]);
     expect((await allTrades('&tag=fill')).map((trade) => trade.volume).sort()).toEqual([1.44, 20.56, 23]);
+  });
+
+  it("moves over from Tradervue: its trades export imported, then the same file tags the trades with Tradervue's tags", async () => {
+    const switcher = await signIn(service, 'switcher@example.com');
+    await call(switcher, 'PUT', '/auth/profile', { brokerage_account: 'XXXX-1234' });
+    const file = fixture('tradervue', 'trades.csv').toString('utf8');
+    const history = new FormData();
+    history.append('files', new Blob([file]), 'trades.csv');
+    const lines = ndjson(await (await switcher.fetch('/api/import', { method: 'POST', headers: { origin: service.url }, body: history })).text());
+    expect(lines.at(-1)).toMatchObject({ type: 'success', stats: { transactions_inserted: 11 } });
+    const tags = new FormData();
+    tags.append('file', new Blob([file]), 'trades.csv');
+    const result = (await (await switcher.fetch('/api/trades/tags.csv', { method: 'POST', headers: { origin: service.url }, body: tags })).json()) as any;
+    // The open AAPL trade is passed over; the option's trade is none of the journal's.
+    expect(result).toMatchObject({ success: true, lines: 5, matched: 4, trades_tagged: 4, ambiguous: 0, unmatched: 1 });
+    expect(result.problems).toEqual([{ line: 4, kind: 'unmatched', reason: 'no AAPL240315C00190000 short closed 2024-03-15' }]);
+    const { body } = await call(switcher, 'GET', '/api/trades?limit=50&sort=symbol');
+    expect(body.trades.map((trade: Trade) => [trade.symbol, trade.side, trade.total_profit_loss, trade.tags])).toEqual([
+      ['AAPL', 'long', -150, ['swing']],
+      ['MSFT', 'long', 10, ['day trade', 'scalp']],
+      ['NVDA', 'long', 700, ['earnings']],
+      ['TSLA', 'short', 28.5, ['fade']],
+    ]);
+
+    // Two scalps of one symbol closed on one day: two closing fills. Tagged alike, both lines tag both
+    // trades; tagged differently, which line is which trade is unknown, and both are listed.
+    const scalps = (first: string, second: string) =>
+      [
+        'Open Datetime,Close Datetime,Symbol,Side,Volume,Exec Count,Entry Price,Exit Price,Gross P&L,Gross P&L (%),Shared,Notes,Tags',
+        `2025-10-24 08:00:00,2025-10-24 08:01:00,GNLN,L,200,2,4.4097,4.79,76.06,8.62,false,,${first}`,
+        `2025-10-24 08:05:00,2025-10-24 08:06:00,GNLN,L,200,2,4.9397,5.12,36.06,3.65,false,,${second}`,
+      ].join('\n');
+    const send = async (field: string, name: string, content: string, path: string) => {
+      const form = new FormData();
+      form.append(field, new Blob([content]), name);
+      return switcher.fetch(path, { method: 'POST', headers: { origin: service.url }, body: form });
+    };
+    expect(ndjson(await (await send('files', 'scalps.csv', scalps('', ''), '/api/import')).text()).at(-1)).toMatchObject({ type: 'success', stats: { transactions_inserted: 4 } });
+    expect(await (await send('file', 'scalps.csv', scalps('"scalp,A+"', 'A+ ,Scalp'), '/api/trades/tags.csv')).json()).toMatchObject({ lines: 2, matched: 2, trades_tagged: 2, ambiguous: 0 });
+    expect(await (await send('file', 'scalps.csv', scalps('late', 'early'), '/api/trades/tags.csv')).json()).toMatchObject({ lines: 2, matched: 0, ambiguous: 2 });
+    const gnln = (await call(switcher, 'GET', '/api/trades?limit=50&symbol=GNLN')).body.trades as Trade[];
+    expect(gnln.map((trade) => [trade.total_profit_loss, trade.tags])).toEqual([
+      [36.06, ['scalp', 'A+']],
+      [76.06, ['scalp', 'A+']],
+    ]);
   });
 });

@@ -78,8 +78,10 @@ export class JournalService {
   /**
    * Tags from another journal's file: each line names the trades of a symbol and side closed on a day.
    * Those trades (all of them, when they come from one closing fill) get the line's tags. A line whose
-   * trades come from several closing fills is ambiguous and tags nothing; one that names no trade, or
-   * cannot be read, is listed. All tags land together, or none do.
+   * trades come from several closing fills is ambiguous and tags nothing, unless the file has a line
+   * for each of those fills and all of them give the same tags (another journal's trades of one day,
+   * tagged alike): then they all get them. One that names no trade, or cannot be read, is listed. All
+   * tags land together, or none do.
    */
   async importTags(userId: number, text: string): Promise<TagImportResult> {
     const lines = parseTagImport(text);
@@ -88,11 +90,20 @@ export class JournalService {
     const assignments: TagAssignment[] = [];
     const ambiguous: { line: number; reason: string }[] = [];
     const unmatched: { line: number; reason: string }[] = lines.flatMap((line) => ('error' in line ? [{ line: line.line, reason: line.error }] : []));
+    // The lines naming each symbol, side and day, and whether they all give the same tags.
+    const alike = new Map<string, { lines: number; tags: string | undefined }>();
+    for (const line of readable) {
+      const tags = line.tags.map((tag) => tag.key).sort().join('\u001f');
+      const seen = alike.get(namedBy(line));
+      alike.set(namedBy(line), { lines: (seen?.lines ?? 0) + 1, tags: seen === undefined || seen.tags === tags ? tags : undefined });
+    }
     readable.forEach((line, index) => {
       const { fills, tradeIds } = found[index];
       const named = `${line.symbol} ${line.side} closed ${line.closeDate}`;
+      const same = alike.get(namedBy(line)) as { lines: number; tags: string | undefined };
       if (fills === 0) unmatched.push({ line: line.line, reason: `no ${named}` });
-      else if (fills > 1) ambiguous.push({ line: line.line, reason: `${fills} closing fills of ${named} (${tradeIds.length} trades): tag them one by one` });
+      // Several fills are one line's only when the file names each of them with the same tags.
+      else if (fills > 1 && (same.lines !== fills || same.tags === undefined)) ambiguous.push({ line: line.line, reason: `${fills} closing fills of ${named} (${tradeIds.length} trades): tag them one by one` });
       else assignments.push({ tradeIds, tags: line.tags });
     });
     await this.journal.addTags(userId, assignments);
@@ -105,6 +116,11 @@ export class JournalService {
       unmatched,
     };
   }
+}
+
+/** What a tag file's line names: the trades of a symbol and side closed on a day. */
+function namedBy(line: { readonly symbol: string; readonly side: string; readonly closeDate: string }): string {
+  return `${line.symbol} ${line.side} ${line.closeDate}`;
 }
 
 function tradeIdOf(input: string): string {

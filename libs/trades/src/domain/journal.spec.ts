@@ -64,6 +64,34 @@ describe('the tag file', () => {
     ]);
   });
 
+  it("reads Tradervue's export of trades as it is: L and S, the close's day, tags between commas; bare or open trades passed over", () => {
+    const lines = parseTagImport(
+      [
+        'Open Datetime,Close Datetime,Symbol,Side,Volume,Exec Count,Entry Price,Exit Price,Gross P&L,Gross P&L (%),Shared,Notes,Tags',
+        '2025-10-24 08:00:00,2025-10-24 08:01:00,GNLN,L,200,2,4.4097,4.79,76.06,8.62,false,first trade,"personal, breakout"',
+        '2025-10-24 08:05:00,2025-10-24 08:06:00,GNLN,L,200,2,4.9397,5.12,36.06,3.65,false,untagged,',
+        '2025-10-24 09:00:00,,SOAR,S,200,1,4.36,,,,false,still open,fade',
+        '2025-10-24 09:00:00,2025-10-24 09:04:00,SOAR,Short,200,2,4.36,4.13,46.0,5.28,false,,fade',
+        '2025-10-24 09:00:00,2025-10-24 09:04:00,SOAR,X,200,2,4.36,4.13,46.0,5.28,false,,fade',
+      ].join('\n'),
+    );
+    expect(lines).toEqual([
+      {
+        line: 2,
+        symbol: 'GNLN',
+        side: 'long',
+        closeDate: '2025-10-24',
+        tags: [
+          { key: 'personal', name: 'personal' },
+          { key: 'breakout', name: 'breakout' },
+        ],
+      },
+      { line: 5, symbol: 'SOAR', side: 'short', closeDate: '2025-10-24', tags: [{ key: 'fade', name: 'fade' }] },
+      { line: 6, error: "side 'X' is neither long nor short" },
+    ]);
+    expect(() => parseTagImport('Open Datetime,Close Datetime,Symbol,Volume\n')).toThrow('missing: side, tags');
+  });
+
   it('refuses a file without the columns it needs', () => {
     expect(() => parseTagImport('symbol,date,tags\nNVDA,2024-05-08,x\n')).toThrow('missing: close_date, side');
     expect(() => parseTagImport('')).toThrow(ValidationError);

@@ -55,7 +55,7 @@ export class JournalController {
   @Post('trades/tags.csv')
   @ApiOperation({ summary: "Tag trades from another journal's CSV file (symbol, close_date, side, tags)" })
   @ApiConsumes('multipart/form-data')
-  @ApiBody({ schema: object({ file: string({ format: 'binary', description: 'Columns `symbol`, `close_date`, `side`, `tags` (separated by `;`).' }) }) })
+  @ApiBody({ schema: object({ file: string({ format: 'binary', description: 'Columns `symbol`, `close_date`, `side`, `tags` (separated by `;`), or Tradervue\'s export of trades as it is.' }) }) })
   @ApiJson('TagImportResponse', 'What matched, what was ambiguous, what did not match.')
   @ApiFailures(400, 413, 429, 503)
   @HttpCode(200)

@@ -410,6 +410,10 @@ describe('broker layouts (docs/formats.md): each example gives the trades, divid
     expect(() => trades('2025-10-24 08:00:00,2025-10-24 08:01:00,GNLN,L,300,2,4.4097,4.79,141.09,,')).toThrow(/^tv\.csv, line 2: column 'Gross P&L'.*does not go with 300 shares from 4\.4097 to 4\.79 \(114\.09\)/);
     expect(() => trades('2025-10-24 08:00:00,2025-10-24 08:01:00,GNLN,Flat,300,2,4.4097,4.79,114.09,,')).toThrow(/^tv\.csv, line 2: column 'Side'.*unknown Side 'Flat'/);
     expect(() => trades('2025-10-24 08:00:00,2025-10-24 8h01,GNLN,L,300,2,4.4097,4.79,114.09,,')).toThrow(/^tv\.csv, line 2: column 'Close Datetime'/);
+    expect(() => trades('2025-10-24 08:02:00,2025-10-24 08:01:00,GNLN,L,300,2,4.4097,4.79,114.09,,')).toThrow(/^tv\.csv, line 2: column 'Close Datetime'.*closes \(2025-10-24 08:01:00\) before it opens/);
+    // A trade still open: its opening alone, its charges paid with it.
+    const open = parseTransactionsFile('tv.csv', `${header}\n2025-10-24 08:00:00,,GNLN,S,300,1,4.4097,,,1.00,0.05`).transactions;
+    expect(open.map((tx) => [tx.action, tx.quantity?.toString(), tx.fees?.toString(), tx.amount?.toString()])).toEqual([['Sell Short', '300', '1.05', '1321.86']]);
     // An option (OCC symbol, with or without its space) is kept, its cash left out.
     const option = parseTransactionsFile('tv.csv', `${header}\n2024-03-08 11:15:00,2024-03-15 16:00:00,AAPL 240315C00190000,S,1,2,2.00,0.00,200.00,,`).transactions;
     expect(option.map((tx) => [tx.action, tx.amount])).toEqual([['Tradervue trade of another instrument', null], ['Tradervue trade of another instrument', null]]);

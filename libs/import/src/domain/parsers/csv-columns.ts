@@ -57,6 +57,7 @@ const TICKER = /^[A-Z0-9^][A-Z0-9./\-^]{0,19}$/;
 export function isTicker(text: string): boolean {
   return TICKER.test(text);
 }
+
 /** Characters no ticker has and a page or a path could misread. */
 // eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const UNSAFE_SYMBOL_CHARACTERS = /[<>"'`&;\\{}|\u0000-\u001f\u007f]/;

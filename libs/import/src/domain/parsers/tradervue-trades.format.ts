@@ -1,6 +1,5 @@
 import { Decimal } from '@app/shared/domain';
-import { packedTransaction, type BrokerTransaction } from '../broker-transaction.js';
-import { classifyAction, isClosingKind } from '../broker-transaction.js';
+import { classifyAction, isClosingKind, type BrokerTransaction } from '../broker-transaction.js';
 import { ImportFileError } from '../import.errors.js';
 import type { Steps } from '../turns.js';
 import { activityRow, chargesOf, inTimeOrder, otherActivity, readExportRows, secondOfDay } from './activity-export.js';
@@ -13,7 +12,6 @@ const COLUMNS = {
   symbol: column('Symbol'),
   side: column('Side'),
   volume: column('Volume', true, [], FIGURE_LIMITS.quantity),
-  execCount: column('Exec Count', false),
   entryPrice: column('Entry Price', true, [], FIGURE_LIMITS.price),
   exitPrice: column('Exit Price', true, [], FIGURE_LIMITS.price),
   grossPnl: column('Gross P&L'),
@@ -45,7 +43,8 @@ const INFO = { id: 'tradervue-trades', label: 'Tradervue trades' };
  * Entry Price, Exit Price, Gross P&L, …`): a way over from Tradervue. Each trade becomes its opening
  * execution and, once closed, its closing one, at the trade's average prices: the opening's cash is
  * the volume times the entry price (to the cent), the closing's that and the trade's Gross P&L, so
- * that the P&L is Tradervue's to the cent; a Commission or Fees column is charged on the closing one.
+ * that the P&L is Tradervue's to the cent; a Commission or Fees column is charged on the closing one
+ * (on the opening of a trade still open).
  * A day's executions go by their times (an opening before a closing in the same second). A symbol
  * that is not a stock's (an option, a future) is kept and reported. Every trade is FIFO: trades of
  * one symbol that overlap in time may be paired otherwise than Tradervue paired them, with the same
@@ -64,7 +63,8 @@ function* parseTrades({ fileName, header, rows }: FormatInput): Steps<ParsedTran
   if (!layout) throw new ImportFileError('IMPORT_HEADER_NOT_RECOGNISED', fileName, header.line, `not a ${INFO.label} header`);
   const read = yield* readExportRows(fileName, rows, layout, COLUMNS, readTrade);
   if (read.length === 0) throw new ImportFileError('IMPORT_NO_DATA_ROWS', fileName, header.line, 'no trades after the header');
-  const executions = inTimeOrder(read.flat(), (tx) => (isClosingKind(tx.kind) ? 1 : 0)).map((tx) => packedTransaction(tx));
+  // Packed as every layout's rows are (`transactionWith`, in `inTimeOrder`).
+  const executions = inTimeOrder(read.flat(), (tx) => (isClosingKind(tx.kind) ? 1 : 0));
   return { kind: 'transactions', format: INFO, fileName, headerLine: header.line, dataRows: executions.length, transactions: executions };
 }
 
@@ -92,11 +92,19 @@ function readTrade(reader: RowReader<Column>): BrokerTransaction[] {
     const transaction = activityRow(reader.line, reader.cellsJson, { date, action, kind: classifyAction(action), symbol, description: notes, quantity: volume, price, fees, amount });
     return { ...transaction, dayOrder: -secondOf(reader, key) };
   };
+  const charged = charges ?? Decimal.ZERO;
   // Another instrument's cash (an option's multiplier) is not the shares times the price: it is left out.
-  const open = execution('openDatetime', opening, entry, stock ? (long ? cost.neg() : cost) : null, closed ? null : charges);
-  if (!closed) return [open];
+  if (!closed) return [execution('openDatetime', opening, entry, stock ? (long ? cost.add(charged).neg() : cost.sub(charged)) : null, charges)];
+  const open = execution('openDatetime', opening, entry, stock ? (long ? cost.neg() : cost) : null, null);
   const exit = reader.requiredNumber('exitPrice', 'a closed trade needs its exit price').abs();
-  if (!stock) return [open, execution('closeDatetime', closing, exit, null, charges)];
+  const close = (amount: Decimal | null): BrokerTransaction[] => {
+    const ending = execution('closeDatetime', closing, exit, amount, charges);
+    if (ending.date < open.date || (ending.date === open.date && (ending.dayOrder as number) > (open.dayOrder as number))) {
+      throw reader.invalid('closeDatetime', reader.text('closeDatetime'), `the trade closes (${reader.text('closeDatetime')}) before it opens (${reader.text('openDatetime')})`);
+    }
+    return [open, ending];
+  };
+  if (!stock) return close(null);
   const gross = reader.requiredNumber('grossPnl', 'a closed trade needs its Gross P&L');
   // The prices are averages to a few decimals: the gross they give may differ from Tradervue's by their rounding, not more.
   const priced = exit.sub(entry).mul(volume).mul(long ? 1 : -1);
@@ -104,8 +112,8 @@ function readTrade(reader: RowReader<Column>): BrokerTransaction[] {
     throw reader.invalid('grossPnl', gross.toString(), `a Gross P&L of ${gross.toFixed(2)} does not go with ${volume.toString()} shares from ${entry.toString()} to ${exit.toString()} (${priced.toFixed(2)})`);
   }
   // The closing's cash: what makes the trade's P&L Tradervue's gross, less the charges.
-  const settled = (long ? cost.add(gross) : cost.sub(gross).neg()).sub(charges ?? Decimal.ZERO);
-  return [open, execution('closeDatetime', closing, exit, settled, charges)];
+  const settled = (long ? cost.add(gross) : cost.sub(gross).neg()).sub(charged);
+  return close(settled);
 }
 
 /** The second of the day of `2025-10-24 08:00:00` (a date alone: the day's start). */
