@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { startService, type RunningService } from './support/service.js';
 import { signIn, type SignedIn } from './support/sign-in.js';
 import { exampleFiles, fixture, ndjson, uploadForm } from './support/uploads.js';
@@ -271,7 +273,7 @@ describe('the journal: tags and notes', () => {
   it("moves over from Tradervue: its trades export imported, then the same file tags the trades with Tradervue's tags", async () => {
     const switcher = await signIn(service, 'switcher@example.com');
     await call(switcher, 'PUT', '/auth/profile', { brokerage_account: 'XXXX-1234' });
-    const file = fixture('tradervue', 'trades.csv').toString('utf8');
+    const file = readFileSync(path.resolve(process.cwd(), 'test/fixtures/tradervue/trades.csv'), 'utf8');
     const history = new FormData();
     history.append('files', new Blob([file]), 'trades.csv');
     const lines = ndjson(await (await switcher.fetch('/api/import', { method: 'POST', headers: { origin: service.url }, body: history })).text());
@@ -282,7 +284,7 @@ describe('the journal: tags and notes', () => {
     // The open AAPL trade is passed over; the option's trade is none of the journal's.
     expect(result).toMatchObject({ success: true, lines: 5, matched: 4, trades_tagged: 4, ambiguous: 0, unmatched: 1 });
     expect(result.problems).toEqual([{ line: 4, kind: 'unmatched', reason: 'no AAPL240315C00190000 short closed 2024-03-15' }]);
-    const { body } = await call(switcher, 'GET', '/api/trades?limit=50&sort=symbol');
+    const { body } = await call(switcher, 'GET', '/api/trades?limit=50&sort=symbol&order=asc');
     expect(body.trades.map((trade: Trade) => [trade.symbol, trade.side, trade.total_profit_loss, trade.tags])).toEqual([
       ['AAPL', 'long', -150, ['swing']],
       ['MSFT', 'long', 10, ['day trade', 'scalp']],
@@ -304,12 +306,12 @@ describe('the journal: tags and notes', () => {
       return switcher.fetch(path, { method: 'POST', headers: { origin: service.url }, body: form });
     };
     expect(ndjson(await (await send('files', 'scalps.csv', scalps('', ''), '/api/import')).text()).at(-1)).toMatchObject({ type: 'success', stats: { transactions_inserted: 4 } });
-    expect(await (await send('file', 'scalps.csv', scalps('"scalp,A+"', 'A+ ,Scalp'), '/api/trades/tags.csv')).json()).toMatchObject({ lines: 2, matched: 2, trades_tagged: 2, ambiguous: 0 });
+    expect(await (await send('file', 'scalps.csv', scalps('"scalp,A+"', '"A+ ,Scalp"'), '/api/trades/tags.csv')).json()).toMatchObject({ lines: 2, matched: 2, trades_tagged: 2, ambiguous: 0 });
     expect(await (await send('file', 'scalps.csv', scalps('late', 'early'), '/api/trades/tags.csv')).json()).toMatchObject({ lines: 2, matched: 0, ambiguous: 2 });
     const gnln = (await call(switcher, 'GET', '/api/trades?limit=50&symbol=GNLN')).body.trades as Trade[];
     expect(gnln.map((trade) => [trade.total_profit_loss, trade.tags])).toEqual([
-      [36.06, ['scalp', 'A+']],
-      [76.06, ['scalp', 'A+']],
+      [36.06, ['A+', 'scalp']],
+      [76.06, ['A+', 'scalp']],
     ]);
   });
 });
