@@ -93,7 +93,7 @@ export class JournalService {
     // The lines naming each symbol, side and day, and whether they all give the same tags.
     const alike = new Map<string, { lines: number; tags: string | undefined }>();
     for (const line of readable) {
-      const tags = line.tags.map((tag) => tag.key).sort().join('\u001f');
+      const tags = [...new Set(line.tags.map((tag) => tag.key))].sort().join('\u001f');
       const seen = alike.get(namedBy(line));
       alike.set(namedBy(line), { lines: (seen?.lines ?? 0) + 1, tags: seen === undefined || seen.tags === tags ? tags : undefined });
     }
@@ -102,7 +102,7 @@ export class JournalService {
       const named = `${line.symbol} ${line.side} closed ${line.closeDate}`;
       const same = alike.get(namedBy(line)) as { lines: number; tags: string | undefined };
       if (fills === 0) unmatched.push({ line: line.line, reason: `no ${named}` });
-      // Several fills are one line's only when the file names each of them with the same tags.
+      // A line naming several fills tags them only when the file names each of them with the same tags.
       else if (fills > 1 && (same.lines !== fills || same.tags === undefined)) ambiguous.push({ line: line.line, reason: `${fills} closing fills of ${named} (${tradeIds.length} trades): tag them one by one` });
       else assignments.push({ tradeIds, tags: line.tags });
     });

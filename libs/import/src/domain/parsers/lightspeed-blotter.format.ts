@@ -54,9 +54,10 @@ const INFO = { id: 'lightspeed-blotter', label: 'Lightspeed Execution Blotter' }
  * and the `Fee…` columns, the time in `Raw Exec. Time` (`MM/DD/YYYY HH:MM:SS`, to the minute) or
  * `Execution Time` (`HH:MM`). Fills of one minute are listed in no reliable order, so a day's fills go
  * by their times and, within a minute, the ones opening a position before the ones closing one, each
- * in file order: per symbol and side that gives FIFO the pairs the real order gives. Options (`Security
- * Type` other than `equity`), other currencies and other transaction types are kept and reported. No
- * lot details: every trade is FIFO.
+ * in file order: a position never passes through a phantom short and a minute's P&L is exact (which of
+ * its purchases a sale of the same minute closes follows the file). Options (`Security Type` other than
+ * `equity`), other currencies and other transaction types are kept and reported. No lot details: every
+ * trade is FIFO.
  */
 export const lightspeedBlotterFormat: BrokerageFormat = activityExportFormat(INFO, 'Lightspeed', COLUMNS, readTransaction, {
   accountColumn: 'accountNumber',
