@@ -404,8 +404,10 @@ describe('broker layouts (docs/formats.md): each example gives the trades, divid
       expect(result.warnings).toEqual([]);
       return result.trades.map((t) => [t.symbol, t.side, t.volume.toString(), t.costBasis.toFixed(2), t.proceeds.toFixed(2), t.totalProfitLoss.toFixed(2)]);
     };
-    // Three fills averaged to 4.4097 (13.2290 / 3 per share): 300 × 4.4097 is 1,322.91, the P&L Tradervue's 114.09.
+    // An average entry price: the cost is 300 × 4.4097 to the cent (1,322.91), the P&L Tradervue's Gross P&L
+    // less the commission and fee, also where the average's rounding puts it a cent from the prices'.
     expect(trades('2025-10-24 08:00:00,2025-10-24 08:01:00,GNLN,Long,300,4,4.4097,4.79,114.09,1.00,0.05')).toEqual([['GNLN', 'long', '300', '1322.91', '1435.95', '113.04']]);
+    expect(trades('2025-10-24 08:00:00,2025-10-24 08:01:00,GNLN,Long,300,4,4.4097,4.79,114.10,1.00,0.05')).toEqual([['GNLN', 'long', '300', '1322.91', '1435.96', '113.05']]);
     expect(trades('2025-10-24 09:00:00,2025-10-24 09:04:00,SOAR,S,200,2,4.36,4.13,46.00,,')).toEqual([['SOAR', 'short', '200', '826.00', '872.00', '46.00']]);
     expect(() => trades('2025-10-24 08:00:00,2025-10-24 08:01:00,GNLN,L,300,2,4.4097,4.79,141.09,,')).toThrow(/^tv\.csv, line 2: column 'Gross P&L'.*does not go with 300 shares from 4\.4097 to 4\.79 \(114\.09\)/);
     expect(() => trades('2025-10-24 08:00:00,2025-10-24 08:01:00,GNLN,Flat,300,2,4.4097,4.79,114.09,,')).toThrow(/^tv\.csv, line 2: column 'Side'.*unknown Side 'Flat'/);
