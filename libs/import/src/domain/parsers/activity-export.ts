@@ -164,6 +164,25 @@ export function tradeCash(buying: boolean, quantity: Decimal, price: Decimal, ch
   return buying ? gross.add(charged).neg() : gross.sub(charged);
 }
 
+/**
+ * A trade's cash for a file whose amounts are signed loosely: the amount written, signed by the trade's
+ * action whatever its sign in the file; where the file gives none (or 0), `tradeCash` of its shares,
+ * price and charges (a missing price refused, in the row's `priceKey` column).
+ */
+export function signedTradeCash<K extends string>(
+  reader: RowReader<K>,
+  priceKey: K,
+  buying: boolean,
+  written: Decimal | null,
+  quantity: Decimal,
+  price: Decimal | null,
+  charges: Decimal | null,
+): Decimal {
+  if (written !== null && !written.isZero()) return buying ? written.abs().neg() : written.abs();
+  if (price === null) throw reader.missing(priceKey, 'a trade without an amount needs its price');
+  return tradeCash(buying, quantity, price, charges);
+}
+
 /** `09:47:59`, `9:47`, `09:47:59.120`, `2:05:00 PM`. */
 const TIME_OF_DAY = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*([AP]M)?$/i;
 

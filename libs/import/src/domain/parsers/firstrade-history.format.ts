@@ -1,7 +1,7 @@
 import { Decimal } from '@app/shared/domain';
 import type { BrokerTransaction } from '../broker-transaction.js';
 import { classifyAction, isTradeKind } from '../broker-transaction.js';
-import { activityExportFormat, activityRow, chargesOf, inFileDirection, otherActivity, tradeCash } from './activity-export.js';
+import { activityExportFormat, activityRow, chargesOf, inFileDirection, otherActivity, signedTradeCash } from './activity-export.js';
 import type { BrokerageFormat } from './brokerage-format.js';
 import { column, FIGURE_LIMITS, type RowReader } from './csv-columns.js';
 
@@ -65,13 +65,7 @@ function readTransaction(reader: RowReader<Column>): BrokerTransaction {
   let amount = reader.number('amount');
   if (isTradeKind(kind)) {
     if (quantity === null || quantity.isZero()) throw reader.missing('quantity', 'a trade needs a number of shares');
-    const buying = kind === 'buy';
-    if (amount === null || amount.isZero()) {
-      if (price === null) throw reader.missing('price', 'a trade without an amount needs its price');
-      amount = tradeCash(buying, quantity, price, fees === null ? null : fees.abs());
-    } else {
-      amount = buying ? amount.abs().neg() : amount.abs();
-    }
+    amount = signedTradeCash(reader, 'price', kind === 'buy', amount, quantity, price, fees === null ? null : fees.abs());
   }
   return activityRow(reader.line, reader.cellsJson, {
     date,

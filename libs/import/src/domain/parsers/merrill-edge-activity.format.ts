@@ -1,6 +1,6 @@
 import type { BrokerTransaction } from '../broker-transaction.js';
 import { classifyAction, isTradeKind } from '../broker-transaction.js';
-import { activityExportFormat, activityRow, inFileDirection, otherActivity, tradeCash } from './activity-export.js';
+import { activityExportFormat, activityRow, inFileDirection, otherActivity, signedTradeCash } from './activity-export.js';
 import type { BrokerageFormat } from './brokerage-format.js';
 import { column, FIGURE_LIMITS, type RowReader } from './csv-columns.js';
 
@@ -73,13 +73,7 @@ function readTransaction(reader: RowReader<Column>): BrokerTransaction {
   if (kind !== 'other' && symbol === '') throw reader.missing('symbol', `a ${written} needs the symbol of its security`);
   if (isTradeKind(kind)) {
     if (quantity === null || quantity.isZero()) throw reader.missing('quantity', `a ${written} needs a number of shares`);
-    const buying = kind === 'buy';
-    if (amount !== null && !amount.isZero()) {
-      amount = buying ? amount.abs().neg() : amount.abs();
-    } else {
-      if (price === null) throw reader.missing('price', 'a trade without an amount needs its price');
-      amount = tradeCash(buying, quantity, price, null);
-    }
+    amount = signedTradeCash(reader, 'price', kind === 'buy', amount, quantity, price, null);
   }
   return activityRow(reader.line, reader.cellsJson, {
     date,

@@ -29,6 +29,9 @@ const SIDES: ReadonlyMap<string, readonly [string, string]> = new Map([
   ['short', ['Sell Short', 'Buy to Cover']],
 ]);
 
+/** Both executions of a trade in an option or a future: kept, counted toward nothing. */
+const OTHER_INSTRUMENT = otherActivity('Tradervue', 'trade of another instrument');
+
 /** An option's OCC symbol: its root, expiry `YYMMDD`, C or P and the strike in thousandths (`AAPL240315C00190000`). */
 const OPTION = /^[A-Z.]{1,6} *\d{6}[CP]\d{8}$/;
 
@@ -75,7 +78,7 @@ function readTrade(reader: RowReader<Column>): BrokerTransaction[] {
   if (sides === undefined) throw reader.invalid('side', sideText, `unknown Side '${sideText}' (known: L, S, Long, Short)`);
   const symbolText = reader.text('symbol').toUpperCase();
   const stock = isTicker(symbolText) && !OPTION.test(symbolText);
-  const [opening, closing] = stock ? sides : [otherActivity('Tradervue', 'trade of another instrument'), otherActivity('Tradervue', 'trade of another instrument')];
+  const [opening, closing] = stock ? sides : [OTHER_INSTRUMENT, OTHER_INSTRUMENT];
   const symbol = reader.symbol('symbol', false);
   if (symbol === '') throw reader.missing('symbol', 'every trade has a symbol');
   const volume = reader.number('volume')?.abs() ?? null;
