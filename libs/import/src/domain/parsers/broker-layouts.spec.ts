@@ -177,8 +177,9 @@ const CASES: readonly Case[] = [
     file: 'executions-template/executions.csv',
     layout: 'executions-template',
     rows: 11,
-    // TradeNote's template: the MSFT sale listed above its purchase comes after it by their times; the
-    // NVDA sale without Net Proceeds is its shares times its price.
+    // TradeZero's trade history, TradeNote's template (Type 2 a long's row, 3 a short's): the MSFT sale
+    // listed above its purchase comes after it by their times; the NVDA sale without Net Proceeds is its
+    // shares times its price.
     trades: [['AAPL', 'fifo', '10', '-150.04'], ['AAPL', 'fifo', '2', '-10.21'], ['TSLA', 'fifo', '5', '28.48'], ['MSFT', 'fifo', '10', '9.94'], ['NVDA', 'fifo', '20', '700.00']],
     dividends: [['AAPL', '2.40']],
     open: [['AAPL', '3', '525.30', '2024-03-04']],

@@ -46,14 +46,15 @@ const SIDES: ReadonlyMap<string, string> = new Map([
   ['dividend', 'Cash Dividend'],
 ]);
 
-const INFO = { id: 'executions-template', label: 'Trade executions template' };
+const INFO = { id: 'executions-template', label: 'Trade executions template (TradeZero, TradeNote)' };
 
 /**
  * The layout for any broker the import does not know (docs/formats.md "Trade executions template"):
  * one execution per row, the day (`Date`), its side (`B`, `S`, `SS`, `BC` or the words; `DIV` for a
  * dividend), symbol, quantity and price, optionally its time, fees and net amount. TradeNote's import
  * template (`Account, T/D, S/D, Currency, Type, Side, Symbol, Qty, Price, Exec Time, Comm, SEC, TAF,
- * NSCC, Nasdaq, ECN Remove, ECN Add, Gross Proceeds, Net Proceeds, …`) is read as it is. A day's rows
+ * NSCC, Nasdaq, ECN Remove, ECN Add, Gross Proceeds, Net Proceeds, …`), which is TradeZero's trade
+ * history download, is read as it is. A day's rows
  * are in the order of their times where the file gives them, else in file order (oldest first);
  * without an amount, a trade's is its shares times its price, less the fees on a sale, plus them on a
  * purchase. Rows in another currency are kept and reported. No lot details: every trade is FIFO.

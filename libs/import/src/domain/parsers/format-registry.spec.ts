@@ -85,7 +85,7 @@ describe('the bad fixtures', () => {
       'Lightspeed Execution Blotter',
       'Ghostfolio activities',
       'Tradervue trades',
-      'Trade executions template',
+      'Trade executions template (TradeZero, TradeNote)',
     ]);
   });
 });
