@@ -162,6 +162,7 @@ const ROUTES: [string, string][] = [
   ['PUT', '/auth/profile'], ['GET', '/auth/callback'], ['GET', '/health'], ['GET', '/health/detailed'], ['GET', '/health/ready'], ['GET', '/'],
   ['GET', '/calendar'], ['GET', '/api/:v'], ['PATCH', '/api/portfolio/holdings/:v'],
   ['GET', '/api/statistics'], ['GET', '/api/equity-curve'], ['GET', '/api/trades'], ['GET', '/api/trades/export.csv'],
+  ['DELETE', '/api/import/accounts/:v'],
 ];
 
 function apiRequest(random: Random, origin: string): FuzzRequest {

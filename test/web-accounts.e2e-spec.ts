@@ -96,6 +96,29 @@ describeInChromium('web app: the reports of one account or of all (Chromium)', (
     expect((await shownSymbols(all.length)).sort()).toEqual([...all].sort());
   });
 
+  it("removes one account's imports from the import page, and every report shows the other's alone", async () => {
+    const schwab = await symbolsOf('?account=XXXX-1234');
+    await page.goto(`${base}/import`);
+    const accounts = page.getByRole('region', { name: 'Your brokerage accounts' });
+    await page.getByRole('button', { name: 'Remove the imports of RH-1…' }).waitFor();
+    expect((await accounts.locator('tbody tr td:first-child').allInnerTexts()).map((text) => text.trim())).toEqual(['XXXX-1234 (default)', 'RH-1']);
+    await page.getByRole('button', { name: 'Remove the imports of RH-1…' }).click();
+    // Asked once more; keeping changes nothing.
+    await page.getByRole('button', { name: 'Keep account RH-1' }).click();
+    expect((await symbolsOf('?account=RH-1')).length).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Remove the imports of RH-1…' }).click();
+    await assertNoSeriousViolations(page, 'the import page asking before it removes an account\'s imports');
+    await screenshotBothSizes(page, 'import-remove-account');
+    await page.getByRole('button', { name: 'Yes, remove everything imported into RH-1' }).click();
+    await page.getByText(/^Removed what the imports put into account RH-1: \d+ transactions and 0 lots\.$/).waitFor();
+    expect(await symbolsOf('?account=RH-1')).toEqual([]);
+    expect((await symbolsOf('')).sort()).toEqual([...schwab].sort());
+    // The account stays, empty: still offered by the top bar.
+    expect(await picker().locator('option').allInnerTexts()).toEqual(['All accounts', 'XXXX-1234 (default)', 'RH-1']);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Symbols' }).click();
+    expect((await shownSymbols(schwab.length)).sort()).toEqual([...schwab].sort());
+  });
+
   it('logged no errors in the browser console', () => {
     expect(browser.failedResponses).toEqual([]);
     expect(browser.consoleErrors).toEqual([]);

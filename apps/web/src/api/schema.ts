@@ -234,6 +234,17 @@ export interface HolidaysResponse {
   }[];
 }
 
+export interface ImportedAccountEmptiedResponse {
+  success: true;
+  /** The account number. */
+  account: string;
+  transactions_removed: number;
+  lots_removed: number;
+  /** Months whose trades or dividends the account held. */
+  months_updated: number;
+  message: string;
+}
+
 export interface ImportFormatsResponse {
   success: true;
   formats: {

@@ -9,6 +9,7 @@ import { formatBytes, formatCount, formatDateTime } from '../lib/format';
 import { Link } from '../lib/router';
 import { useApi, useTitle } from '../lib/use-api';
 import { useProfile } from '../profile';
+import { ImportedAccounts } from './ImportedAccounts';
 
 export function AccountForm() {
   const { profile, saveAccount } = useProfile();
@@ -490,6 +491,7 @@ export function ImportPage() {
       <UploadForm onFinished={finished} />
       <BrokerUploadForm onFinished={finished} />
       <UploadHistory version={version} />
+      <ImportedAccounts onEmptied={finished} />
     </>
   );
 }

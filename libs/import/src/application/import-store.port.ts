@@ -56,4 +56,15 @@ export abstract class ImportStore {
    * of their source fails the write.
    */
   abstract addRows(accountId: number, uploadId: number, rows: RowsToAdd): Promise<number[]>;
+  /**
+   * Deletes every row the account's imports stored and the days they read (so that the same files,
+   * sent again, are read and stored again); resolves with how many transactions and lots there were.
+   */
+  abstract removeRows(accountId: number): Promise<RemovedRows>;
+}
+
+/** What `ImportStore.removeRows` deleted. */
+export interface RemovedRows {
+  readonly transactions: number;
+  readonly lots: number;
 }

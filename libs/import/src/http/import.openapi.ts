@@ -86,6 +86,14 @@ export const importSchemas: SchemaSet = {
       }),
     ),
   }),
+  ImportedAccountEmptiedResponse: object({
+    success: literal(true),
+    account: string({ description: 'The account number.' }),
+    transactions_removed: count,
+    lots_removed: count,
+    months_updated: integer({ minimum: 0, description: 'Months whose trades or dividends the account held.' }),
+    message: string(),
+  }),
   ImportPreviewResponse: dataEnvelope({
     files: arrayOf(
       object({

@@ -6,7 +6,7 @@ import { classifyAction, packedTransaction, TransactionFigure, transactionFigure
 import { naturalKeyOf } from '../../domain/fingerprint.js';
 import type { SeenDays } from '../../domain/parsers/file-days.js';
 import { LotFigure, lotFigureToWrite, packedLot, type RealizedLot } from '../../domain/realized-lot.js';
-import { ImportStore, type RowDays, type RowsComing, type RowsToAdd, type StoredRows } from '../../application/import-store.port.js';
+import { ImportStore, type RemovedRows, type RowDays, type RowsComing, type RowsToAdd, type StoredRows } from '../../application/import-store.port.js';
 
 /** Advisory-lock namespace for imports (the second key is the account id). */
 const IMPORT_LOCK_NAMESPACE = 4711;
@@ -115,6 +115,18 @@ export class SqlImportStore extends ImportStore {
        ON CONFLICT DO NOTHING`,
       [accountId, layout, [...digests.keys()], [...digests.values()]],
     );
+  }
+
+  async removeRows(accountId: number): Promise<RemovedRows> {
+    const manager = this.database.manager;
+    const removed = async (table: string): Promise<number> => {
+      const [{ count }]: SqlRow[] = await manager.query(`WITH gone AS (DELETE FROM ${table} WHERE account_id = $1 RETURNING 1) SELECT count(*)::int AS count FROM gone`, [accountId]);
+      return Number(count);
+    };
+    const transactions = await removed('broker_transactions');
+    const lots = await removed('realized_lots');
+    await manager.query('DELETE FROM imported_days WHERE account_id = $1', [accountId]);
+    return { transactions, lots };
   }
 
   async lotsClosedAfter(accountId: number, date: IsoDate): Promise<RealizedLot[]> {

@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { startService, type RunningService } from './support/service.js';
+import { signIn, type SignedIn } from './support/sign-in.js';
+import { exampleFiles, expected, ndjson, uploadForm } from './support/uploads.js';
+
+/** The executions template's example: account XY000001, which the file carries (test/fixtures/broker-examples.expected.json). */
+const TEMPLATE = readFileSync(path.resolve(process.cwd(), 'test/fixtures/executions-template/executions.csv'), 'utf8');
+
+/**
+ * `DELETE /api/import/accounts/{account}` (docs/api.md "Removing an account's imports"): what the
+ * imports put into one account goes, the user's other account and every report of it stay as they
+ * were, the journal of the removed trades waits as orphans, and the same files imported again give the
+ * same figures with the journal back on its trades.
+ */
+describe('removing what the imports put into an account', () => {
+  let service: RunningService;
+  let trader: SignedIn;
+  let stranger: SignedIn;
+  const call = async (session: SignedIn, method: string, url: string, body?: unknown) => {
+    const headers: Record<string, string> = { origin: service.url, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+    const response = await session.fetch(url, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+  const uploadSchwab = async () => {
+    const lines = ndjson(await (await trader.fetch('/api/upload-csv', { method: 'POST', headers: { origin: service.url }, body: uploadForm(exampleFiles()) })).text());
+    return lines.at(-1);
+  };
+  const importTemplate = async () => {
+    const form = new FormData();
+    form.append('files', new Blob([TEMPLATE]), 'executions.csv');
+    return ndjson(await (await trader.fetch('/api/import', { method: 'POST', headers: { origin: service.url }, body: form })).text()).at(-1);
+  };
+  /** What the reports show, of all accounts and of each. */
+  const figures = async () => {
+    const read = async (url: string) => (await call(trader, 'GET', url)).body;
+    const scoped = async (account: string) => ({
+      months: (await read(`/api/months?account=${account}`)).months,
+      trades: (await read(`/api/trades?limit=500&order=asc&account=${account}`)).trades.map((trade: any) => [trade.id, trade.total_profit_loss, trade.tags, trade.has_note]),
+      positions: (await read(`/api/positions?account=${account}`)).positions.map((position: any) => [position.symbol, position.shares, position.cost_basis]),
+    });
+    return {
+      months: (await read('/api/months')).months,
+      symbols: await read('/api/symbols/summary'),
+      statistics: await read('/api/statistics'),
+      schwab: await scoped('XXXX-1234'),
+      template: await scoped('XY000001'),
+    };
+  };
+
+  beforeAll(async () => {
+    service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,stranger@example.com' } });
+    trader = await signIn(service, 'trader@example.com');
+    stranger = await signIn(service, 'stranger@example.com');
+    expect((await call(trader, 'PUT', '/auth/profile', { brokerage_account: 'XXXX-1234' })).status).toBe(200);
+  });
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  it('removes one account’s imports, keeps the other’s, and the same files give everything back', async () => {
+    expect(await uploadSchwab()).toMatchObject({ type: 'success', stats: { transactions_inserted: 75, realized_gains_lots: 24 } });
+    expect(await importTemplate()).toMatchObject({ type: 'success', stats: { transactions_inserted: 11 } });
+    // A tagged trade with a note in the account about to be emptied.
+    const schwabTrades = (await call(trader, 'GET', '/api/trades?limit=500&order=asc&account=XXXX-1234')).body.trades;
+    const annotated = schwabTrades[3];
+    expect((await call(trader, 'PUT', `/api/trades/${annotated.id}/tags`, { tags: ['Breakout'] })).status).toBe(200);
+    expect((await call(trader, 'PUT', `/api/trades/${annotated.id}/note`, { note: 'Held too long.' })).status).toBe(200);
+    const before = await figures();
+    expect(before.schwab.months.map((month: any) => [month.month, month.total_return_with_dividends])).toEqual(
+      expected().months.map((month: any) => [month.month, month.total_return_with_dividends]),
+    );
+
+    const removed = await call(trader, 'DELETE', '/api/import/accounts/XXXX-1234');
+    expect(removed).toEqual({
+      status: 200,
+      body: {
+        success: true,
+        account: 'XXXX-1234',
+        transactions_removed: 75,
+        lots_removed: 24,
+        months_updated: before.schwab.months.length,
+        message: 'Removed what the imports put into account XXXX-1234: 75 transactions and 24 lots',
+      },
+    });
+    const emptied = await figures();
+    // The emptied account shows nothing; the other account's reports, and the whole user's, are the other account's alone.
+    expect(emptied.schwab).toEqual({ months: [], trades: [], positions: [] });
+    expect(emptied.template).toEqual(before.template);
+    expect(emptied.months).toEqual(before.template.months);
+    expect((await call(trader, 'GET', '/api/accounts')).body.accounts.map((account: any) => account.account_number)).toEqual(['XXXX-1234', 'XY000001']);
+    // The removed trade's journal waits as an orphan.
+    const orphans = (await call(trader, 'GET', '/api/journal/orphans')).body;
+    expect(orphans.orphans.map((orphan: any) => [orphan.id, orphan.tags, orphan.note])).toEqual([[annotated.id, ['Breakout'], 'Held too long.']]);
+    expect((await call(trader, 'GET', '/api/tags')).body.tags.map((tag: any) => [tag.name, tag.total_trades])).toEqual([['Breakout', 0]]);
+    // Emptying an empty account removes nothing.
+    expect((await call(trader, 'DELETE', '/api/import/accounts/XXXX-1234')).body).toMatchObject({ transactions_removed: 0, lots_removed: 0, months_updated: 0 });
+
+    // The same files again: every row is read and stored again (the days they read were forgotten with them), the figures and the journal are back.
+    expect(await uploadSchwab()).toMatchObject({ type: 'success', stats: { transactions_inserted: 75, realized_gains_lots: 24 } });
+    expect(await figures()).toEqual(before);
+    expect((await call(trader, 'GET', '/api/journal/orphans')).body.count).toBe(0);
+  });
+
+  it('answers 404 for an account the user does not have, and leaves the owner’s alone', async () => {
+    for (const [session, account] of [
+      [trader, 'NOPE-1'],
+      [stranger, 'XXXX-1234'],
+      [stranger, 'XY000001'],
+    ] as const) {
+      expect(await call(session, 'DELETE', `/api/import/accounts/${encodeURIComponent(account)}`)).toEqual({
+        status: 404,
+        body: { success: false, error: `You have no brokerage account numbered "${account}"` },
+      });
+    }
+    expect((await call(trader, 'GET', '/api/trades?limit=500&account=XY000001')).body.trades.length).toBeGreaterThan(0);
+    expect((await call(trader, 'GET', '/api/trades?limit=500&account=XXXX-1234')).body.trades.length).toBeGreaterThan(0);
+    const anonymous = await fetch(`${service.url}/api/import/accounts/XXXX-1234`, { method: 'DELETE', headers: { origin: service.url } });
+    expect(anonymous.status).toBe(401);
+  });
+});
