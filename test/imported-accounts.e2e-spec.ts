@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { generateTradingHistory } from '../bench/support/trading-history.mjs';
 import { startService, type RunningService } from './support/service.js';
 import { signIn, type SignedIn } from './support/sign-in.js';
-import { exampleFiles, expected, ndjson, uploadForm } from './support/uploads.js';
+import { exampleFiles, expected, ndjson, uploadForm, uploadWithFaultAtRowWrite } from './support/uploads.js';
 
 /** The executions template's example: account XY000001, which the file carries (test/fixtures/broker-examples.expected.json). */
 const TEMPLATE = readFileSync(path.resolve(process.cwd(), 'test/fixtures/executions-template/executions.csv'), 'utf8');
@@ -102,11 +103,27 @@ describe('removing what the imports put into an account', () => {
     expect((await call(trader, 'GET', '/api/journal/orphans')).body.count).toBe(0);
   });
 
+  it('waits for an import of the account that is running, then removes all of it', async () => {
+    const history = generateTradingHistory({ trades: 5_000, dividends: 100, symbols: 20, brokerLotShare: 0.2, seed: 7 });
+    expect((await call(stranger, 'PUT', '/auth/profile', { brokerage_account: 'S-1' })).status).toBe(200);
+    // Asked for while the import writes its rows (60%): the removal takes the account's lock after the import's commit.
+    const { text, acted } = await uploadWithFaultAtRowWrite(stranger, service.url, history, () => call(stranger, 'DELETE', '/api/import/accounts/S-1'));
+    const imported = ndjson(text).at(-1);
+    expect(imported).toMatchObject({ type: 'success' });
+    expect(acted).toMatchObject({
+      status: 200,
+      body: { transactions_removed: imported.stats.transactions_inserted, lots_removed: imported.stats.realized_gains_lots },
+    });
+    expect((await call(stranger, 'GET', '/api/months')).body.months).toEqual([]);
+    expect((await call(stranger, 'GET', '/api/trades?limit=5')).body.trades).toEqual([]);
+  });
+
   it('answers 404 for an account the user does not have, and leaves the owner’s alone', async () => {
     for (const [session, account] of [
       [trader, 'NOPE-1'],
       [stranger, 'XXXX-1234'],
       [stranger, 'XY000001'],
+      [trader, 'S-1'],
     ] as const) {
       expect(await call(session, 'DELETE', `/api/import/accounts/${encodeURIComponent(account)}`)).toEqual({
         status: 404,
