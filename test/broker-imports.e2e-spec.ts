@@ -25,7 +25,7 @@ describe('each broker layout through POST /api/import', () => {
   const emails = CASES.map((_, index) => `broker${index}@example.com`);
 
   beforeAll(async () => {
-    service = await startService({ env: { AUTHORIZED_USERS: emails.join(',') } });
+    service = await startService({ env: { AUTHORIZED_USERS: [...emails, 'ghostfolio-json@example.com'].join(',') } });
   });
   afterAll(async () => {
     await service?.stop();
@@ -63,5 +63,31 @@ describe('each broker layout through POST /api/import', () => {
     const later = await importFile(session, `overlap-${name}`, overlapping);
     expect(later.at(-1)).toMatchObject({ type: 'success', stats: { transactions_inserted: 0 } });
     expect(await figures(session)).toEqual({ months: expected.months, positions: expected.positions });
+  });
+
+  // Ghostfolio's export (its JSON) is read as the CSV of its activities: the same account gives the same figures.
+  it('ghostfolio/export.json', async () => {
+    const session = await signIn(service, 'ghostfolio-json@example.com');
+    await session.fetch('/auth/profile', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ brokerage_account: 'XXXX-1234' }) });
+    const content = readFileSync(path.join(FIXTURES, 'ghostfolio/export.json'), 'utf8');
+    const form = new FormData();
+    form.append('files', new Blob([content]), 'export.json');
+    const preview = (await (await session.fetch('/api/import/preview', { method: 'POST', body: form })).json()) as any;
+    expect(preview.files).toEqual([{ file: 'export.json', broker: 'Ghostfolio', label: 'Ghostfolio activities', kind: 'transactions', rows: 12, account: null, error: null }]);
+    expect(preview.problem).toBeNull();
+    const first = await importFile(session, 'export.json', content);
+    expect(first.at(-1)).toMatchObject({ type: 'success', stats: { transactions_inserted: 12 }, detected: [{ file: 'export.json', broker: 'Ghostfolio', rows: 12 }] });
+    const csv = EXPECTED.files['ghostfolio/activities.csv'];
+    expect(await figures(session)).toEqual({ months: csv.months, positions: csv.positions });
+    expect((await importFile(session, 'export.json', content)).at(-1)).toMatchObject({ type: 'success', stats: { transactions_inserted: 0 } });
+    // A JSON file that is not such an export is refused before anything is read, in its own words.
+    const refused = await session.fetch('/api/import', { method: 'POST', body: (() => {
+      const bad = new FormData();
+      bad.append('files', new Blob(['{"trades": []}']), 'trades.json');
+      return bad;
+    })() });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ type: 'error', message: expect.stringMatching(/^trades\.json: not a Ghostfolio export: /) });
+    expect(await figures(session)).toEqual({ months: csv.months, positions: csv.positions });
   });
 });

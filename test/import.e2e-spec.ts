@@ -24,7 +24,7 @@ describe.each([
   let service: RunningService;
 
   beforeAll(async () => {
-    service = await startService({ env: { ...env, AUTHORIZED_USERS: 'trader@example.com,other@example.com,fresh@example.com,noaccount@example.com,robinhood@example.com,fidelity@example.com,anybroker@example.com,schwabany@example.com,ibkr@example.com,ibkrflex@example.com,fidelitypair@example.com,accounts@example.com,preview@example.com,vanguard@example.com,schwabtwice@example.com' } });
+    service = await startService({ env: { ...env, AUTHORIZED_USERS: 'trader@example.com,other@example.com,fresh@example.com,noaccount@example.com,robinhood@example.com,fidelity@example.com,anybroker@example.com,schwabany@example.com,ibkr@example.com,ibkrflex@example.com,fidelitypair@example.com,accounts@example.com,preview@example.com,vanguard@example.com,schwabtwice@example.com,ghostfolio@example.com' } });
   });
   afterAll(async () => {
     await service?.stop();
@@ -392,6 +392,25 @@ describe.each([
       // The same file again: nothing new.
       const again = ndjson(await (await importFiles(session, [robinhood()])).text());
       expect(again.at(-1)).toMatchObject({ type: 'success', stats: { transactions_inserted: 0 } });
+    });
+
+    it("Ghostfolio's export, a JSON file, beside a CSV file of another account: read as the CSV of its activities", async () => {
+      const session = await traderWithAccount('ghostfolio@example.com');
+      const exported = { name: 'ghostfolio.json', content: readFileSync(path.resolve(process.cwd(), 'test/fixtures/ghostfolio/export.json')) };
+      const lines = ndjson(await (await importFiles(session, [exported, robinhood()], { account: 'GF-1' })).text());
+      expect(lines.at(-1)).toMatchObject({
+        type: 'success',
+        stats: { transactions_inserted: 23 },
+        detected: [
+          { file: 'ghostfolio.json', broker: 'Ghostfolio', kind: 'transactions', rows: 12, account: 'GF-1' },
+          { file: 'activity.csv', broker: 'Robinhood', kind: 'transactions', rows: 11, account: 'GF-1' },
+        ],
+      });
+      expect((await history(session)).map((entry) => entry.transaction_filename).sort()).toEqual(['activity.csv', 'ghostfolio.json']);
+      // The Schwab endpoint takes CSV files only, as the contract says.
+      const schwab = await upload(session, { transaction_history_file: exported, realized_gains_file: exampleFiles().realized_gains_file });
+      expect(schwab.status).toBe(400);
+      expect(await schwab.json()).toEqual({ type: 'error', message: 'Both files must be CSV files', detail: 'ghostfolio.json: not a .csv file' });
     });
 
     it("Fidelity's history and its realized gain/loss, paired by content: the broker's lots decide the sales", async () => {

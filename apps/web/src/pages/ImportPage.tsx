@@ -254,7 +254,7 @@ function BrokerUploadForm({ onFinished }: { onFinished: () => void }) {
         TradeZero or Schwab: drop the CSV files your broker exports (a transaction history, and its realized gain/loss lots where the broker gives them; several
         accounts at once are fine). Each file&apos;s broker is recognised from its content. Another broker&apos;s executions go in as a CSV file with
         the columns Date, Time, Symbol, Side (B, S, SS or BC), Quantity, Price and Fees. Moving over from another journal: TradeNote&apos;s import
-        template, Tradervue&apos;s trades export and Ghostfolio&apos;s activities CSV are read as they are.
+        template, Tradervue&apos;s trades export and Ghostfolio&apos;s export (its JSON, or its activities CSV) are read as they are.
       </p>
       <form className="upload-form" onSubmit={(event) => void submit(event)} aria-describedby={accountMissing ? 'account-missing' : undefined}>
         <div
@@ -272,7 +272,7 @@ function BrokerUploadForm({ onFinished }: { onFinished: () => void }) {
           <input
             id="broker-files"
             type="file"
-            accept=".csv,text/csv"
+            accept=".csv,text/csv,.json,application/json"
             multiple
             disabled={running}
             onChange={(event) => {

@@ -8,8 +8,9 @@ import { mappingSteps } from '../domain/group-by.js';
 import { matchTrades, symbolKey, type MatchResult } from '../domain/hybrid-matcher.js';
 import type { MatchedTrade } from '../domain/matched-trade.js';
 import { ImportFileError } from '../domain/import.errors.js';
-import { checkCsvTextInTurns, hasCsvName, type CheckedCsvBytes } from '../domain/parsers/csv-text.js';
+import { CheckedCsvBytes, checkCsvTextInTurns, hasCsvName } from '../domain/parsers/csv-text.js';
 import { withUnknownDays, type FileDays, type SeenDays } from '../domain/parsers/file-days.js';
+import { ghostfolioExportAsCsv, hasJsonName } from '../domain/parsers/ghostfolio-export.js';
 import { brokerageFormats, parseRealizedLotsFile, parseTransactionsFile } from '../domain/parsers/format-registry.js';
 import type { BrokerTransaction } from '../domain/broker-transaction.js';
 import type { ParsedTransactionsFile } from '../domain/parsers/brokerage-format.js';
@@ -126,9 +127,19 @@ export class ImportBrokerageFiles {
    * Throws an ImportFileError whose message is exactly the contract's sentence and whose `detail` names
    * the file and the reason. A file is decoded here a slice at a time (the later readings find its text
    * decoded) unless it was as it arrived, so a large upload does not hold other requests up while it is decoded.
+   * With `takesExports` (`POST /api/import`), a `.json` file is read as Ghostfolio's export, refused in its
+   * own words when it is not one. Resolves with the files as the import reads them.
    */
-  async precheck(files: readonly UploadedFile[], heading: string = FILES_MUST_BE_CSV): Promise<void> {
+  async precheck<F extends UploadedFile>(files: readonly F[], heading: string = FILES_MUST_BE_CSV, takesExports = false): Promise<F[]> {
+    const checked: F[] = [];
     for (const file of files) {
+      // A Ghostfolio export is read as the CSV of its activities; what is wrong with it is said in its own words.
+      if (takesExports && hasJsonName(file.name)) {
+        const readable = asActivitiesCsv(file);
+        await checkCsvTextInTurns(readable.name, readable.content, turnIfDue);
+        checked.push(readable);
+        continue;
+      }
       if (!hasCsvName(file.name)) {
         throw ImportFileError.notCsvName(file.name).underHeading(heading);
       }
@@ -138,19 +149,26 @@ export class ImportBrokerageFiles {
         if (error instanceof ImportFileError) throw error.underHeading(heading);
         throw error;
       }
+      checked.push(file);
     }
+    return checked;
   }
 
   /**
    * What an import would read in each file, without importing anything: its layout, the rows it holds
-   * and the account number it carries, or why it would be refused (`GET`-like: nothing is written).
+   * and the account number it carries, or why it would be refused (`GET`-like: nothing is written);
+   * and the files as the import reads them (a Ghostfolio export as the CSV of its activities).
    */
-  async preview(files: readonly UploadedFile[]): Promise<FilePreview[]> {
+  async preview<F extends UploadedFile>(files: readonly F[]): Promise<{ previews: FilePreview[]; readable: F[] }> {
     const previews: FilePreview[] = [];
+    const readables: F[] = [];
     for (const file of files) {
       try {
-        if (!hasCsvName(file.name)) throw ImportFileError.notCsvName(file.name);
-        const parsed = await runStepsWithTurns(brokerageFormats.parsing(file.name, file.content), TURNS);
+        const json = hasJsonName(file.name);
+        if (!json && !hasCsvName(file.name)) throw ImportFileError.notCsvName(file.name);
+        const readable = json ? asActivitiesCsv(file) : file;
+        readables.push(readable);
+        const parsed = await runStepsWithTurns(brokerageFormats.parsing(readable.name, readable.content), TURNS);
         previews.push({
           file: file.name,
           broker: brokerOf(parsed.format.id),
@@ -165,7 +183,7 @@ export class ImportBrokerageFiles {
         previews.push({ file: file.name, broker: null, label: null, kind: null, rows: null, accountNumber: null, error: error.message });
       }
     }
-    return previews;
+    return { previews, readable: readables };
   }
 
   async run(request: ImportRequest, progress: ProgressListener): Promise<ImportOutcome> {
@@ -613,6 +631,13 @@ interface ReadFiles {
   detected: Omit<DetectedFile, 'account'>[];
   /** The account number the history carries, if its layout has one. */
   accountNumber: string | null;
+}
+
+/** A Ghostfolio export (`.json`) as the CSV of its activities (ghostfolio-export.ts), under the same name. */
+function asActivitiesCsv<F extends UploadedFile>(file: F): F {
+  // No receiver keeps a .json file in pieces (they take .csv names), but its bytes are read either way.
+  const bytes = file.content instanceof CheckedCsvBytes ? Buffer.concat(file.content.take()) : file.content;
+  return { ...file, content: ghostfolioExportAsCsv(file.name, bytes) };
 }
 
 /** An upload's histories: the request's own, then those it brings `also`. */

@@ -53,6 +53,13 @@ export class ImportFileError extends ValidationError {
     return error;
   }
 
+  /** A JSON file that is not the export the import reads (ghostfolio-export.ts): the message names the file and the reason, no line. */
+  static notAnExport(fileName: string, reason: string): ImportFileError {
+    const error = new ImportFileError('IMPORT_UNSUPPORTED_LAYOUT', fileName, 1, reason);
+    error.message = `${fileName}: ${reason}`;
+    return error;
+  }
+
   static emptyFile(fileName: string): ImportFileError {
     return new ImportFileError('IMPORT_EMPTY_FILE', fileName, 1, 'file is empty');
   }

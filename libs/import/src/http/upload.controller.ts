@@ -190,7 +190,8 @@ export class UploadController {
   @ApiOperation({
     summary: "Import any broker's files, detected from their content: a stream of progress lines, then success (with what was detected) or error",
     description:
-      'Up to six files in the `files` field: transaction histories of any layout `GET /api/import/formats` lists, each with its broker\'s realized lots where it gives them (without them every trade is FIFO). ' +
+      'Up to six files in the `files` field: transaction histories of any layout `GET /api/import/formats` lists, each with its broker\'s realized lots where it gives them (without them every trade is FIFO); ' +
+      'a `.json` file is read as Ghostfolio\'s export, as the CSV of its activities. ' +
       'Each history goes to the account it carries (Interactive Brokers, Vanguard, E*TRADE, thinkorswim, the executions template), else to the `account` field\'s, else to the profile\'s; all files are imported or none. ' +
       'The same NDJSON lines as `POST /api/upload-csv`; the success line adds `detected`.',
   })
@@ -226,10 +227,10 @@ export class UploadController {
         receiver: this.receiverFor(request),
       });
       if (files.length === 0) return IMPORT_FILES_REQUIRED;
-      await this.importFiles.precheck(files, IMPORT_FILES_MUST_BE_CSV);
+      const readable = await this.importFiles.precheck(files, IMPORT_FILES_MUST_BE_CSV, true);
       const named = text.get(IMPORT_ACCOUNT_FIELD)?.trim();
       const accountNumber = named === undefined || named === '' ? undefined : usableAccountNumber(named, 'The account field');
-      const [first, ...also] = groupFiles(files);
+      const [first, ...also] = groupFiles(readable);
       return {
         userId: user.id,
         account,
@@ -262,11 +263,11 @@ export class UploadController {
         receiver: decodedOnArrival,
       });
       if (files.length === 0) throw new ValidationError(IMPORT_FILES_REQUIRED);
-      const previews = await this.importFiles.preview(files);
+      const { previews, readable } = await this.importFiles.preview(files);
       let problem: string | null = null;
       if (previews.every((entry) => entry.error === null)) {
         try {
-          groupFiles(files);
+          groupFiles(readable);
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
           problem = error.message;

@@ -3,11 +3,12 @@ import type { BrokerTransaction } from '../broker-transaction.js';
 import { classifyAction } from '../broker-transaction.js';
 import { activityExportFormat, activityRow, otherActivity, tradeCash } from './activity-export.js';
 import type { BrokerageFormat } from './brokerage-format.js';
-import { column, FIGURE_LIMITS, type RowReader } from './csv-columns.js';
+import { column, FIGURE_LIMITS, isTicker, type RowReader } from './csv-columns.js';
 
 const COLUMNS = {
   date: column('Date', true, ['TradeDate']),
   code: column('Code'),
+  dataSource: column('DataSource', false),
   currency: column('Currency', true, ['Ccy', 'CurrencyPrimary']),
   price: column('Price', true, ['UnitPrice', 'TradePrice', 'Value'], FIGURE_LIMITS.price),
   quantity: column('Quantity', true, ['Qty', 'Shares', 'Units'], FIGURE_LIMITS.quantity),
@@ -59,7 +60,16 @@ function readTransaction(reader: RowReader<Column>): BrokerTransaction {
   const type = reader.requiredText('action', 'every activity has a type (buy, sell, dividend …)');
   const currency = reader.requiredText('currency', 'every activity has its currency').toUpperCase();
   const known = ACTIONS.get(type.toLowerCase());
-  const action = known === undefined ? otherActivity('Ghostfolio', `${type.toLowerCase()} activity`) : currency === 'USD' ? known : otherActivity('Ghostfolio', `activity in ${currency}`);
+  // A manual asset (Ghostfolio's MANUAL data source: a house, a private holding) is named by an id, not a ticker: kept and reported.
+  const manual = known !== undefined && reader.text('dataSource').toUpperCase() === 'MANUAL' && !isTicker(reader.text('code').toUpperCase());
+  const action =
+    known === undefined
+      ? otherActivity('Ghostfolio', `${type.toLowerCase()} activity`)
+      : manual
+        ? otherActivity('Ghostfolio', 'activity of a manual asset')
+        : currency === 'USD'
+          ? known
+          : otherActivity('Ghostfolio', `activity in ${currency}`);
   const kind = classifyAction(action);
   const symbol = reader.symbol('code', kind !== 'other');
   if (symbol === '' && kind !== 'other') throw reader.missing('code', `a ${type} needs the symbol it is about`);
