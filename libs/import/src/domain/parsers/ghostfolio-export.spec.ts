@@ -46,6 +46,8 @@ describe("Ghostfolio's export (docs/formats.md): read as the CSV of its activiti
         { date: '2024-01-02T10:00:00.000Z', comment: 'Kiritimati' },
         { date: '2024-01-02T11:59:59.000Z', comment: 'UTC-11:59' },
         { date: '2024-01-01T12:00:00.000Z', comment: 'noon' },
+        { date: '2024-01-02T18:30:00-05:00', comment: 'an offset' },
+        { date: '2024-01-02T13:00', comment: 'no zone' },
       ),
     ).split('\n');
     expect(lines.slice(1, -1).map((line) => [line.slice(1, 11), /"([^"]*)"$/.exec(line)?.[1]])).toEqual([
@@ -54,6 +56,8 @@ describe("Ghostfolio's export (docs/formats.md): read as the CSV of its activiti
       ['2024-01-02', 'noon'],
       ['2024-01-03', 'New York'],
       ['2024-01-03', 'Berlin'],
+      ['2024-01-03', 'an offset'],
+      ['2024-01-03', 'no zone'],
     ]);
   });
 
@@ -79,6 +83,7 @@ describe("Ghostfolio's export (docs/formats.md): read as the CSV of its activiti
     ['an export without activities', Buffer.from('{"meta": {}, "activities": []}'), /^export\.json: the export holds no activities$/],
     ['an activity that is not one', Buffer.from('{"activities": [42]}'), /^export\.json: activity 1: not an activity/],
     ['an activity without its date', exportOf({}, { date: null }), /^export\.json: activity 2: 'date' is missing$/],
+    ['a date without its time', exportOf({ date: '2024-01-03' }), /^export\.json: activity 1: '2024-01-03' is not a date and time as Ghostfolio writes one/],
     ['a date that is not one', exportOf({ date: '03/01/2024' }), /^export\.json: activity 1: '03\/01\/2024' is not a date and time as Ghostfolio writes one/],
     ['a figure that is not a number', exportOf({ unitPrice: '185' }), /^export\.json: activity 1: 'unitPrice' is not a number$/],
     ['a type that is not a text', exportOf({ type: 7 }), /^export\.json: activity 1: 'type' is not a text$/],
