@@ -29,13 +29,14 @@ export class EmptyBrokerageAccount {
   ) {}
 
   async run(userId: number, accountId: number): Promise<EmptiedAccount> {
+    const started = Date.now();
     const emptied = await this.unitOfWork.run(async () => {
       await this.store.lockAccount(accountId);
       const removed = await this.store.removeRows(accountId);
       const { monthsChanged } = await this.ledger.replaceAccount(userId, accountId, EMPTY_LEDGER);
       return { ...removed, monthsChanged: monthsChanged.length };
     });
-    this.logger.log({ msg: 'account emptied', userId, accountId, ...emptied });
+    this.logger.log({ msg: 'account emptied', user: userId, account: accountId, ...emptied, ms: Date.now() - started });
     return emptied;
   }
 }
