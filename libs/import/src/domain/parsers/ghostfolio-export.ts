@@ -1,3 +1,4 @@
+import Papa from 'papaparse';
 import { ImportFileError } from '../import.errors.js';
 
 /** Whether a file's name says it is JSON: Ghostfolio's export, which `POST /api/import` reads beside CSV files. */
@@ -46,9 +47,9 @@ export function ghostfolioExportAsCsv(fileName: string, bytes: Uint8Array): Buff
   if (!Array.isArray(activities)) throw refuse('not a Ghostfolio export: a JSON file the import reads is the one Ghostfolio\'s "Export Activities" gives, with its activities');
   if (activities.length === 0) throw refuse('the export holds no activities');
   const rows = activities.map((activity: unknown, index) => activityRow(activity, (reason) => refuse(`activity ${index + 1}: ${reason}`)));
-  const byDay = rows.map((row, index) => ({ row, index })).sort((a, b) => (a.row[0] < b.row[0] ? -1 : a.row[0] > b.row[0] ? 1 : a.index - b.index));
-  const lines = [HEADER, ...byDay.map(({ row }) => row)].map((cells) => cells.map(quoted).join(','));
-  return Buffer.from(`${lines.join('\n')}\n`, 'utf8');
+  // By day (the sort is stable: one day's activities stay in the export's order), every cell quoted.
+  rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return Buffer.from(`${Papa.unparse([HEADER, ...rows], { quotes: true, newline: '\n' })}\n`, 'utf8');
 }
 
 /** One activity's cells, in HEADER's order. */
@@ -102,8 +103,4 @@ export function plainNumber(value: number): string {
 /** A comment on one line, without control characters (which no CSV file the import reads may hold). */
 function oneLine(text: string): string {
   return text.replace(BLANKS, ' ').trim();
-}
-
-function quoted(cell: string): string {
-  return `"${cell.replaceAll('"', '""')}"`;
 }
