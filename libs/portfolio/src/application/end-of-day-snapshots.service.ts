@@ -24,7 +24,6 @@ export interface EndOfDayRun {
 @Injectable()
 export class EndOfDaySnapshots {
   private readonly logger = new Logger('EndOfDaySnapshots');
-  private completedDate: string | null = null;
 
   constructor(
     private readonly calendar: TradingCalendar,
@@ -39,13 +38,15 @@ export class EndOfDaySnapshots {
   ) {}
 
   /**
-   * Takes the snapshots that are due now, if any. `stopRequested` (the service shutting down) stops the
+   * Takes the snapshots that are due now, if any. Each run asks again who holds anything and who has the
+   * day's snapshot (three small queries), so a trader whose first holding or import comes after the day's
+   * first run still gets that day's snapshot; nothing is remembered in the instance. `stopRequested` (the service shutting down) stops the
    * run before its next user: the day is then not done here, and the next run takes the rest.
    */
   async runDue(stopRequested: () => boolean = () => false): Promise<EndOfDayRun | null> {
     const now = this.clock.now();
     const tradingDate = eodTradingDateDue(now, this.calendar, this.settings.endOfDayGraceMs);
-    if (tradingDate === null || tradingDate === this.completedDate) return null;
+    if (tradingDate === null) return null;
 
     const owners = new Set([...(await this.storedHoldings.usersWithHoldings()), ...(await this.imported.usersWithLots())]);
     const pending = await this.snapshots.usersWithoutEndOfDay([...owners].sort((a, b) => a - b), tradingDate);
@@ -67,7 +68,6 @@ export class EndOfDaySnapshots {
       });
       if (snapshot !== null) created += 1;
     }
-    this.completedDate = tradingDate;
     if (created > 0) this.logger.log(`end-of-day snapshots for ${tradingDate}: ${created}`);
     return { tradingDate, created };
   }

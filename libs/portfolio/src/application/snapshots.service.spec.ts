@@ -112,6 +112,21 @@ describe('snapshots', () => {
     expect(storedSnapshots.rows.filter((s) => s.type === 'EOD')).toHaveLength(2);
   });
 
+  it("end of day: a user whose first holding comes after the day's run gets that day's snapshot from the next run", async () => {
+    clock.set('2025-11-19T21:30:00Z');
+    const job = endOfDay(); // one instance: its runs share one object
+    expect(await job.runDue()).toEqual({ tradingDate: '2025-11-19', created: 2 });
+    await holdings.create(3, draft('MSFT', '2', '350'));
+    clock.set('2025-11-19T21:31:00Z');
+    expect(await job.runDue()).toEqual({ tradingDate: '2025-11-19', created: 1 });
+    expect(storedSnapshots.rows.filter((s) => s.type === 'EOD').map((s) => [s.userId, s.tradingDate, s.totalValue.toFixed(2)])).toEqual([
+      [1, '2025-11-19', '3200.38'],
+      [2, '2025-11-19', '200.00'],
+      [3, '2025-11-19', '800.25'],
+    ]);
+    expect(await job.runDue()).toEqual({ tradingDate: '2025-11-19', created: 0 });
+  });
+
   it('end of day without a provider key uses the last known prices', async () => {
     provider.setConfigured(false);
     clock.set('2025-11-22T12:00:00Z'); // Saturday: Friday's EOD is due
