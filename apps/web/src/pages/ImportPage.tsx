@@ -13,15 +13,13 @@ import { ImportedAccounts } from './ImportedAccounts';
 
 export function AccountForm() {
   const { profile, saveAccount } = useProfile();
-  const [value, setValue] = useState('');
+  // What the trader typed wins over a profile that arrives after they started typing. The field shows the
+  // saved account until then, derived on each render: an effect copying the profile in could run after a
+  // keystroke it had not seen (the profile arriving just before it) and wipe it.
+  const [typed, setTyped] = useState<string | null>(null);
+  const value = typed ?? profile?.brokerage_account ?? '';
   const [status, setStatus] = useState<{ error: boolean; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
-  // What the trader typed wins over a profile that arrives after they started typing.
-  const [edited, setEdited] = useState(false);
-
-  useEffect(() => {
-    if (profile && !edited) setValue(profile.brokerage_account ?? '');
-  }, [profile, edited]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -55,10 +53,7 @@ export function AccountForm() {
             id="brokerage-account"
             name="brokerage_account"
             value={value}
-            onChange={(event) => {
-              setEdited(true);
-              setValue(event.target.value);
-            }}
+            onChange={(event) => setTyped(event.target.value)}
             maxLength={32}
             required
             autoComplete="off"
