@@ -1,5 +1,5 @@
 import { Decimal } from '@app/shared/domain';
-import { packedTransaction, transactionWith, type BrokerTransaction } from '../broker-transaction.js';
+import { compareInTimeOrder, packedTransaction, transactionWith, type BrokerTransaction } from '../broker-transaction.js';
 import { ImportFileError } from '../import.errors.js';
 import { ROWS_PER_TURN, type Steps } from '../turns.js';
 import type { BrokerageFormat, FormatInfo, FormatInput, ParsedTransactionsFile } from './brokerage-format.js';
@@ -248,4 +248,21 @@ export function inTimeOrder(transactions: BrokerTransaction[], rank: (tx: Broker
     for (let lower = 0; lower < ranks[index]; lower += 1) place += byRank[lower] ?? 0;
     return transactionWith(tx, { dayOrder: -(seconds[index] * PER_SECOND + Math.min(place, PER_SECOND - 1)) });
   });
+}
+
+/**
+ * For a layout that writes a cover as a plain `Buy` (Webull, moomoo): a Buy that (partly) closes a
+ * short position the file has opened is a cover. A short opened in an earlier upload is not seen.
+ */
+export function markCovers(transactions: BrokerTransaction[]): BrokerTransaction[] {
+  const position = new Map<string, Decimal>();
+  const covers = new Set<BrokerTransaction>();
+  for (const tx of [...transactions].sort(compareInTimeOrder)) {
+    if (tx.quantity === null) continue;
+    const held = position.get(tx.symbol) ?? Decimal.ZERO;
+    if (tx.kind === 'buy' && held.isNegative()) covers.add(tx);
+    const change = tx.kind === 'buy' ? tx.quantity : tx.kind === 'sell' || tx.kind === 'sell_short' ? tx.quantity.neg() : Decimal.ZERO;
+    position.set(tx.symbol, held.add(change));
+  }
+  return transactions.map((tx) => (covers.has(tx) ? transactionWith(tx, { action: 'Buy to Cover', kind: 'buy_to_cover' }) : tx));
 }

@@ -1,7 +1,6 @@
-import { Decimal } from '@app/shared/domain';
 import type { BrokerTransaction } from '../broker-transaction.js';
-import { classifyAction, compareInTimeOrder, transactionWith } from '../broker-transaction.js';
-import { activityExportFormat, activityRow, otherActivity } from './activity-export.js';
+import { classifyAction } from '../broker-transaction.js';
+import { activityExportFormat, activityRow, markCovers, otherActivity } from './activity-export.js';
 import type { BrokerageFormat } from './brokerage-format.js';
 import { column, FIGURE_LIMITS, type RowReader } from './csv-columns.js';
 
@@ -64,18 +63,4 @@ function readTransaction(reader: RowReader<Column>): BrokerTransaction {
     fees: null,
     amount: gross === null ? null : side === 'BUY' ? gross.neg() : gross,
   });
-}
-
-/** A Buy that (partly) closes a short position the file has opened is a cover. */
-function markCovers(transactions: BrokerTransaction[]): BrokerTransaction[] {
-  const position = new Map<string, Decimal>();
-  const covers = new Set<BrokerTransaction>();
-  for (const tx of [...transactions].sort(compareInTimeOrder)) {
-    if (tx.quantity === null) continue;
-    const held = position.get(tx.symbol) ?? Decimal.ZERO;
-    if (tx.kind === 'buy' && held.isNegative()) covers.add(tx);
-    const change = tx.kind === 'buy' ? tx.quantity : tx.kind === 'sell' || tx.kind === 'sell_short' ? tx.quantity.neg() : Decimal.ZERO;
-    position.set(tx.symbol, held.add(change));
-  }
-  return transactions.map((tx) => (covers.has(tx) ? transactionWith(tx, { action: 'Buy to Cover', kind: 'buy_to_cover' }) : tx));
 }
