@@ -535,7 +535,7 @@ describe.each([
       expect(await refusal([])).toEqual({ status: 400, body: { type: 'error', message: "Send the broker's transaction history in the files field (and its realized lots, where the broker gives them)" } });
       expect(await refusal([{ name: 'notes.csv', content: 'a,b,c\n1,2,3\n' }])).toEqual({
         status: 400,
-        body: { type: 'error', message: 'notes.csv: not a layout the import knows (supported: Charles Schwab, Fidelity, Interactive Brokers, Robinhood, E*TRADE, Webull, Tastytrade, Vanguard, TD Ameritrade, Firstrade, thinkorswim, Merrill Edge, Lightspeed, Ghostfolio, Tradervue, Executions template; GET /api/import/formats lists their columns)' },
+        body: { type: 'error', message: 'notes.csv: not a layout the import knows (supported: Charles Schwab, Fidelity, Interactive Brokers, Robinhood, E*TRADE, Webull, Tastytrade, Vanguard, TD Ameritrade, Firstrade, thinkorswim, Merrill Edge, Lightspeed, Ghostfolio, Tradervue, moomoo, Executions template; GET /api/import/formats lists their columns)' },
       });
       const schwab = exampleFiles().transaction_history_file;
       expect((await refusal([{ ...schwab, name: 'one.csv' }, { ...schwab, name: 'two.csv' }, lots])).body.message).toBe(
@@ -578,6 +578,7 @@ describe.each([
       ['lightspeed-blotter', 'Lightspeed', 'transactions'],
       ['ghostfolio-activities', 'Ghostfolio', 'transactions'],
       ['tradervue-trades', 'Tradervue', 'transactions'],
+      ['moomoo-history', 'moomoo', 'transactions'],
       ['executions-template', 'Executions template', 'transactions'],
     ]);
     const robinhood = body.formats.find((f: any) => f.id === 'robinhood-activity');

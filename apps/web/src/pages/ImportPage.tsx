@@ -246,7 +246,7 @@ function BrokerUploadForm({ onFinished }: { onFinished: () => void }) {
     <Section title="Upload from any broker">
       <p>
         Fidelity, Interactive Brokers, Robinhood, E*TRADE, Webull, Tastytrade, Vanguard, TD Ameritrade, Firstrade, thinkorswim, Merrill Edge, Lightspeed,
-        TradeZero or Schwab: drop the CSV files your broker exports (a transaction history, and its realized gain/loss lots where the broker gives them; several
+        moomoo, TradeZero or Schwab: drop the CSV files your broker exports (a transaction history, and its realized gain/loss lots where the broker gives them; several
         accounts at once are fine). Each file&apos;s broker is recognised from its content. Another broker&apos;s executions go in as a CSV file with
         the columns Date, Time, Symbol, Side (B, S, SS or BC), Quantity, Price and Fees. Moving over from another journal: TradeNote&apos;s import
         template, Tradervue&apos;s trades export and Ghostfolio&apos;s export (its JSON, or its activities CSV) are read as they are.

@@ -173,6 +173,27 @@ const CASES: readonly Case[] = [
     skipped: ['Tradervue trade of another instrument'],
   },
   {
+    file: 'moomoo/orders.csv',
+    layout: 'moomoo-history',
+    rows: 11,
+    // The April sale filled 7 then 5 (a row of its own), its order's $1.08 of charges on the first fill;
+    // the TSLA short's cover is a plain Buy.
+    trades: [['AAPL', 'fifo', '7', '-106.08'], ['AAPL', 'fifo', '3', '-45.00'], ['AAPL', 'fifo', '2', '-10.20'], ['TSLA', 'fifo', '5', '26.48'], ['NVDA', 'fifo', '20', '698.95']],
+    dividends: [],
+    open: [['AAPL', '3', '525.30', '2024-03-04']],
+    skipped: ['moomoo order not filled (Cancelled)', 'moomoo trade in HKD', 'moomoo option order'],
+  },
+  {
+    file: 'moomoo/fills.csv',
+    layout: 'moomoo-history',
+    rows: 10,
+    // The same fills without the orders' charges.
+    trades: [['AAPL', 'fifo', '7', '-105.00'], ['AAPL', 'fifo', '3', '-45.00'], ['AAPL', 'fifo', '2', '-10.20'], ['TSLA', 'fifo', '5', '28.50'], ['NVDA', 'fifo', '20', '700.00']],
+    dividends: [],
+    open: [['AAPL', '3', '525.30', '2024-03-04']],
+    skipped: ['moomoo trade in HKD', 'moomoo option order'],
+  },
+  {
     account: 'XY000001',
     file: 'executions-template/executions.csv',
     layout: 'executions-template',
@@ -454,6 +475,54 @@ describe('broker layouts (docs/formats.md): each example gives the trades, divid
       ['short', '100.00'],
     ]);
     expect(actions(statement(cash.slice(0, 2), []))).toEqual(['Buy', 'Sell']);
+  });
+
+  it("reads moomoo's orders without fill columns by Filled@Avg Price, times in either form; refuses a fill row without its order", () => {
+    const read = (text: string) => {
+      const file = parseTransactionsFile('moomoo.csv', text);
+      const result = matchTrades(file.transactions, []);
+      return {
+        rows: file.transactions.map((tx) => [tx.date, tx.action, tx.symbol, tx.quantity?.toString() ?? null, tx.amount?.toFixed(2) ?? null]),
+        trades: result.trades.map((t) => [t.symbol, t.side, t.volume.toString(), t.totalProfitLoss.toFixed(2)]),
+      };
+    };
+    // The orders history as another open-source reader shows it: no fill columns, the fees' sum in Total.
+    const orders = 'Side,Symbol,Name,Order Price,Order Qty,Order Amount,Status,Filled@Avg Price,Order Time,Markets,Currency,Commission,Platform Fees,SEC Fees,Trading Activity Fees,Settlement Fees,Total';
+    expect(
+      read(
+        [
+          orders,
+          'Sell,AMZN,Amazon,Market Price,4,1046.49,Filled,4@261.6225,"Apr 28, 2026 05:09:47 ET",US,USD,0.99,1,0.03,0.02,0.01,2.05',
+          'Buy,AMZN,Amazon,250.00,4,1000.00,Filled,4@250.00,"Apr 27, 2026 10:00:00 ET",US,USD,0.99,1,,,0,1.99',
+          'Buy,AAPL,Apple,190.00,10,1900.00,Cancelled,0@0.00,"Jan 8, 2026 10:00:00 ET",US,USD,,,,,,',
+        ].join('\n'),
+      ),
+    ).toEqual({
+      rows: [
+        ['2026-04-28', 'Sell', 'AMZN', '4', '1044.44'],
+        ['2026-04-27', 'Buy', 'AMZN', '4', '-1001.99'],
+        ['2026-01-08', 'moomoo order not filled (Cancelled)', 'AAPL', null, null],
+      ],
+      trades: [['AMZN', 'long', '4', '42.45']],
+    });
+    // Fills with year-first times: a short sold and covered in one second, listed cover first (as newest
+    // first), is one short trade; a dividend reinvested at midnight in fractional shares is a purchase.
+    const fills = 'Symbol,Name,Side,Fill Qty,Fill Price,Fill Amount,Fill Time,Markets,Currency,Counterparty';
+    expect(
+      read(
+        [
+          fills,
+          'NVDA,NVIDIA,Buy,20,177.00,3540.00,2026/08/04 10:40:00 (ET),US,USD,',
+          'NVDA,NVIDIA,Short Sell,20,178.00,3560.00,2026/08/04 10:40:00 (ET),US,USD,',
+          'AAPL,Apple,Buy,0.0014,305.26,0.43,"Aug 13, 2026 00:00:00 ET",US,USD,',
+        ].join('\n'),
+      ).trades,
+    ).toEqual([['NVDA', 'short', '20', '20.00']]);
+    expect(() => read(`${fills}\nAAPL,Apple,Hold,1,1.00,1.00,"Jan 8, 2026 10:12:14 ET",US,USD,`)).toThrow(/^moomoo\.csv, line 2: column 'Side': unknown Side 'Hold'/);
+    expect(() => read(`${fills}\nAAPL,Apple,Buy,1,1.00,1.00,"Feb 30, 2026 10:12:14 ET",US,USD,`)).toThrow(/^moomoo\.csv, line 2: column 'Fill Time'/);
+    expect(() => read(`${fills}\nAAPL,Apple,Buy,1,1.00,1.00,yesterday,US,USD,`)).toThrow(/^moomoo\.csv, line 2: column 'Fill Time': .*not a moomoo time/);
+    expect(() => read(`${fills}\n,,,1,1.00,1.00,"Jan 8, 2026 10:12:14 ET",US,USD,`)).toThrow(/^moomoo\.csv, line 2: column 'Side'.*follows its order's row/);
+    expect(() => read(`${orders}\nBuy,AAPL,Apple,1,1,1,Filled,1@x,"Jan 8, 2026 10:00:00 ET",US,USD,,,,,,`)).toThrow(/^moomoo\.csv, line 2: column 'Filled@Avg Price'/);
   });
 
   it("reads every example with any one cell made hostile, or refuses it naming the file and line: never another error", () => {

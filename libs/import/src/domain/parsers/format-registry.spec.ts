@@ -85,6 +85,7 @@ describe('the bad fixtures', () => {
       'Lightspeed Execution Blotter',
       'Ghostfolio activities',
       'Tradervue trades',
+      'moomoo orders or fills history',
       'Trade executions template (TradeZero, TradeNote)',
     ]);
   });

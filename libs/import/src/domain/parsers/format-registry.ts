@@ -29,6 +29,7 @@ import { thinkorswimStatementFormat } from './thinkorswim-statement.format.js';
 import { tdAmeritradeTransactionsFormat } from './td-ameritrade-transactions.format.js';
 import { vanguardTransactionsFormat } from './vanguard-transactions.format.js';
 import { tradervueTradesFormat } from './tradervue-trades.format.js';
+import { moomooHistoryFormat } from './moomoo-history.format.js';
 import { webullOrdersFormat } from './webull-orders.format.js';
 
 /** Comma first; a spreadsheet re-save in some locales writes `;`, an export to text writes tabs. */
@@ -172,6 +173,7 @@ export const brokerageFormats = new FormatRegistry([
   lightspeedBlotterFormat,
   ghostfolioActivitiesFormat,
   tradervueTradesFormat,
+  moomooHistoryFormat,
   // Last: its few columns are a subset of what a broker's own layout may have.
   executionsTemplateFormat,
 ]);
