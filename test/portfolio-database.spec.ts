@@ -141,6 +141,21 @@ describe('portfolio persistence (real PostgreSQL)', () => {
     expect(await snapshots[0].usersWithoutEndOfDay([user], '2025-11-20')).toEqual([user]);
   });
 
+  it('the end-of-day job finds the users holding imported open lots, and only them', async () => {
+    const [holder, emptied] = [await newUser('lots-holder@example.com'), await newUser('lots-emptied@example.com')];
+    for (const user of [holder, emptied]) {
+      const [account] = await database.manager.query(`INSERT INTO brokerage_accounts (user_id, account_number, is_default) VALUES ($1, 'L-1', true) RETURNING id`, [user]);
+      await database.manager.query(
+        `INSERT INTO open_lots (user_id, account_id, seq, symbol, side, open_date, shares, cost, price, source) VALUES ($1, $2, 1, 'LOTS', 'long', '2025-11-03', 5, 50, 10, 'fifo')`,
+        [user, account.id],
+      );
+    }
+    await database.manager.query('DELETE FROM open_lots WHERE user_id = $1', [emptied]);
+    const owners = await new SqlImportedPositions(database).usersWithLots();
+    expect([owners.includes(holder), owners.includes(emptied)]).toEqual([true, false]);
+    expect(owners).toEqual([...owners].sort((a, b) => a - b));
+  });
+
   it('the end-of-day job run by two instances at once writes one snapshot per user', async () => {
     const users = [await newUser('dave@example.com'), await newUser('erin@example.com')];
     const clock = new FixedClock('2025-11-21T21:15:00Z'); // Friday 16:15 EST

@@ -42,8 +42,12 @@ export class SqlImportedPositions extends ImportedPositions {
   }
 
   async usersWithLots(): Promise<number[]> {
-    const rows: { user_id: number }[] = await this.database.manager.query(`SELECT DISTINCT user_id FROM open_lots ORDER BY user_id`);
-    return rows.map((row) => Number(row.user_id));
+    // One index probe per user (open_lots_user_idx), not a pass over every open lot: the end-of-day job
+    // asks this each minute, and a heavy account holds tens of thousands of lots.
+    const rows: { id: number }[] = await this.database.manager.query(
+      `SELECT id FROM users WHERE EXISTS (SELECT 1 FROM open_lots WHERE open_lots.user_id = users.id) ORDER BY id`,
+    );
+    return rows.map((row) => Number(row.id));
   }
 
   async allSymbols(): Promise<string[]> {
