@@ -163,6 +163,7 @@ const ROUTES: [string, string][] = [
   ['GET', '/calendar'], ['GET', '/api/:v'], ['PATCH', '/api/portfolio/holdings/:v'],
   ['GET', '/api/statistics'], ['GET', '/api/equity-curve'], ['GET', '/api/trades'], ['GET', '/api/trades/export.csv'],
   ['DELETE', '/api/import/accounts/:v'],
+  ['DELETE', '/api/accounts/:v'],
 ];
 
 function apiRequest(random: Random, origin: string): FuzzRequest {

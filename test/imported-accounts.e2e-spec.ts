@@ -12,7 +12,8 @@ const TEMPLATE = readFileSync(path.resolve(process.cwd(), 'test/fixtures/executi
  * `DELETE /api/import/accounts/{account}` (docs/api.md "Removing an account's imports"): what the
  * imports put into one account goes, the user's other account and every report of it stay as they
  * were, the journal of the removed trades waits as orphans, and the same files imported again give the
- * same figures with the journal back on its trades.
+ * same figures with the journal back on its trades. `DELETE /api/accounts/{account}` deletes an account
+ * other than the default, its journal with it.
  */
 describe('removing what the imports put into an account', () => {
   let service: RunningService;
@@ -134,5 +135,61 @@ describe('removing what the imports put into an account', () => {
     expect((await call(trader, 'GET', '/api/trades?limit=500&account=XXXX-1234')).body.trades.length).toBeGreaterThan(0);
     const anonymous = await fetch(`${service.url}/api/import/accounts/XXXX-1234`, { method: 'DELETE', headers: { origin: service.url } });
     expect(anonymous.status).toBe(401);
+  });
+
+  it('deletes an account other than the default with what it holds and its trades’ journal; refuses the default', async () => {
+    const read = async (url: string) => (await call(trader, 'GET', url)).body;
+    const templateMonths = (await read('/api/months?account=XY000001')).months;
+    const schwab = { months: (await read('/api/months?account=XXXX-1234')).months, symbols: await read('/api/symbols/summary?account=XXXX-1234') };
+    const tagged = (await read('/api/trades?limit=500&order=asc&account=XY000001')).trades[0];
+    expect((await call(trader, 'PUT', `/api/trades/${tagged.id}/tags`, { tags: ['Scalp'] })).status).toBe(200);
+
+    expect(await call(trader, 'DELETE', '/api/accounts/XXXX-1234')).toEqual({
+      status: 409,
+      body: {
+        success: false,
+        error: "XXXX-1234 is your default account (the profile's) and cannot be deleted: remove its imports instead, or change its number in the profile",
+      },
+    });
+    for (const [session, account] of [
+      [trader, 'NOPE-1'],
+      [stranger, 'XY000001'],
+    ] as const) {
+      expect(await call(session, 'DELETE', `/api/accounts/${account}`)).toEqual({ status: 404, body: { success: false, error: `You have no brokerage account numbered "${account}"` } });
+    }
+
+    expect(await call(trader, 'DELETE', '/api/accounts/XY000001')).toEqual({
+      status: 200,
+      body: {
+        success: true,
+        account: 'XY000001',
+        transactions_removed: 11,
+        lots_removed: 0,
+        months_updated: templateMonths.length,
+        message: 'Deleted account XY000001 with 11 transactions and 0 lots',
+      },
+    });
+    // Gone: not listed, not a report's account; the user's reports are the default account's alone.
+    expect((await read('/api/accounts')).accounts.map((account: any) => account.account_number)).toEqual(['XXXX-1234']);
+    expect(await call(trader, 'GET', '/api/months?account=XY000001')).toEqual({ status: 404, body: { success: false, error: 'You have no brokerage account numbered "XY000001"' } });
+    expect((await read('/api/months')).months).toEqual(schwab.months);
+    expect(await read('/api/symbols/summary')).toEqual(schwab.symbols);
+    // Its trades' journal went with it: no orphan waits, the tag names no trade.
+    expect((await read('/api/journal/orphans')).count).toBe(0);
+    expect((await read('/api/tags')).tags.map((tag: any) => [tag.name, tag.total_trades])).toEqual([
+      ['Breakout', 1],
+      ['Scalp', 0],
+    ]);
+
+    // The file imported again makes the account anew (its trades' ids are the new account's), with its figures and no tag.
+    expect(await importTemplate()).toMatchObject({ type: 'success', stats: { transactions_inserted: 11 } });
+    expect((await read('/api/months?account=XY000001')).months).toEqual(templateMonths);
+    const again = (await read('/api/trades?limit=500&order=asc&account=XY000001')).trades;
+    expect(again[0]).toMatchObject({ symbol: tagged.symbol, total_profit_loss: tagged.total_profit_loss, tags: [] });
+    expect(again.filter((trade: any) => trade.tags.length > 0)).toEqual([]);
+    // Deleted twice at once: one deletes it, the other (waiting for its lock, or asking after) finds none.
+    const twice = await Promise.all([call(trader, 'DELETE', '/api/accounts/XY000001'), call(trader, 'DELETE', '/api/accounts/XY000001')]);
+    expect(twice.map((answer) => answer.status).sort()).toEqual([200, 404]);
+    expect(twice.find((answer) => answer.status === 404)?.body).toEqual({ success: false, error: 'You have no brokerage account numbered "XY000001"' });
   });
 });

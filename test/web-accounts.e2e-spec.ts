@@ -14,7 +14,8 @@ import {
 
 // Several brokerage accounts in a real browser: the top bar offers a choice of account once the user
 // has more than one, every report then shows that account's figures alone (as `?account=` gives
-// them), the choice is remembered on the next visit, and "All accounts" brings the sum back.
+// them), the choice is remembered on the next visit, and "All accounts" brings the sum back; the import
+// page empties an account and deletes it.
 
 const EMAIL = 'web-accounts@example.com';
 
@@ -117,6 +118,25 @@ describeInChromium('web app: the reports of one account or of all (Chromium)', (
     expect(await picker().locator('option').allInnerTexts()).toEqual(['All accounts', 'XXXX-1234 (default)', 'RH-1']);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Symbols' }).click();
     expect((await shownSymbols(schwab.length)).sort()).toEqual([...schwab].sort());
+  });
+
+  it('deletes the emptied account from the import page: the top bar no longer offers a choice', async () => {
+    const accounts = page.getByRole('region', { name: 'Your brokerage accounts' });
+    await page.goto(`${base}/import`);
+    await page.getByRole('button', { name: 'Delete RH-1…' }).click();
+    await page.getByRole('button', { name: 'Keep RH-1 as it is' }).click();
+    await page.getByRole('button', { name: 'Delete RH-1…' }).click();
+    await assertNoSeriousViolations(page, 'the import page asking before it deletes an account');
+    await screenshotBothSizes(page, 'import-delete-account');
+    await page.getByRole('button', { name: 'Yes, delete account RH-1 with its imports, tags and notes' }).click();
+    await page.getByText('Deleted account RH-1 with 0 transactions and 0 lots.').waitFor();
+    expect((await accounts.locator('tbody tr td:first-child').allInnerTexts()).map((text) => text.trim())).toEqual(['XXXX-1234 (default)']);
+    // The default account cannot be deleted: no button offers it.
+    expect(await page.getByRole('button', { name: /^Delete / }).count()).toBe(0);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Symbols' }).click();
+    await symbolRows().first().waitFor();
+    await settle(page);
+    expect(await picker().count()).toBe(0);
   });
 
   it('logged no errors in the browser console', () => {

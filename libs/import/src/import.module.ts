@@ -5,7 +5,7 @@ import { EmptyBrokerageAccount } from './application/empty-brokerage-account.ser
 import { ImportBrokerageFiles } from './application/import-brokerage-files.service.js';
 import { ImportStore } from './application/import-store.port.js';
 import { UploadHistory } from './application/upload-history.port.js';
-import { ImportedAccountsController } from './http/imported-accounts.controller.js';
+import { AccountDeletionController, ImportedAccountsController } from './http/imported-accounts.controller.js';
 import { UploadController } from './http/upload.controller.js';
 import { SqlImportStore } from './infrastructure/persistence/sql-import.store.js';
 import { SqlUploadHistory } from './infrastructure/persistence/sql-upload-history.js';
@@ -13,7 +13,7 @@ import { ThreadedImports } from './infrastructure/thread/threaded-imports.js';
 
 @Module({
   imports: [AuthModule, TradesModule],
-  controllers: [UploadController, ImportedAccountsController],
+  controllers: [UploadController, ImportedAccountsController, AccountDeletionController],
   providers: [
     ImportBrokerageFiles,
     EmptyBrokerageAccount,

@@ -9,7 +9,8 @@ type Status = { error: boolean; text: string } | null;
 
 /**
  * The user's accounts, each with a way to remove what the imports put into it
- * (`DELETE /api/import/accounts/{account}`): a wrong file, or files sent into the wrong account, undone.
+ * (`DELETE /api/import/accounts/{account}`: a wrong file, or files sent into the wrong account, undone)
+ * and, other than the default, to delete it (`DELETE /api/accounts/{account}`).
  */
 export function ImportedAccounts({ onEmptied }: { onEmptied: () => void }) {
   const { accounts } = useAccountScope();
@@ -19,17 +20,55 @@ export function ImportedAccounts({ onEmptied }: { onEmptied: () => void }) {
     setStatus(next);
     if (!next.error) onEmptied();
   };
+  const emptyAccount = (number: string) => async () =>
+    (await sendJson<ImportedAccountEmptiedResponse>('DELETE', `/api/import/accounts/${encodeURIComponent(number)}`)).message;
+  const deleteAccount = (number: string) => async () => (await sendJson<ImportedAccountEmptiedResponse>('DELETE', `/api/accounts/${encodeURIComponent(number)}`)).message;
   return (
     <Section title="Accounts">
       <p className="muted">
         Imported a wrong file, or into the wrong account? Remove what the imports put into that account, then import the right files. The
-        account stays; the tags and notes of its trades are kept and come back with the same trades.
+        account stays; the tags and notes of its trades are kept and come back with the same trades. An account you no longer want, other
+        than your default, can be deleted: its imports and its trades&apos; tags and notes go with it.
       </p>
       <DataTable
         caption="Your brokerage accounts"
         columns={[
           { key: 'account', header: 'Account', cell: (a: Account) => (a.default ? `${a.account_number} (default)` : a.account_number) },
-          { key: 'remove', header: 'Imported data', cell: (a: Account) => <EmptyAccountButton account={a} onDone={done} /> },
+          {
+            key: 'remove',
+            header: 'Imported data',
+            wide: true,
+            cell: (a: Account) => (
+              <ConfirmedAction
+                offer={`Remove the imports of ${a.account_number}…`}
+                confirm="Yes, remove"
+                confirmDetail={` everything imported into ${a.account_number}`}
+                working="Removing…"
+                keep={`Keep account ${a.account_number}`}
+                act={emptyAccount(a.account_number)}
+                onDone={done}
+              />
+            ),
+          },
+          {
+            key: 'delete',
+            header: 'Deletion',
+            wide: true,
+            cell: (a: Account) =>
+              a.default ? (
+                <span className="muted">The default account stays</span>
+              ) : (
+                <ConfirmedAction
+                  offer={`Delete ${a.account_number}…`}
+                  confirm="Yes, delete"
+                  confirmDetail={` account ${a.account_number} with its imports, tags and notes`}
+                  working="Deleting…"
+                  keep={`Keep ${a.account_number} as it is`}
+                  act={deleteAccount(a.account_number)}
+                  onDone={done}
+                />
+              ),
+          },
         ]}
         rows={accounts}
         rowKey={(a) => String(a.account_id)}
@@ -41,23 +80,35 @@ export function ImportedAccounts({ onEmptied }: { onEmptied: () => void }) {
   );
 }
 
-/** Remove, asking once more first. */
-function EmptyAccountButton({ account, onDone }: { account: Account; onDone: (status: NonNullable<Status>) => void }) {
+interface ConfirmedActionProps {
+  /** The button that asks. */
+  readonly offer: string;
+  /** The button that acts, and what it does in words a screen reader adds. */
+  readonly confirm: string;
+  readonly confirmDetail: string;
+  readonly working: string;
+  /** The accessible name of the button that takes the question back. */
+  readonly keep: string;
+  /** The action; its answer's message is shown. */
+  readonly act: () => Promise<string>;
+  readonly onDone: (status: NonNullable<Status>) => void;
+}
+
+/** An action on an account, asking once more first. */
+function ConfirmedAction({ offer, confirm, confirmDetail, working, keep, act, onDone }: ConfirmedActionProps) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
-  const number = account.account_number;
   if (!confirming) {
     return (
       <button type="button" className="button-link danger" onClick={() => setConfirming(true)}>
-        Remove the imports of {number}…
+        {offer}
       </button>
     );
   }
-  const remove = async () => {
+  const run = async () => {
     setBusy(true);
     try {
-      const body = await sendJson<ImportedAccountEmptiedResponse>('DELETE', `/api/import/accounts/${encodeURIComponent(number)}`);
-      onDone({ error: false, text: `${body.message}.` });
+      onDone({ error: false, text: `${await act()}.` });
     } catch (caught) {
       onDone({ error: true, text: failure(caught) });
     } finally {
@@ -67,11 +118,11 @@ function EmptyAccountButton({ account, onDone }: { account: Account; onDone: (st
   };
   return (
     <span className="confirm">
-      <button type="button" className="button-danger" disabled={busy} onClick={() => void remove()}>
-        {busy ? 'Removing…' : 'Yes, remove'}
-        <span className="visually-hidden"> everything imported into {number}</span>
+      <button type="button" className="button-danger" disabled={busy} onClick={() => void run()}>
+        {busy ? working : confirm}
+        <span className="visually-hidden">{confirmDetail}</span>
       </button>
-      <button type="button" className="button-link" disabled={busy} onClick={() => setConfirming(false)} aria-label={`Keep account ${number}`}>
+      <button type="button" className="button-link" disabled={busy} onClick={() => setConfirming(false)} aria-label={keep}>
         Keep
       </button>
     </span>

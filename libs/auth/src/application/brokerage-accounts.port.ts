@@ -23,4 +23,10 @@ export abstract class BrokerageAccounts {
   abstract findOrCreate(userId: number, accountNumber: string): Promise<BrokerageAccount>;
   /** Every account of the user, the default first, then by number. */
   abstract listForUser(userId: number): Promise<(BrokerageAccount & { isDefault: boolean })[]>;
+  /**
+   * Deletes one of the user's accounts other than the default, with everything keyed to it (its rows,
+   * trades and journal entries go with it: the tables' keys and triggers); false when the user has no
+   * such account.
+   */
+  abstract remove(userId: number, accountId: number): Promise<boolean>;
 }

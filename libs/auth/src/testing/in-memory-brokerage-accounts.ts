@@ -35,6 +35,12 @@ export class InMemoryBrokerageAccounts extends BrokerageAccounts {
     return { accountId: account.accountId, accountNumber: account.accountNumber };
   }
 
+  async remove(userId: number, accountId: number): Promise<boolean> {
+    const index = this.accounts.findIndex((candidate) => candidate.userId === userId && candidate.accountId === accountId && !candidate.isDefault);
+    if (index >= 0) this.accounts.splice(index, 1);
+    return index >= 0;
+  }
+
   async listForUser(userId: number): Promise<(BrokerageAccount & { isDefault: boolean })[]> {
     return this.accounts
       .filter((candidate) => candidate.userId === userId)

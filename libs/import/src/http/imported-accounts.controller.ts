@@ -1,7 +1,7 @@
 import { Controller, Delete, Param } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { BrokerageAccounts } from '@app/auth';
-import { CurrentUser, NotFoundError, type AuthenticatedUser } from '@app/shared';
+import { ConflictError, CurrentUser, NotFoundError, type AuthenticatedUser } from '@app/shared';
 import { ApiFailures, ApiJson, ApiSignedIn, string } from '@app/shared/openapi';
 import { EmptyBrokerageAccount } from '../application/empty-brokerage-account.service.js';
 
@@ -28,10 +28,8 @@ export class ImportedAccountsController {
   @ApiJson('ImportedAccountEmptiedResponse', 'The account holds nothing imported now.')
   @ApiFailures(404)
   async empty(@CurrentUser() user: AuthenticatedUser, @Param('account') account: string) {
-    const number = account.trim();
-    const found = (await this.accounts.listForUser(user.id)).find((candidate) => candidate.accountNumber === number);
-    if (found === undefined) throw new NotFoundError(`You have no brokerage account numbered ${JSON.stringify(number.slice(0, 40))}`);
-    const emptied = await this.emptyAccount.run(user.id, found.accountId);
+    const found = await accountNamed(this.accounts, user.id, account);
+    const emptied = await this.emptyAccount.run(user.id, found.accountId).catch(goneMeanwhile(found.accountNumber));
     return {
       success: true,
       account: found.accountNumber,
@@ -41,6 +39,62 @@ export class ImportedAccountsController {
       message: `Removed what the imports put into account ${found.accountNumber}: ${plural(emptied.transactions, 'transaction')} and ${plural(emptied.lots, 'lot')}`,
     };
   }
+}
+
+/** An account of the user deleted, with what the imports put into it and its trades' journal. */
+@ApiTags('Data import')
+@ApiSignedIn()
+@Controller('api/accounts')
+export class AccountDeletionController {
+  constructor(
+    private readonly accounts: BrokerageAccounts,
+    private readonly emptyAccount: EmptyBrokerageAccount,
+  ) {}
+
+  @Delete(':account')
+  @ApiOperation({
+    summary: "Delete one of the user's accounts other than the default, with what the imports put into it and its trades' tags and notes",
+    description:
+      'All or nothing, as removing its imports is, and then the account itself: it is no longer listed, and its trades\' tags and notes are gone. ' +
+      'The default account (the profile\'s) cannot be deleted: 409. Waits for an import of the account that is running; an import waiting for it imports nothing (409).',
+  })
+  @accountParam
+  @ApiJson('ImportedAccountEmptiedResponse', 'The account is gone, with what the imports put into it.')
+  @ApiFailures(404, 409)
+  async delete(@CurrentUser() user: AuthenticatedUser, @Param('account') account: string) {
+    const found = await accountNamed(this.accounts, user.id, account);
+    if (found.isDefault) {
+      throw new ConflictError(`${found.accountNumber} is your default account (the profile's) and cannot be deleted: remove its imports instead, or change its number in the profile`);
+    }
+    const emptied = await this.emptyAccount.delete(user.id, found.accountId).catch(goneMeanwhile(found.accountNumber));
+    return {
+      success: true,
+      account: found.accountNumber,
+      transactions_removed: emptied.transactions,
+      lots_removed: emptied.lots,
+      months_updated: emptied.monthsChanged,
+      message: `Deleted account ${found.accountNumber} with ${plural(emptied.transactions, 'transaction')} and ${plural(emptied.lots, 'lot')}`,
+    };
+  }
+}
+
+/** The user's account with this number (the path's, trimmed); 404 for a number they have none with. */
+async function accountNamed(accounts: BrokerageAccounts, userId: number, account: string) {
+  const number = account.trim();
+  const found = (await accounts.listForUser(userId)).find((candidate) => candidate.accountNumber === number);
+  if (found === undefined) throw noAccount(number);
+  return found;
+}
+
+function noAccount(number: string): NotFoundError {
+  return new NotFoundError(`You have no brokerage account numbered ${JSON.stringify(number.slice(0, 40))}`);
+}
+
+/** An account deleted by another request while this one waited for its lock (`lockAccount`'s 409) is a 404 here. */
+function goneMeanwhile(number: string): (error: unknown) => never {
+  return (error) => {
+    throw error instanceof ConflictError ? noAccount(number) : error;
+  };
 }
 
 function plural(count: number, noun: string): string {

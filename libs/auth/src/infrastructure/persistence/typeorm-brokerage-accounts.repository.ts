@@ -52,6 +52,14 @@ export class TypeOrmBrokerageAccounts extends BrokerageAccounts {
     return { accountId: rows[0].id, accountNumber: rows[0].account_number };
   }
 
+  async remove(userId: number, accountId: number): Promise<boolean> {
+    const rows: unknown[] = await this.database.manager.query('DELETE FROM brokerage_accounts WHERE id = $1 AND user_id = $2 AND NOT is_default RETURNING id', [
+      accountId,
+      userId,
+    ]);
+    return rows.length > 0;
+  }
+
   async listForUser(userId: number): Promise<(BrokerageAccount & { isDefault: boolean })[]> {
     const rows: { id: number; account_number: string; is_default: boolean }[] = await this.database.manager.query(
       'SELECT id, account_number, is_default FROM brokerage_accounts WHERE user_id = $1 ORDER BY is_default DESC, account_number',
