@@ -3,7 +3,7 @@ import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { BrokerageAccounts } from '@app/auth';
 import { ConflictError, CurrentUser, NotFoundError, type AuthenticatedUser } from '@app/shared';
 import { ApiFailures, ApiJson, ApiSignedIn, string } from '@app/shared/openapi';
-import { EmptyBrokerageAccount } from '../application/empty-brokerage-account.service.js';
+import { EmptyBrokerageAccount, type EmptiedAccount } from '../application/empty-brokerage-account.service.js';
 
 const accountParam = ApiParam({ name: 'account', schema: string({ maxLength: 32 }), description: 'The account\'s number, as `GET /api/accounts` lists it (URL-encoded).' });
 
@@ -30,14 +30,7 @@ export class ImportedAccountsController {
   async empty(@CurrentUser() user: AuthenticatedUser, @Param('account') account: string) {
     const found = await accountNamed(this.accounts, user.id, account);
     const emptied = await this.emptyAccount.run(user.id, found.accountId).catch(goneMeanwhile(found.accountNumber));
-    return {
-      success: true,
-      account: found.accountNumber,
-      transactions_removed: emptied.transactions,
-      lots_removed: emptied.lots,
-      months_updated: emptied.monthsChanged,
-      message: `Removed what the imports put into account ${found.accountNumber}: ${plural(emptied.transactions, 'transaction')} and ${plural(emptied.lots, 'lot')}`,
-    };
+    return removal(found.accountNumber, emptied, `Removed what the imports put into account ${found.accountNumber}: ${rowsOf(emptied)}`);
   }
 }
 
@@ -67,14 +60,7 @@ export class AccountDeletionController {
       throw new ConflictError(`${found.accountNumber} is your default account (the profile's) and cannot be deleted: remove its imports instead, or change its number in the profile`);
     }
     const emptied = await this.emptyAccount.delete(user.id, found.accountId).catch(goneMeanwhile(found.accountNumber));
-    return {
-      success: true,
-      account: found.accountNumber,
-      transactions_removed: emptied.transactions,
-      lots_removed: emptied.lots,
-      months_updated: emptied.monthsChanged,
-      message: `Deleted account ${found.accountNumber} with ${plural(emptied.transactions, 'transaction')} and ${plural(emptied.lots, 'lot')}`,
-    };
+    return removal(found.accountNumber, emptied, `Deleted account ${found.accountNumber} with ${rowsOf(emptied)}`);
   }
 }
 
@@ -95,6 +81,16 @@ function goneMeanwhile(number: string): (error: unknown) => never {
   return (error) => {
     throw error instanceof ConflictError ? noAccount(number) : error;
   };
+}
+
+/** The answer of both removals (`ImportedAccountEmptiedResponse`). */
+function removal(account: string, emptied: EmptiedAccount, message: string) {
+  return { success: true, account, transactions_removed: emptied.transactions, lots_removed: emptied.lots, months_updated: emptied.monthsChanged, message };
+}
+
+/** `75 transactions and 24 lots`. */
+function rowsOf(emptied: EmptiedAccount): string {
+  return `${plural(emptied.transactions, 'transaction')} and ${plural(emptied.lots, 'lot')}`;
 }
 
 function plural(count: number, noun: string): string {
