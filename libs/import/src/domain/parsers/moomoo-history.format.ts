@@ -1,6 +1,6 @@
 import { Decimal, makeIsoDate } from '@app/shared/domain';
 import type { BrokerTransaction } from '../broker-transaction.js';
-import { classifyAction, isClosingKind, type ActionKind } from '../broker-transaction.js';
+import { classifyAction, isClosingKind } from '../broker-transaction.js';
 import { ImportFileError } from '../import.errors.js';
 import { activityRow, chargesOf, inTimeOrder, markCovers, otherActivity, parseActivityExport, secondOfDay } from './activity-export.js';
 import type { BrokerageFormat, FormatInput } from './brokerage-format.js';
@@ -143,11 +143,10 @@ function fillOf(reader: RowReader<Column>, order: Order, charges: Decimal | null
   const { date, second } = timeOf(reader, 'fillTime');
   const quantity = reader.number('fillQuantity');
   const price = reader.number('fillPrice');
-  const kind = classifyAction(order.action);
   if (quantity === null || quantity.isZero()) throw reader.missing('fillQuantity', 'a fill needs a number of shares');
   if (price === null) throw reader.missing('fillPrice', 'a fill needs its price');
   const gross = reader.number('fillAmount')?.abs() ?? quantity.abs().mul(price.abs());
-  return trade(reader, order, date, second, quantity, price, gross, charges, kind);
+  return trade(reader, order, date, second, quantity, price, gross, charges);
 }
 
 /** An order of a history without fill columns: `Filled@Avg Price` (`4@261.6225`; `0@0.00` when none filled). */
@@ -163,7 +162,7 @@ function filledOrderOf(reader: RowReader<Column>, order: Order, charges: Decimal
   }
   if (quantity.isZero()) return notFilled(reader, order);
   const { date, second } = timeOf(reader, 'orderTime');
-  return trade(reader, order, date, second, quantity, price, quantity.mul(price), charges, classifyAction(order.action));
+  return trade(reader, order, date, second, quantity, price, quantity.mul(price), charges);
 }
 
 function trade(
@@ -175,8 +174,8 @@ function trade(
   price: Decimal,
   gross: Decimal,
   charges: Decimal | null,
-  kind: ActionKind,
 ): BrokerTransaction {
+  const kind = classifyAction(order.action);
   const charged = charges ?? Decimal.ZERO;
   const buying = kind === 'buy' || kind === 'buy_to_cover';
   const amount = kind === 'other' ? null : buying ? gross.add(charged).neg() : gross.sub(charged);
