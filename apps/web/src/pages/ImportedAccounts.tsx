@@ -20,9 +20,8 @@ export function ImportedAccounts({ onEmptied }: { onEmptied: () => void }) {
     setStatus(next);
     if (!next.error) onEmptied();
   };
-  const emptyAccount = (number: string) => async () =>
-    (await sendJson<ImportedAccountEmptiedResponse>('DELETE', `/api/import/accounts/${encodeURIComponent(number)}`)).message;
-  const deleteAccount = (number: string) => async () => (await sendJson<ImportedAccountEmptiedResponse>('DELETE', `/api/accounts/${encodeURIComponent(number)}`)).message;
+  // Both removals answer alike (`ImportedAccountEmptiedResponse`); the message is what the page shows.
+  const removal = (path: string, number: string) => async () => (await sendJson<ImportedAccountEmptiedResponse>('DELETE', `${path}/${encodeURIComponent(number)}`)).message;
   return (
     <Section title="Accounts">
       <p className="muted">
@@ -45,7 +44,7 @@ export function ImportedAccounts({ onEmptied }: { onEmptied: () => void }) {
                 confirmDetail={` everything imported into ${a.account_number}`}
                 working="Removing…"
                 keep={`Keep account ${a.account_number}`}
-                act={emptyAccount(a.account_number)}
+                act={removal('/api/import/accounts', a.account_number)}
                 onDone={done}
               />
             ),
@@ -64,7 +63,7 @@ export function ImportedAccounts({ onEmptied }: { onEmptied: () => void }) {
                   confirmDetail={` account ${a.account_number} with its imports, tags and notes`}
                   working="Deleting…"
                   keep={`Keep ${a.account_number} as it is`}
-                  act={deleteAccount(a.account_number)}
+                  act={removal('/api/accounts', a.account_number)}
                   onDone={done}
                 />
               ),
