@@ -119,4 +119,23 @@ describeInChromium('web app: the journal (Chromium)', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await page.setViewportSize(DESKTOP);
   });
+
+  it('deletes a tag from the Tags page after asking', async () => {
+    await page.goto(`${base}/tags`);
+    const table = page.getByRole('region', { name: "Your tags and their trades' figures" });
+    await table.getByRole('link', { name: 'Breakout A+' }).waitFor();
+    await page.getByRole('button', { name: 'Delete Breakout A+' }).click();
+    await page.getByRole('button', { name: 'Keep Breakout A+' }).click();
+    await page.getByRole('button', { name: 'Delete Breakout A+' }).click();
+    await assertNoSeriousViolations(page, 'the tags page asking before it deletes a tag');
+    await screenshotBothSizes(page, 'tags-delete');
+    await page.getByRole('button', { name: 'Yes, delete the tag Breakout A+ from 1 trade' }).click();
+    await page.getByText("Tag 'Breakout A+' deleted").waitFor();
+    await table.getByRole('link', { name: 'Breakout A+' }).waitFor({ state: 'detached' });
+    // The tag the first test took off its trade stays listed, with no trades, until it is deleted too.
+    expect(await table.locator('tbody tr td:first-child').allInnerTexts()).toEqual(['late exit']);
+    await page.getByRole('button', { name: 'Delete late exit' }).click();
+    await page.getByRole('button', { name: 'Yes, delete the tag late exit from 0 trades' }).click();
+    await page.getByRole('heading', { name: 'No tags yet' }).waitFor();
+  });
 });

@@ -138,6 +138,25 @@ describeInChromium('web app: the portfolio page (Chromium)', () => {
     expect(await row('VTI').count()).toBe(1);
   });
 
+  it('deletes a snapshot after asking, and says which', async () => {
+    await page.getByLabel('Snapshots', { exact: true }).selectOption('MANUAL');
+    const manual = page.locator('[aria-label="Snapshots, newest first"] tbody tr').filter({ hasText: 'Taken by hand' });
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll('[aria-label="Snapshots, newest first"] tbody tr')];
+      return rows.length === 2 && rows.every((row) => row.textContent?.includes('Taken by hand'));
+    });
+    const offer = page.getByRole('button', { name: /^Delete the snapshot of / });
+    await offer.first().click();
+    await page.getByRole('button', { name: /^Keep the snapshot of / }).click();
+    await offer.first().click();
+    await assertNoSeriousViolations(page, 'the portfolio asking before it deletes a snapshot');
+    await screenshotBothSizes(page, 'portfolio-delete-snapshot');
+    await page.getByRole('button', { name: /^Yes, delete the snapshot of / }).click();
+    await page.getByText(/^Deleted MANUAL snapshot taken at \d{4}-\d\d-\d\dT/).waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('[aria-label="Snapshots, newest first"] tbody tr').length === 1);
+    expect(await manual.count()).toBe(1);
+  });
+
   it("imports any broker's files dropped on the Import page, each into its account, and says what each file was", async () => {
     await page.goto(`${base}/import`);
     await page.getByRole('heading', { name: 'Upload from any broker' }).waitFor();

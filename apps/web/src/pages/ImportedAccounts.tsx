@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import { useAccountScope } from '../accounts';
-import { failure, sendJson } from '../api/client';
+import { sendJson } from '../api/client';
 import type { Account, ImportedAccountEmptiedResponse } from '../api/schema';
 import { Section } from '../components/common';
+import { ConfirmedAction, type ActionOutcome } from '../components/ConfirmedAction';
 import { DataTable } from '../components/DataTable';
-
-type Status = { error: boolean; text: string } | null;
 
 /**
  * The user's accounts, each with a way to remove what the imports put into it
@@ -14,14 +13,15 @@ type Status = { error: boolean; text: string } | null;
  */
 export function ImportedAccounts({ onEmptied }: { onEmptied: () => void }) {
   const { accounts } = useAccountScope();
-  const [status, setStatus] = useState<Status>(null);
+  const [status, setStatus] = useState<ActionOutcome | null>(null);
   if (accounts.length === 0) return null;
-  const done = (next: NonNullable<Status>) => {
+  const done = (next: ActionOutcome) => {
     setStatus(next);
     if (!next.error) onEmptied();
   };
   // Both removals answer alike (`ImportedAccountEmptiedResponse`); the message is what the page shows.
-  const removal = (path: string, number: string) => async () => (await sendJson<ImportedAccountEmptiedResponse>('DELETE', `${path}/${encodeURIComponent(number)}`)).message;
+  const removal = (path: string, number: string) => async () =>
+    `${(await sendJson<ImportedAccountEmptiedResponse>('DELETE', `${path}/${encodeURIComponent(number)}`)).message}.`;
   return (
     <Section title="Accounts">
       <p className="muted">
@@ -76,54 +76,5 @@ export function ImportedAccounts({ onEmptied }: { onEmptied: () => void }) {
         {status?.text ?? ''}
       </p>
     </Section>
-  );
-}
-
-interface ConfirmedActionProps {
-  /** The button that asks. */
-  readonly offer: string;
-  /** The button that acts, and what it does in words a screen reader adds. */
-  readonly confirm: string;
-  readonly confirmDetail: string;
-  readonly working: string;
-  /** The accessible name of the button that takes the question back. */
-  readonly keep: string;
-  /** The action; its answer's message is shown. */
-  readonly act: () => Promise<string>;
-  readonly onDone: (status: NonNullable<Status>) => void;
-}
-
-/** An action on an account, asking once more first. */
-function ConfirmedAction({ offer, confirm, confirmDetail, working, keep, act, onDone }: ConfirmedActionProps) {
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  if (!confirming) {
-    return (
-      <button type="button" className="button-link danger" onClick={() => setConfirming(true)}>
-        {offer}
-      </button>
-    );
-  }
-  const run = async () => {
-    setBusy(true);
-    try {
-      onDone({ error: false, text: `${await act()}.` });
-    } catch (caught) {
-      onDone({ error: true, text: failure(caught) });
-    } finally {
-      setBusy(false);
-      setConfirming(false);
-    }
-  };
-  return (
-    <span className="confirm">
-      <button type="button" className="button-danger" disabled={busy} onClick={() => void run()}>
-        {busy ? working : confirm}
-        <span className="visually-hidden">{confirmDetail}</span>
-      </button>
-      <button type="button" className="button-link" disabled={busy} onClick={() => setConfirming(false)} aria-label={keep}>
-        Keep
-      </button>
-    </span>
   );
 }

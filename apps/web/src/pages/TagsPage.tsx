@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { failure, sendJson } from '../api/client';
 import type { TagFigures, TagsResponse } from '../api/types';
 import { EmptyState, ErrorMessage, Loading, PageHeader, Pnl, Section } from '../components/common';
+import { ConfirmedAction } from '../components/ConfirmedAction';
 import { DataTable, type Column } from '../components/DataTable';
 import { formatCount, formatPercent } from '../lib/format';
 import { Link } from '../lib/router';
@@ -42,16 +43,20 @@ function TagActions({ tag, changed }: { tag: TagFigures; changed: (text: string)
           <button type="button" className="button-link small" aria-label={`Rename ${tag.name}`} onClick={() => setRenaming(true)}>
             Rename
           </button>
-          <button
-            type="button"
-            className="button-link danger small"
-            aria-label={`Delete ${tag.name}`}
-            onClick={() => {
-              if (window.confirm(`Delete the tag ${tag.name} from ${tag.total_trades} trades?`)) void act(() => sendJson('DELETE', path));
+          <ConfirmedAction
+            offer="Delete"
+            offerLabel={`Delete ${tag.name}`}
+            confirm="Yes, delete"
+            confirmDetail={` the tag ${tag.name} from ${formatCount(tag.total_trades)} ${tag.total_trades === 1 ? 'trade' : 'trades'}`}
+            working="Deleting…"
+            keep={`Keep ${tag.name}`}
+            act={async () => (await sendJson<{ message: string }>('DELETE', path)).message}
+            onDone={(outcome) => {
+              setError(outcome.error ? outcome.text : null);
+              if (!outcome.error) changed(outcome.text);
             }}
-          >
-            Delete
-          </button>
+            small
+          />
         </>
       )}
       {error && (

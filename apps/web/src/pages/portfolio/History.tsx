@@ -2,12 +2,12 @@ import { useEffect, useMemo, useState } from 'react';
 import { sendJson } from '../../api/client';
 import type { Snapshot, SnapshotType } from '../../api/types';
 import { Chart } from '../../components/Chart';
+import { ConfirmedAction } from '../../components/ConfirmedAction';
 import { ACCENT, MUTED } from '../../components/chart-types';
 import { ErrorMessage, Loading, Pnl, Section } from '../../components/common';
 import { DataTable, type Column } from '../../components/DataTable';
 import { formatCompactMoney, formatDateTime, formatMoney, formatSignedPercent, tone } from '../../lib/format';
 import { useApi } from '../../lib/use-api';
-import { failure } from '../../api/client';
 import { FeedbackLine, type Feedback } from './feedback';
 
 /** How each kind of snapshot is named on the page (the API says `MANUAL`, `EOD`, `AUTOMATIC`). */
@@ -34,16 +34,6 @@ export function History({ version }: { version: number }) {
   const [feedback, setFeedback] = useState<Feedback>(null);
   const points = useMemo(() => [...(history.data?.history ?? [])].reverse(), [history.data]);
 
-  const remove = async (snapshot: Snapshot) => {
-    try {
-      const body = await sendJson<{ message: string }>('DELETE', `/api/portfolio/snapshot/${snapshot.id}`);
-      setFeedback({ tone: 'ok', text: body.message });
-      history.reload();
-    } catch (caught) {
-      setFeedback({ tone: 'error', text: failure(caught) });
-    }
-  };
-
   const columns: Column<Snapshot>[] = [
     { key: 'time', header: 'Taken', cell: (s) => formatDateTime(s.snapshot_time), sortValue: (s) => s.snapshot_time },
     { key: 'type', header: 'Type', cell: (s) => SNAPSHOT_TYPE_LABELS[s.snapshot_type], sortValue: (s) => s.snapshot_type, minor: true },
@@ -65,11 +55,24 @@ export function History({ version }: { version: number }) {
     {
       key: 'actions',
       header: 'Actions',
-      cell: (s) => (
-        <button type="button" className="button-link danger" onClick={() => void remove(s)} aria-label={`Delete the snapshot of ${formatDateTime(s.snapshot_time)}`}>
-          Delete
-        </button>
-      ),
+      cell: (s) => {
+        const which = `the snapshot of ${formatDateTime(s.snapshot_time)}`;
+        return (
+          <ConfirmedAction
+            offer="Delete"
+            offerLabel={`Delete ${which}`}
+            confirm="Yes, delete"
+            confirmDetail={` ${which}`}
+            working="Deleting…"
+            keep={`Keep ${which}`}
+            act={async () => (await sendJson<{ message: string }>('DELETE', `/api/portfolio/snapshot/${s.id}`)).message}
+            onDone={(outcome) => {
+              setFeedback({ tone: outcome.error ? 'error' : 'ok', text: outcome.text });
+              history.reload();
+            }}
+          />
+        );
+      },
     },
   ];
 

@@ -1,13 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { sendJson } from '../../api/client';
+import { failure, sendJson } from '../../api/client';
 import type { Holding, HoldingsResponse, PortfolioSummaryResponse, RefreshPricesResponse, Snapshot } from '../../api/types';
 import { ErrorMessage, Loading, PageHeader, Pnl, Section, Stat, Stats } from '../../components/common';
+import { ConfirmedAction } from '../../components/ConfirmedAction';
 import { DataTable, type Column } from '../../components/DataTable';
 import { formatCount, formatDateTime, formatMoney, formatPrice, formatShares, formatSignedPercent, tone } from '../../lib/format';
 import { useApi, useTitle } from '../../lib/use-api';
 import { CsvImport } from './CsvImport';
-import { DeleteButton } from './DeleteButton';
-import { failure } from '../../api/client';
 import { FeedbackLine, type Feedback } from './feedback';
 import { History } from './History';
 import { HoldingForm, TYPE_LABELS } from './HoldingForm';
@@ -120,10 +119,16 @@ export function PortfolioPage() {
           <button type="button" className="button-link" onClick={() => setEditing(h.id)} aria-label={`Edit ${h.symbol}`}>
             Edit
           </button>
-          <DeleteButton
-            holding={h}
-            onDeleted={(message) => {
-              setFeedback({ tone: 'ok', text: message });
+          <ConfirmedAction
+            offer="Delete"
+            offerLabel={`Delete ${h.symbol}`}
+            confirm="Yes, delete"
+            confirmDetail={` ${h.symbol}`}
+            working="Deleting…"
+            keep={`Keep ${h.symbol}`}
+            act={async () => (await sendJson<{ message: string }>('DELETE', `/api/portfolio/holdings/${h.id}`)).message}
+            onDone={(outcome) => {
+              setFeedback({ tone: outcome.error ? 'error' : 'ok', text: outcome.text });
               if (editing === h.id) setEditing(null);
               reloadAll();
             }}
