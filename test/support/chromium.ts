@@ -188,8 +188,10 @@ export async function assertNoSeriousViolations(page: Page, what: string): Promi
 export const NARROW_PHONE = { width: 360, height: 780 };
 
 /**
- * What does not fit at the current width: the page itself scrolling sideways, or a table wider than
- * its region (a table fits its card at every width; on a phone its rows become cards).
+ * What does not fit at the current width: the page itself scrolling sideways, a table wider than its
+ * region (a table fits its card at every width; on a phone its rows become cards), or two controls
+ * (links, buttons, fields) drawn over each other, where a tap meant for one reaches the other or
+ * neither can be read.
  */
 export async function layoutProblems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -200,6 +202,35 @@ export async function layoutProblems(page: Page): Promise<string[]> {
       if (region.offsetParent === null) continue; // not displayed
       if (region.scrollWidth > region.clientWidth + 1) {
         problems.push(`table "${region.getAttribute('aria-label')}" is ${region.scrollWidth} px wide in ${region.clientWidth} px`);
+      }
+    }
+    const name = (element: Element) => {
+      const text = (element.getAttribute('aria-label') ?? element.textContent ?? '').trim().replace(/\s+/g, ' ');
+      return `${element.tagName.toLowerCase()} "${text.slice(0, 40)}"`;
+    };
+    // Displayed controls' boxes (a link wrapped over two lines has one box on each), by their tops; a
+    // control inside another (a link holding a button) is one control. Hidden ones (in a closed
+    // <details>, transparent, a file input under its button) are not drawn.
+    const boxes = Array.from(document.querySelectorAll('a[href], button, input:not([type="hidden"]), select, textarea'))
+      .filter((element) => element.checkVisibility({ contentVisibilityAuto: true, opacityProperty: true, visibilityProperty: true }))
+      .flatMap((element) => Array.from(element.getClientRects(), (box) => ({ element, box })))
+      .filter(({ box }) => box.width > 0 && box.height > 0)
+      .sort((a, b) => a.box.top - b.box.top);
+    // Boxes touching by a pixel (rounding, borders) are not drawn over each other.
+    const SLACK = 1;
+    const reported = new Set<string>();
+    for (let i = 0; i < boxes.length; i++) {
+      const a = boxes[i];
+      for (let j = i + 1; j < boxes.length && boxes[j].box.top < a.box.bottom - SLACK; j++) {
+        const b = boxes[j];
+        if (a.element.contains(b.element) || b.element.contains(a.element)) continue;
+        const across = Math.min(a.box.right, b.box.right) - Math.max(a.box.left, b.box.left);
+        const down = Math.min(a.box.bottom, b.box.bottom) - Math.max(a.box.top, b.box.top);
+        const problem = `${name(a.element)} and ${name(b.element)} are drawn over each other`;
+        if (across > SLACK && down > SLACK && !reported.has(problem)) {
+          reported.add(problem);
+          problems.push(problem);
+        }
       }
     }
     return problems;
@@ -221,8 +252,9 @@ export async function firstRowFields(page: Page, table: string): Promise<{ card:
 }
 
 /**
- * Checks the layout at 1280, 390 and 360 px (nothing scrolls sideways, no table is clipped) and saves
- * the page at desktop and phone widths: `<name>-1280.png` and `<name>-390.png`.
+ * Checks the layout at 1280, 390 and 360 px (nothing scrolls sideways, no table is clipped, no two
+ * controls overlap) and saves the page at desktop and phone widths: `<name>-1280.png` and
+ * `<name>-390.png`.
  */
 export async function screenshotBothSizes(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });
