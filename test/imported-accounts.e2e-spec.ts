@@ -3,6 +3,7 @@ import path from 'node:path';
 import { generateTradingHistory } from '../bench/support/trading-history.mjs';
 import { startService, type RunningService } from './support/service.js';
 import { signIn, type SignedIn } from './support/sign-in.js';
+import { serverDatabaseUrl, withClient } from './support/test-database.js';
 import { exampleFiles, expected, ndjson, uploadForm, uploadWithFaultAtRowWrite } from './support/uploads.js';
 
 /** The executions template's example: account XY000001, which the file carries (test/fixtures/broker-examples.expected.json). */
@@ -191,5 +192,48 @@ describe('removing what the imports put into an account', () => {
     const twice = await Promise.all([call(trader, 'DELETE', '/api/accounts/XY000001'), call(trader, 'DELETE', '/api/accounts/XY000001')]);
     expect(twice.map((answer) => answer.status).sort()).toEqual([200, 404]);
     expect(twice.find((answer) => answer.status === 404)?.body).toEqual({ success: false, error: 'You have no brokerage account numbered "XY000001"' });
+  });
+
+  // The account's import lock is held from outside so that the deletion, then the import, are seen
+  // waiting for it in pg_locks; the embedded engine is one session the service alone talks to.
+  (serverDatabaseUrl() ? it : it.skip)('fails an import that waited for an account deleted meanwhile, as a whole, and says why', async () => {
+    expect(await importTemplate()).toMatchObject({ type: 'success', stats: { transactions_inserted: 11 } });
+    const { accounts } = (await call(trader, 'GET', '/api/accounts')).body;
+    const accountId = accounts.find((account: any) => account.account_number === 'XY000001').account_id;
+    const { deleted, imported } = await withClient(service.databaseUrl!, async (client) => {
+      const waiting = async (count: number) => {
+        for (let tries = 0; tries < 3_000; tries += 1) {
+          const { rows } = await client.query(
+            "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = 4711 AND objid = $1",
+            [accountId],
+          );
+          if (rows[0].n === count) return;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        throw new Error(`${count} requests never waited for the account's lock`);
+      };
+      await client.query('BEGIN');
+      // IMPORT_LOCK_NAMESPACE of libs/import's SqlImportStore, and the account.
+      await client.query('SELECT pg_advisory_xact_lock(4711, $1)', [accountId]);
+      const deleted = call(trader, 'DELETE', '/api/accounts/XY000001');
+      await waiting(1);
+      const imported = importTemplate();
+      await waiting(2);
+      await client.query('COMMIT');
+      return { deleted: await deleted, imported: await imported };
+    });
+    expect(deleted).toMatchObject({ status: 200, body: { message: 'Deleted account XY000001 with 11 transactions and 0 lots' } });
+    expect(imported).toMatchObject({ type: 'error', message: 'The brokerage account was removed while the files were being imported; nothing was imported' });
+    // Nothing of the import stayed (no account, no trades); the history has it as failed, with the reason.
+    expect((await call(trader, 'GET', '/api/accounts')).body.accounts.map((account: any) => account.account_number)).toEqual(['XXXX-1234']);
+    expect((await call(trader, 'GET', '/api/trades?limit=500&account=XY000001')).status).toBe(404);
+    expect((await call(trader, 'GET', '/api/upload-history')).body.history[0]).toMatchObject({
+      status: 'failed',
+      brokerage_account: 'XY000001',
+      transactions_inserted: 0,
+      error: 'The brokerage account was removed while the files were being imported; nothing was imported',
+    });
+    // The file imported once more makes the account anew.
+    expect(await importTemplate()).toMatchObject({ type: 'success', stats: { transactions_inserted: 11 } });
   });
 });
