@@ -155,11 +155,17 @@ export function activityExportFormat<K extends string>(
 }
 
 /**
- * The cash a trade moved, for a file that gives none: its shares times its price, plus the charges on
- * a purchase (paid out), less them on a sale (brought in), signed as the import stores amounts.
+ * The cash a trade moved, for a file that gives none: its shares times its price (`grossCash` of that).
  */
 export function tradeCash(buying: boolean, quantity: Decimal, price: Decimal, charges: Decimal | null): Decimal {
-  const gross = quantity.abs().mul(price.abs());
+  return grossCash(buying, quantity.abs().mul(price.abs()), charges);
+}
+
+/**
+ * The cash a trade of `gross` (its shares' worth, unsigned) moved: plus the charges on a purchase (paid
+ * out), less them on a sale (brought in), signed as the import stores amounts.
+ */
+export function grossCash(buying: boolean, gross: Decimal, charges: Decimal | null): Decimal {
   const charged = charges ?? Decimal.ZERO;
   return buying ? gross.add(charged).neg() : gross.sub(charged);
 }

@@ -2,7 +2,7 @@ import { Decimal, makeIsoDate } from '@app/shared/domain';
 import type { BrokerTransaction } from '../broker-transaction.js';
 import { classifyAction, isClosingKind } from '../broker-transaction.js';
 import { ImportFileError } from '../import.errors.js';
-import { activityRow, chargesOf, inTimeOrder, markCovers, otherActivity, parseActivityExport, secondOfDay } from './activity-export.js';
+import { activityRow, chargesOf, grossCash, inTimeOrder, markCovers, otherActivity, parseActivityExport, secondOfDay } from './activity-export.js';
 import type { BrokerageFormat, FormatInput } from './brokerage-format.js';
 import { column, ColumnLayout, columnList, FIGURE_LIMITS, type RowReader } from './csv-columns.js';
 
@@ -176,9 +176,7 @@ function trade(
   charges: Decimal | null,
 ): BrokerTransaction {
   const kind = classifyAction(order.action);
-  const charged = charges ?? Decimal.ZERO;
-  const buying = kind === 'buy' || kind === 'buy_to_cover';
-  const amount = kind === 'other' ? null : buying ? gross.add(charged).neg() : gross.sub(charged);
+  const amount = kind === 'other' ? null : grossCash(kind === 'buy' || kind === 'buy_to_cover', gross, charges);
   const transaction = activityRow(reader.line, reader.cellsJson, {
     date,
     action: order.action,

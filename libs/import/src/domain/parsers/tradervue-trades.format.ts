@@ -2,7 +2,7 @@ import { Decimal } from '@app/shared/domain';
 import { classifyAction, isClosingKind, type BrokerTransaction } from '../broker-transaction.js';
 import { ImportFileError } from '../import.errors.js';
 import type { Steps } from '../turns.js';
-import { activityRow, chargesOf, inTimeOrder, otherActivity, readExportRows, secondOfDay } from './activity-export.js';
+import { activityRow, chargesOf, grossCash, inTimeOrder, otherActivity, readExportRows, secondOfDay } from './activity-export.js';
 import type { BrokerageFormat, FormatInput, ParsedTransactionsFile } from './brokerage-format.js';
 import { column, ColumnLayout, columnList, FIGURE_LIMITS, isTicker, type RowReader } from './csv-columns.js';
 
@@ -97,7 +97,7 @@ function readTrade(reader: RowReader<Column>): BrokerTransaction[] {
   };
   const charged = charges ?? Decimal.ZERO;
   // Another instrument's cash (an option's multiplier) is not the shares times the price: it is left out.
-  if (!closed) return [execution('openDatetime', opening, entry, stock ? (long ? cost.add(charged).neg() : cost.sub(charged)) : null, charges)];
+  if (!closed) return [execution('openDatetime', opening, entry, stock ? grossCash(long, cost, charges) : null, charges)];
   const open = execution('openDatetime', opening, entry, stock ? (long ? cost.neg() : cost) : null, null);
   const exit = reader.requiredNumber('exitPrice', 'a closed trade needs its exit price').abs();
   const close = (amount: Decimal | null): BrokerTransaction[] => {
