@@ -14,6 +14,7 @@ export {
   PayloadTooLargeError,
   ServiceBusyError,
   TooManyRequestsError,
+  unknownAccount,
   ValidationError,
 } from './errors/domain.errors.js';
 export { isConnectionError } from './errors/connection-errors.js';

@@ -1,7 +1,7 @@
 import { Controller, Delete, Param } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { BrokerageAccounts } from '@app/auth';
-import { ConflictError, CurrentUser, NotFoundError, type AuthenticatedUser } from '@app/shared';
+import { ConflictError, CurrentUser, unknownAccount, type AuthenticatedUser } from '@app/shared';
 import { ApiFailures, ApiJson, ApiSignedIn, string } from '@app/shared/openapi';
 import { EmptyBrokerageAccount, type EmptiedAccount } from '../application/empty-brokerage-account.service.js';
 
@@ -49,7 +49,7 @@ export class AccountDeletionController {
     summary: "Delete one of the user's accounts other than the default, with what the imports put into it and its trades' tags and notes",
     description:
       'All or nothing, as removing its imports is, and then the account itself: it is no longer listed, and its trades\' tags and notes are gone. ' +
-      'The default account (the profile\'s) cannot be deleted: 409. Waits for an import of the account that is running; an import waiting for it imports nothing (409).',
+      'The default account (the profile\'s) cannot be deleted: 409. Waits for an import of the account that is running; an import waiting for it imports nothing (its progress ends with an error line).',
   })
   @accountParam
   @ApiJson('ImportedAccountEmptiedResponse', 'The account is gone, with what the imports put into it.')
@@ -68,18 +68,14 @@ export class AccountDeletionController {
 async function accountNamed(accounts: BrokerageAccounts, userId: number, account: string) {
   const number = account.trim();
   const found = (await accounts.listForUser(userId)).find((candidate) => candidate.accountNumber === number);
-  if (found === undefined) throw noAccount(number);
+  if (found === undefined) throw unknownAccount(number);
   return found;
-}
-
-function noAccount(number: string): NotFoundError {
-  return new NotFoundError(`You have no brokerage account numbered ${JSON.stringify(number.slice(0, 40))}`);
 }
 
 /** An account deleted by another request while this one waited for its lock (`lockAccount`'s 409) is a 404 here. */
 function goneMeanwhile(number: string): (error: unknown) => never {
   return (error) => {
-    throw error instanceof ConflictError ? noAccount(number) : error;
+    throw error instanceof ConflictError ? unknownAccount(number) : error;
   };
 }
 

@@ -21,6 +21,11 @@ export class NotFoundError extends DomainError {
   readonly code = 'NOT_FOUND';
 }
 
+/** An account number the user has no brokerage account with, another user's included (404): a report's filter, an account's removal. */
+export function unknownAccount(number: string): NotFoundError {
+  return new NotFoundError(`You have no brokerage account numbered ${JSON.stringify(number.trim().slice(0, 40))}`);
+}
+
 /** The request conflicts with existing data, e.g. a duplicate (409). */
 export class ConflictError extends DomainError {
   readonly code = 'CONFLICT';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
-import { NotFoundError, ValidationError } from '@app/shared';
+import { unknownAccount, ValidationError } from '@app/shared';
 import { string } from '@app/shared/openapi';
 import { TradeReports, type ReportScope } from '../application/trade-reports.port.js';
 
@@ -22,7 +22,7 @@ export class ReportScopes {
     if (account === undefined || account === '') return { userId, accountId: null };
     if (typeof account !== 'string') throw new ValidationError('account must be one account number');
     const accountId = await this.reports.accountNamed(userId, account.trim());
-    if (accountId === null) throw new NotFoundError(`You have no brokerage account numbered ${JSON.stringify(account.trim().slice(0, 40))}`);
+    if (accountId === null) throw unknownAccount(account);
     return { userId, accountId };
   }
 }
