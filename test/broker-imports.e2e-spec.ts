@@ -49,7 +49,7 @@ describe('each broker layout through POST /api/import', () => {
 
   it.each(CASES.map(([file, expected], index) => ({ file, expected, email: emails[index] })))('$file', async ({ file, expected, email }) => {
     const session = await signIn(service, email);
-    await session.fetch('/auth/profile', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ brokerage_account: 'XXXX-1234' }) });
+    expect((await session.json('PUT', '/auth/profile', { brokerage_account: 'XXXX-1234' })).status).toBe(200);
     const content = readFileSync(path.join(FIXTURES, file), 'utf8');
     const name = path.basename(file);
     const first = await importFile(session, name, content);
@@ -68,7 +68,7 @@ describe('each broker layout through POST /api/import', () => {
   // Ghostfolio's export (its JSON) is read as the CSV of its activities: the same account gives the same figures.
   it('ghostfolio/export.json', async () => {
     const session = await signIn(service, 'ghostfolio-json@example.com');
-    await session.fetch('/auth/profile', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ brokerage_account: 'XXXX-1234' }) });
+    expect((await session.json('PUT', '/auth/profile', { brokerage_account: 'XXXX-1234' })).status).toBe(200);
     const content = readFileSync(path.join(FIXTURES, 'ghostfolio/export.json'), 'utf8');
     const form = new FormData();
     form.append('files', new Blob([content]), 'export.json');

@@ -22,12 +22,7 @@ describe('while a large import runs', () => {
   const large = generateTradingHistory({ trades: 50_000, dividends: 2_000, symbols: 100, brokerLotShare: 0.2, seed: 9 });
 
   const withAccount = async (session: Session, account: string) => {
-    const response = await session.fetch('/auth/profile', {
-      method: 'PUT',
-      headers: { origin: service.url, 'content-type': 'application/json' },
-      body: JSON.stringify({ brokerage_account: account }),
-    });
-    expect(response.status).toBe(200);
+    expect((await session.json('PUT', '/auth/profile', { brokerage_account: account })).status).toBe(200);
   };
   const upload = async (session: Session, files: Parameters<typeof uploadForm>[0]) => {
     const response = await session.fetch('/api/upload-csv', { method: 'POST', headers: { origin: service.url }, body: uploadForm(files) });

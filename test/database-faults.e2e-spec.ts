@@ -31,12 +31,7 @@ describeOnServer.each([
     serverDatabase = await createTestDatabase(serverDatabaseUrl()!);
     service = await startService({ env: { ...env, DATABASE_URL: serverDatabase.url } });
     trader = await signIn(service);
-    const profile = await trader.fetch('/auth/profile', {
-      method: 'PUT',
-      headers: { origin: service.url, 'content-type': 'application/json' },
-      body: JSON.stringify({ brokerage_account: 'XXXX-1234' }),
-    });
-    expect(profile.status).toBe(200);
+    expect((await trader.json('PUT', '/auth/profile', { brokerage_account: 'XXXX-1234' })).status).toBe(200);
   }, 180_000);
 
   afterAll(async () => {

@@ -87,12 +87,7 @@ describe('when the database goes away and comes back', () => {
     const service = await startService({ env: { DATABASE_URL: databaseUrlThrough(proxy) } });
     try {
       const trader = await signIn(service);
-      const profile = await trader.fetch('/auth/profile', {
-        method: 'PUT',
-        headers: { origin: service.url, 'content-type': 'application/json' },
-        body: JSON.stringify({ brokerage_account: 'XXXX-1234' }),
-      });
-      expect(profile.status).toBe(200);
+      expect((await trader.json('PUT', '/auth/profile', { brokerage_account: 'XXXX-1234' })).status).toBe(200);
       const history = generateTradingHistory({ trades: 20_000, dividends: 500, symbols: 40, brokerLotShare: 0.2, seed: 9 });
       // The database "restarts" once the import writes its rows: every connection drops, new ones are refused.
       const { text } = await uploadWithFaultAtRowWrite(trader, service.url, history, () => proxy.cut());

@@ -14,7 +14,7 @@ describe('exports: a day or a month as CSV, Excel and PDF', () => {
 
   async function withAccount(email: string, account: string): Promise<Session> {
     const session = await signIn(service, email);
-    await session.fetch('/auth/profile', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ brokerage_account: account }) });
+    expect((await session.json('PUT', '/auth/profile', { brokerage_account: account })).status).toBe(200);
     return session;
   }
 

@@ -190,12 +190,7 @@ describe(`fuzzing (seed ${SEED}, ${CASES} cases)`, () => {
       env: { FINNHUB_API_KEY: finnhub.token, FINNHUB_BASE_URL: finnhub.url, MARKET_DATA_REQUESTS_PER_MINUTE: '100000', UPLOAD_MAX_BYTES: String(256 * 1024) },
     });
     trader = await signIn(service);
-    const profile = await trader.fetch('/auth/profile', {
-      method: 'PUT',
-      headers: { origin: service.url, 'content-type': 'application/json' },
-      body: JSON.stringify({ brokerage_account: 'XXXX-1234' }),
-    });
-    expect(profile.status).toBe(200);
+    expect((await trader.json('PUT', '/auth/profile', { brokerage_account: 'XXXX-1234' })).status).toBe(200);
   });
   afterAll(async () => {
     await service?.stop();

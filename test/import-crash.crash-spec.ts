@@ -35,12 +35,7 @@ describe(`an import killed at a random moment, ${TRIES} times`, () => {
   const start = () => startService({ dataDir, port, env: { ...env, DATABASE_URL: database?.url } });
 
   const withAccount = async (trader: SignedIn, account: string) => {
-    const response = await trader.fetch('/auth/profile', {
-      method: 'PUT',
-      headers: { origin: service!.url, 'content-type': 'application/json' },
-      body: JSON.stringify({ brokerage_account: account }),
-    });
-    expect(response.status).toBe(200);
+    expect((await trader.json('PUT', '/auth/profile', { brokerage_account: account })).status).toBe(200);
   };
   const reportsOf = async (trader: SignedIn) => {
     const bodies: unknown[] = [];

@@ -32,12 +32,7 @@ describe.each([
 
   async function traderWithAccount(email: string, account = 'XXXX-1234'): Promise<Session> {
     const session = await signIn(service, email);
-    const response = await session.fetch('/auth/profile', {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ brokerage_account: account }),
-    });
-    expect(response.status).toBe(200);
+    expect((await session.json('PUT', '/auth/profile', { brokerage_account: account })).status).toBe(200);
     return session;
   }
 
@@ -258,11 +253,7 @@ describe.each([
     const small = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com', UPLOAD_MAX_BYTES: '4096' } });
     try {
       const session = await signIn(small, 'trader@example.com');
-      await session.fetch('/auth/profile', {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ brokerage_account: 'XXXX-1234' }),
-      });
+      expect((await session.json('PUT', '/auth/profile', { brokerage_account: 'XXXX-1234' })).status).toBe(200);
       const response = await session.fetch('/api/upload-csv', { method: 'POST', body: uploadForm(exampleFiles()) });
       expect(response.status).toBe(413);
       expect(await response.json()).toEqual({ type: 'error', message: 'transactions.csv is larger than the limit of 4096 bytes per file' });
@@ -470,9 +461,9 @@ describe.each([
       const accounts = ((await (await session.fetch('/api/accounts')).json()) as any).accounts as any[];
       expect(accounts.map((a) => [a.account_number, a.default])).toEqual([['XXXX-1234', true], ['12345678', false], ['RH-1', false], ['XXXX5678', false]]);
       // The default account cannot take the number of another of the trader's accounts.
-      const rename = await session.fetch('/auth/profile', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ brokerage_account: 'RH-1' }) });
+      const rename = await session.json('PUT', '/auth/profile', { brokerage_account: 'RH-1' });
       expect(rename.status).toBe(409);
-      expect(((await rename.json()) as any).error).toBe('You already have an account numbered RH-1 (from an import); choose another number for the default account');
+      expect(rename.body.error).toBe('You already have an account numbered RH-1 (from an import); choose another number for the default account');
       const aprilOf = async (query: string) => {
         const response = await session.fetch(`/api/month/2024-04${query}`);
         return { status: response.status, body: (await response.json()) as any };

@@ -20,11 +20,6 @@ describe('removing what the imports put into an account', () => {
   let service: RunningService;
   let trader: SignedIn;
   let stranger: SignedIn;
-  const call = async (session: SignedIn, method: string, url: string, body?: unknown) => {
-    const headers: Record<string, string> = { origin: service.url, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
-    const response = await session.fetch(url, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    return { status: response.status, body: (await response.json()) as any };
-  };
   const uploadSchwab = async () => {
     const lines = ndjson(await (await trader.fetch('/api/upload-csv', { method: 'POST', headers: { origin: service.url }, body: uploadForm(exampleFiles()) })).text());
     return lines.at(-1);
@@ -36,7 +31,7 @@ describe('removing what the imports put into an account', () => {
   };
   /** What the reports show, of all accounts and of each. */
   const figures = async () => {
-    const read = async (url: string) => (await call(trader, 'GET', url)).body;
+    const read = async (url: string) => (await trader.json('GET', url)).body;
     const scoped = async (account: string) => ({
       months: (await read(`/api/months?account=${account}`)).months,
       trades: (await read(`/api/trades?limit=500&order=asc&account=${account}`)).trades.map((trade: any) => [trade.id, trade.total_profit_loss, trade.tags, trade.has_note]),
@@ -55,7 +50,7 @@ describe('removing what the imports put into an account', () => {
     service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,stranger@example.com' } });
     trader = await signIn(service, 'trader@example.com');
     stranger = await signIn(service, 'stranger@example.com');
-    expect((await call(trader, 'PUT', '/auth/profile', { brokerage_account: 'XXXX-1234' })).status).toBe(200);
+    expect((await trader.json('PUT', '/auth/profile', { brokerage_account: 'XXXX-1234' })).status).toBe(200);
   });
   afterAll(async () => {
     await service?.stop();
@@ -65,16 +60,16 @@ describe('removing what the imports put into an account', () => {
     expect(await uploadSchwab()).toMatchObject({ type: 'success', stats: { transactions_inserted: 75, realized_gains_lots: 24 } });
     expect(await importTemplate()).toMatchObject({ type: 'success', stats: { transactions_inserted: 11 } });
     // A tagged trade with a note in the account about to be emptied.
-    const schwabTrades = (await call(trader, 'GET', '/api/trades?limit=500&order=asc&account=XXXX-1234')).body.trades;
+    const schwabTrades = (await trader.json('GET', '/api/trades?limit=500&order=asc&account=XXXX-1234')).body.trades;
     const annotated = schwabTrades[3];
-    expect((await call(trader, 'PUT', `/api/trades/${annotated.id}/tags`, { tags: ['Breakout'] })).status).toBe(200);
-    expect((await call(trader, 'PUT', `/api/trades/${annotated.id}/note`, { note: 'Held too long.' })).status).toBe(200);
+    expect((await trader.json('PUT', `/api/trades/${annotated.id}/tags`, { tags: ['Breakout'] })).status).toBe(200);
+    expect((await trader.json('PUT', `/api/trades/${annotated.id}/note`, { note: 'Held too long.' })).status).toBe(200);
     const before = await figures();
     expect(before.schwab.months.map((month: any) => [month.month, month.total_return_with_dividends])).toEqual(
       expected().months.map((month: any) => [month.month, month.total_return_with_dividends]),
     );
 
-    const removed = await call(trader, 'DELETE', '/api/import/accounts/XXXX-1234');
+    const removed = await trader.json('DELETE', '/api/import/accounts/XXXX-1234');
     expect(removed).toEqual({
       status: 200,
       body: {
@@ -91,33 +86,33 @@ describe('removing what the imports put into an account', () => {
     expect(emptied.schwab).toEqual({ months: [], trades: [], positions: [] });
     expect(emptied.template).toEqual(before.template);
     expect(emptied.months).toEqual(before.template.months);
-    expect((await call(trader, 'GET', '/api/accounts')).body.accounts.map((account: any) => account.account_number)).toEqual(['XXXX-1234', 'XY000001']);
+    expect((await trader.json('GET', '/api/accounts')).body.accounts.map((account: any) => account.account_number)).toEqual(['XXXX-1234', 'XY000001']);
     // The removed trade's journal waits as an orphan.
-    const orphans = (await call(trader, 'GET', '/api/journal/orphans')).body;
+    const orphans = (await trader.json('GET', '/api/journal/orphans')).body;
     expect(orphans.orphans.map((orphan: any) => [orphan.id, orphan.tags, orphan.note])).toEqual([[annotated.id, ['Breakout'], 'Held too long.']]);
-    expect((await call(trader, 'GET', '/api/tags')).body.tags.map((tag: any) => [tag.name, tag.total_trades])).toEqual([['Breakout', 0]]);
+    expect((await trader.json('GET', '/api/tags')).body.tags.map((tag: any) => [tag.name, tag.total_trades])).toEqual([['Breakout', 0]]);
     // Emptying an empty account removes nothing.
-    expect((await call(trader, 'DELETE', '/api/import/accounts/XXXX-1234')).body).toMatchObject({ transactions_removed: 0, lots_removed: 0, months_updated: 0 });
+    expect((await trader.json('DELETE', '/api/import/accounts/XXXX-1234')).body).toMatchObject({ transactions_removed: 0, lots_removed: 0, months_updated: 0 });
 
     // The same files again: every row is read and stored again (the days they read were forgotten with them), the figures and the journal are back.
     expect(await uploadSchwab()).toMatchObject({ type: 'success', stats: { transactions_inserted: 75, realized_gains_lots: 24 } });
     expect(await figures()).toEqual(before);
-    expect((await call(trader, 'GET', '/api/journal/orphans')).body.count).toBe(0);
+    expect((await trader.json('GET', '/api/journal/orphans')).body.count).toBe(0);
   });
 
   it('waits for an import of the account that is running, then removes all of it', async () => {
     const history = generateTradingHistory({ trades: 5_000, dividends: 100, symbols: 20, brokerLotShare: 0.2, seed: 7 });
-    expect((await call(stranger, 'PUT', '/auth/profile', { brokerage_account: 'S-1' })).status).toBe(200);
+    expect((await stranger.json('PUT', '/auth/profile', { brokerage_account: 'S-1' })).status).toBe(200);
     // Asked for while the import writes its rows (60%): the removal takes the account's lock after the import's commit.
-    const { text, acted } = await uploadWithFaultAtRowWrite(stranger, service.url, history, () => call(stranger, 'DELETE', '/api/import/accounts/S-1'));
+    const { text, acted } = await uploadWithFaultAtRowWrite(stranger, service.url, history, () => stranger.json('DELETE', '/api/import/accounts/S-1'));
     const imported = ndjson(text).at(-1);
     expect(imported).toMatchObject({ type: 'success' });
     expect(acted).toMatchObject({
       status: 200,
       body: { transactions_removed: imported.stats.transactions_inserted, lots_removed: imported.stats.realized_gains_lots },
     });
-    expect((await call(stranger, 'GET', '/api/months')).body.months).toEqual([]);
-    expect((await call(stranger, 'GET', '/api/trades?limit=5')).body.trades).toEqual([]);
+    expect((await stranger.json('GET', '/api/months')).body.months).toEqual([]);
+    expect((await stranger.json('GET', '/api/trades?limit=5')).body.trades).toEqual([]);
   });
 
   it('answers 404 for an account the user does not have, and leaves the owner’s alone', async () => {
@@ -127,25 +122,25 @@ describe('removing what the imports put into an account', () => {
       [stranger, 'XY000001'],
       [trader, 'S-1'],
     ] as const) {
-      expect(await call(session, 'DELETE', `/api/import/accounts/${encodeURIComponent(account)}`)).toEqual({
+      expect(await session.json('DELETE', `/api/import/accounts/${encodeURIComponent(account)}`)).toEqual({
         status: 404,
         body: { success: false, error: `You have no brokerage account numbered "${account}"` },
       });
     }
-    expect((await call(trader, 'GET', '/api/trades?limit=500&account=XY000001')).body.trades.length).toBeGreaterThan(0);
-    expect((await call(trader, 'GET', '/api/trades?limit=500&account=XXXX-1234')).body.trades.length).toBeGreaterThan(0);
+    expect((await trader.json('GET', '/api/trades?limit=500&account=XY000001')).body.trades.length).toBeGreaterThan(0);
+    expect((await trader.json('GET', '/api/trades?limit=500&account=XXXX-1234')).body.trades.length).toBeGreaterThan(0);
     const anonymous = await fetch(`${service.url}/api/import/accounts/XXXX-1234`, { method: 'DELETE', headers: { origin: service.url } });
     expect(anonymous.status).toBe(401);
   });
 
   it('deletes an account other than the default with what it holds and its trades’ journal; refuses the default', async () => {
-    const read = async (url: string) => (await call(trader, 'GET', url)).body;
+    const read = async (url: string) => (await trader.json('GET', url)).body;
     const templateMonths = (await read('/api/months?account=XY000001')).months;
     const schwab = { months: (await read('/api/months?account=XXXX-1234')).months, symbols: await read('/api/symbols/summary?account=XXXX-1234') };
     const tagged = (await read('/api/trades?limit=500&order=asc&account=XY000001')).trades[0];
-    expect((await call(trader, 'PUT', `/api/trades/${tagged.id}/tags`, { tags: ['Scalp'] })).status).toBe(200);
+    expect((await trader.json('PUT', `/api/trades/${tagged.id}/tags`, { tags: ['Scalp'] })).status).toBe(200);
 
-    expect(await call(trader, 'DELETE', '/api/accounts/XXXX-1234')).toEqual({
+    expect(await trader.json('DELETE', '/api/accounts/XXXX-1234')).toEqual({
       status: 409,
       body: {
         success: false,
@@ -156,10 +151,10 @@ describe('removing what the imports put into an account', () => {
       [trader, 'NOPE-1'],
       [stranger, 'XY000001'],
     ] as const) {
-      expect(await call(session, 'DELETE', `/api/accounts/${account}`)).toEqual({ status: 404, body: { success: false, error: `You have no brokerage account numbered "${account}"` } });
+      expect(await session.json('DELETE', `/api/accounts/${account}`)).toEqual({ status: 404, body: { success: false, error: `You have no brokerage account numbered "${account}"` } });
     }
 
-    expect(await call(trader, 'DELETE', '/api/accounts/XY000001')).toEqual({
+    expect(await trader.json('DELETE', '/api/accounts/XY000001')).toEqual({
       status: 200,
       body: {
         success: true,
@@ -172,7 +167,7 @@ describe('removing what the imports put into an account', () => {
     });
     // Gone: not listed, not a report's account; the user's reports are the default account's alone.
     expect((await read('/api/accounts')).accounts.map((account: any) => account.account_number)).toEqual(['XXXX-1234']);
-    expect(await call(trader, 'GET', '/api/months?account=XY000001')).toEqual({ status: 404, body: { success: false, error: 'You have no brokerage account numbered "XY000001"' } });
+    expect(await trader.json('GET', '/api/months?account=XY000001')).toEqual({ status: 404, body: { success: false, error: 'You have no brokerage account numbered "XY000001"' } });
     expect((await read('/api/months')).months).toEqual(schwab.months);
     expect(await read('/api/symbols/summary')).toEqual(schwab.symbols);
     // Its trades' journal went with it: no orphan waits, the tag names no trade.
@@ -189,7 +184,7 @@ describe('removing what the imports put into an account', () => {
     expect(again[0]).toMatchObject({ symbol: tagged.symbol, total_profit_loss: tagged.total_profit_loss, tags: [] });
     expect(again.filter((trade: any) => trade.tags.length > 0)).toEqual([]);
     // Deleted twice at once: one deletes it, the other (waiting for its lock, or asking after) finds none.
-    const twice = await Promise.all([call(trader, 'DELETE', '/api/accounts/XY000001'), call(trader, 'DELETE', '/api/accounts/XY000001')]);
+    const twice = await Promise.all([trader.json('DELETE', '/api/accounts/XY000001'), trader.json('DELETE', '/api/accounts/XY000001')]);
     expect(twice.map((answer) => answer.status).sort()).toEqual([200, 404]);
     expect(twice.find((answer) => answer.status === 404)?.body).toEqual({ success: false, error: 'You have no brokerage account numbered "XY000001"' });
   });
@@ -198,7 +193,7 @@ describe('removing what the imports put into an account', () => {
   // waiting for it in pg_locks; the embedded engine is one session the service alone talks to.
   (serverDatabaseUrl() ? it : it.skip)('fails an import that waited for an account deleted meanwhile, as a whole, and says why', async () => {
     expect(await importTemplate()).toMatchObject({ type: 'success', stats: { transactions_inserted: 11 } });
-    const { accounts } = (await call(trader, 'GET', '/api/accounts')).body;
+    const { accounts } = (await trader.json('GET', '/api/accounts')).body;
     const accountId = accounts.find((account: any) => account.account_number === 'XY000001').account_id;
     const { deleted, imported } = await withClient(service.databaseUrl!, async (client) => {
       const waiting = async (count: number) => {
@@ -215,7 +210,7 @@ describe('removing what the imports put into an account', () => {
       await client.query('BEGIN');
       // IMPORT_LOCK_NAMESPACE of libs/import's SqlImportStore, and the account.
       await client.query('SELECT pg_advisory_xact_lock(4711, $1)', [accountId]);
-      const deleted = call(trader, 'DELETE', '/api/accounts/XY000001');
+      const deleted = trader.json('DELETE', '/api/accounts/XY000001');
       await waiting(1);
       const imported = importTemplate();
       await waiting(2);
@@ -225,9 +220,9 @@ describe('removing what the imports put into an account', () => {
     expect(deleted).toMatchObject({ status: 200, body: { message: 'Deleted account XY000001 with 11 transactions and 0 lots' } });
     expect(imported).toMatchObject({ type: 'error', message: 'The brokerage account was removed while the files were being imported; nothing was imported' });
     // Nothing of the import stayed (no account, no trades); the history has it as failed, with the reason.
-    expect((await call(trader, 'GET', '/api/accounts')).body.accounts.map((account: any) => account.account_number)).toEqual(['XXXX-1234']);
-    expect((await call(trader, 'GET', '/api/trades?limit=500&account=XY000001')).status).toBe(404);
-    expect((await call(trader, 'GET', '/api/upload-history')).body.history[0]).toMatchObject({
+    expect((await trader.json('GET', '/api/accounts')).body.accounts.map((account: any) => account.account_number)).toEqual(['XXXX-1234']);
+    expect((await trader.json('GET', '/api/trades?limit=500&account=XY000001')).status).toBe(404);
+    expect((await trader.json('GET', '/api/upload-history')).body.history[0]).toMatchObject({
       status: 'failed',
       brokerage_account: 'XY000001',
       transactions_inserted: 0,

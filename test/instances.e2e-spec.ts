@@ -69,7 +69,7 @@ onServer('several instances on one database', () => {
     await warm(user);
     const before = await (await get(second, user)).json();
     expect(before.months).toEqual([]);
-    expect((await user.fetch('/auth/profile', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ brokerage_account: 'XXXX-1234' }) })).status).toBe(200);
+    expect((await user.json('PUT', '/auth/profile', { brokerage_account: 'XXXX-1234' })).status).toBe(200);
     const upload = await user.fetch('/api/upload-csv', { method: 'POST', body: uploadForm(exampleFiles()) });
     expect(ndjson(await upload.text()).at(-1)).toMatchObject({ type: 'success' });
     // The instance that imported answers with the new data at once; the other within moments.

@@ -46,11 +46,6 @@ describe('the journal: tags and notes', () => {
   let service: RunningService;
   let trader: SignedIn;
   let other: SignedIn;
-  const call = async (session: SignedIn, method: string, path: string, body?: unknown) => {
-    const headers: Record<string, string> = { origin: service.url, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
-    const response = await session.fetch(path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    return { status: response.status, body: (await response.json()) as any };
-  };
   const upload = async (session: SignedIn, realized: string | Buffer, transactions?: string) => {
     const files = {
       ...exampleFiles(),
@@ -61,7 +56,7 @@ describe('the journal: tags and notes', () => {
     expect(lines.at(-1).type).toBe('success');
   };
   const allTrades = async (query = ''): Promise<Trade[]> => {
-    const { status, body } = await call(trader, 'GET', `/api/trades?limit=500${query}`);
+    const { status, body } = await trader.json('GET', `/api/trades?limit=500${query}`);
     expect(status).toBe(200);
     expect(body.next_cursor).toBeNull();
     return body.trades as Trade[];
@@ -73,7 +68,7 @@ describe('the journal: tags and notes', () => {
     trader = await signIn(service, 'trader@example.com');
     other = await signIn(service, 'other@example.com');
     for (const session of [trader, other]) {
-      await call(session, 'PUT', '/auth/profile', { brokerage_account: 'XXXX-1234' });
+      await session.json('PUT', '/auth/profile', { brokerage_account: 'XXXX-1234' });
     }
     await upload(trader, lotsWithoutJune());
     await upload(other, fixture('schwab-example', 'realized_gains.csv'));
@@ -93,16 +88,16 @@ describe('the journal: tags and notes', () => {
     expect(nvda.map((trade) => trade.source)).toEqual(['broker', 'broker', 'broker', 'broker']);
 
     for (const trade of fifoPep) {
-      expect(await call(trader, 'PUT', `/api/trades/${trade.id}/tags`, { tags: ['Breakout', '  late   exit ', 'breakout'] })).toEqual({
+      expect(await trader.json('PUT', `/api/trades/${trade.id}/tags`, { tags: ['Breakout', '  late   exit ', 'breakout'] })).toEqual({
         status: 200,
         body: { success: true, id: trade.id, tags: ['Breakout', 'late exit'] },
       });
     }
-    expect((await call(trader, 'PUT', `/api/trades/${fifoPep[0].id}/note`, { note: 'Sold into *weakness*.' })).body).toMatchObject({ note: 'Sold into *weakness*.' });
+    expect((await trader.json('PUT', `/api/trades/${fifoPep[0].id}/note`, { note: 'Sold into *weakness*.' })).body).toMatchObject({ note: 'Sold into *weakness*.' });
     // The same tag in another case is the same tag, shown as first written.
-    expect((await call(trader, 'PUT', `/api/trades/${nvda[0].id}/tags`, { tags: ['BREAKOUT', 'Earnings'] })).body.tags).toEqual(['Breakout', 'Earnings']);
-    await call(trader, 'PUT', `/api/trades/${nvda[1].id}/tags`, { tags: ['earnings'] });
-    await call(trader, 'PUT', `/api/trades/${nvda[1].id}/note`, { note: 'Held through the report.' });
+    expect((await trader.json('PUT', `/api/trades/${nvda[0].id}/tags`, { tags: ['BREAKOUT', 'Earnings'] })).body.tags).toEqual(['Breakout', 'Earnings']);
+    await trader.json('PUT', `/api/trades/${nvda[1].id}/tags`, { tags: ['earnings'] });
+    await trader.json('PUT', `/api/trades/${nvda[1].id}/note`, { note: 'Held through the report.' });
 
     const tagged = async () => {
       const trades = await allTrades();
@@ -134,19 +129,19 @@ describe('the journal: tags and notes', () => {
     for (const trade of brokerPep) {
       expect(fifoPep.map((old) => old.id)).not.toContain(trade.id);
       expect([trade.tags, trade.has_note]).toEqual([['Breakout', 'late exit'], true]);
-      expect((await call(trader, 'GET', `/api/trades/${trade.id}/note`)).body).toMatchObject({ success: true, id: trade.id, note: 'Sold into *weakness*.' });
+      expect((await trader.json('GET', `/api/trades/${trade.id}/note`)).body).toMatchObject({ success: true, id: trade.id, note: 'Sold into *weakness*.' });
     }
     expect(after.filter(june).every((trade) => trade.source === 'broker')).toBe(true);
     expect(after.filter((trade) => !june(trade)).map((trade) => trade.id)).toEqual(before.filter((trade) => !june(trade)).map((trade) => trade.id));
     expect(after.find((trade) => trade.id === nvda[1].id)).toMatchObject({ tags: ['Earnings'], has_note: true });
-    expect((await call(trader, 'GET', '/api/journal/orphans')).body).toEqual({ success: true, orphans: [], count: 0 });
+    expect((await trader.json('GET', '/api/journal/orphans')).body).toEqual({ success: true, orphans: [], count: 0 });
 
     // A day and a symbol carry the journal too.
-    const day = (await call(trader, 'GET', '/api/day-details?date=2024-06-04')).body;
+    const day = (await trader.json('GET', '/api/day-details?date=2024-06-04')).body;
     expect(day.trades.filter((trade: Trade) => trade.symbol === 'PEP').map((trade: Trade) => [trade.id, trade.tags, trade.has_note]).sort()).toEqual(
       brokerPep.map((trade) => [trade.id, ['Breakout', 'late exit'], true]).sort(),
     );
-    const symbol = (await call(trader, 'GET', '/api/symbols/nvda')).body.data;
+    const symbol = (await trader.json('GET', '/api/symbols/nvda')).body.data;
     expect(symbol.trades.find((trade: Trade) => trade.id === nvda[0].id)).toMatchObject({ tags: ['Breakout', 'Earnings'], has_note: false });
   });
 
@@ -163,18 +158,18 @@ describe('the journal: tags and notes', () => {
     expect(untagged.length).toBe(every.filter((trade) => trade.tags.length === 0).length);
     expect(untagged.every((trade) => trade.tags.length === 0)).toBe(true);
 
-    const statistics = (await call(trader, 'GET', '/api/statistics?all=true&tag=breakout')).body;
+    const statistics = (await trader.json('GET', '/api/statistics?all=true&tag=breakout')).body;
     expect(statistics.filters).toMatchObject({ tags: ['breakout'], untagged: false });
     const winners = breakout.filter((trade) => trade.total_profit_loss > 0);
     const losers = breakout.filter((trade) => trade.total_profit_loss < 0);
     expect(statistics.statistics).toMatchObject({ total_trades: breakout.length, winning_trades: winners.length, losing_trades: losers.length });
     expect(Math.round(statistics.statistics.net_profit_loss * 100)).toBe(cents(breakout));
 
-    const curve = (await call(trader, 'GET', '/api/equity-curve?all=true&tag=breakout')).body;
+    const curve = (await trader.json('GET', '/api/equity-curve?all=true&tag=breakout')).body;
     expect(Math.round(curve.points.at(-1).cumulative_trading_profit_loss * 100)).toBe(cents(breakout));
     expect(curve.points.every((point: { dividends: number }) => point.dividends === 0)).toBe(true);
 
-    const { body } = await call(trader, 'GET', '/api/tags');
+    const { body } = await trader.json('GET', '/api/tags');
     const row = body.tags.find((tag: { name: string }) => tag.name === 'Breakout');
     expect(row).toEqual({
       name: 'Breakout',
@@ -193,7 +188,7 @@ describe('the journal: tags and notes', () => {
 
   it('refuses bad input with a clear message and changes nothing', async () => {
     const [trade] = await allTrades('&tag=earnings&sort=symbol&order=asc');
-    const state = async () => [await allTrades(), (await call(trader, 'GET', '/api/tags')).body, (await call(trader, 'GET', `/api/trades/${trade.id}/note`)).body];
+    const state = async () => [await allTrades(), (await trader.json('GET', '/api/tags')).body, (await trader.json('GET', `/api/trades/${trade.id}/note`)).body];
     const before = await state();
     const refused: [string, string, unknown, number, RegExp][] = [
       ['PUT', `/api/trades/${trade.id}/tags`, { tags: ['x'.repeat(41)] }, 400, /at most 40 characters/],
@@ -211,41 +206,41 @@ describe('the journal: tags and notes', () => {
       ['PUT', '/api/journal/2024-02-30', { note: 'x' }, 400, /date/],
     ];
     for (const [method, path, body, status, message] of refused) {
-      const answer = await call(trader, method, path, body);
+      const answer = await trader.json(method, path, body);
       expect([method, path, answer.status, answer.body.success]).toEqual([method, path, status, false]);
       expect(answer.body.error).toMatch(message);
     }
     // Another user's trade is as unknown as one that never existed, both ways.
-    const theirs = (await call(other, 'GET', '/api/trades?limit=1')).body.trades[0];
-    expect(await call(trader, 'PUT', `/api/trades/${theirs.id}/tags`, { tags: ['mine'] })).toEqual({ status: 404, body: { success: false, error: 'Trade not found' } });
+    const theirs = (await other.json('GET', '/api/trades?limit=1')).body.trades[0];
+    expect(await trader.json('PUT', `/api/trades/${theirs.id}/tags`, { tags: ['mine'] })).toEqual({ status: 404, body: { success: false, error: 'Trade not found' } });
     for (const [method, path, body] of [
       ['PUT', `/api/trades/${trade.id}/tags`, { tags: ['mine'] }],
       ['PUT', `/api/trades/${trade.id}/note`, { note: 'mine' }],
       ['GET', `/api/trades/${trade.id}/note`, undefined],
     ] as const) {
-      expect(await call(other, method, path, body)).toEqual({ status: 404, body: { success: false, error: 'Trade not found' } });
+      expect(await other.json(method, path, body)).toEqual({ status: 404, body: { success: false, error: 'Trade not found' } });
     }
     expect(await state()).toEqual(before);
   });
 
   it('renames, merges and deletes tags; keeps a note per day; imports tags from a file', async () => {
-    expect((await call(trader, 'PATCH', '/api/tags/late%20exit', { name: 'Late Exit' })).body).toMatchObject({ name: 'Late Exit', merged: false });
-    expect((await call(trader, 'PATCH', '/api/tags/late%20exit', { name: 'earnings' })).body).toMatchObject({ name: 'Earnings', merged: true });
-    let tags = (await call(trader, 'GET', '/api/tags')).body.tags;
+    expect((await trader.json('PATCH', '/api/tags/late%20exit', { name: 'Late Exit' })).body).toMatchObject({ name: 'Late Exit', merged: false });
+    expect((await trader.json('PATCH', '/api/tags/late%20exit', { name: 'earnings' })).body).toMatchObject({ name: 'Earnings', merged: true });
+    let tags = (await trader.json('GET', '/api/tags')).body.tags;
     expect(tags.map((tag: { name: string; total_trades: number }) => [tag.name, tag.total_trades])).toEqual([
       ['Breakout', 4],
       ['Earnings', 5],
     ]);
-    expect((await call(trader, 'DELETE', '/api/tags/EARNINGS')).body).toMatchObject({ name: 'Earnings', trades_untagged: 5 });
-    tags = (await call(trader, 'GET', '/api/tags')).body.tags;
+    expect((await trader.json('DELETE', '/api/tags/EARNINGS')).body).toMatchObject({ name: 'Earnings', trades_untagged: 5 });
+    tags = (await trader.json('GET', '/api/tags')).body.tags;
     expect(tags.map((tag: { name: string }) => tag.name)).toEqual(['Breakout']);
 
-    expect((await call(trader, 'GET', '/api/journal/2024-07-01')).body).toEqual({ success: true, date: '2024-07-01', note: null, updated_at: null });
+    expect((await trader.json('GET', '/api/journal/2024-07-01')).body).toEqual({ success: true, date: '2024-07-01', note: null, updated_at: null });
     const note = '# Plan\n<script>alert(1)</script> stayed flat';
-    expect((await call(trader, 'PUT', '/api/journal/2024-07-01', { note })).body).toMatchObject({ date: '2024-07-01', note });
-    expect((await call(trader, 'GET', '/api/journal/2024-07-01')).body.note).toBe(note);
-    expect((await call(other, 'GET', '/api/journal/2024-07-01')).body.note).toBeNull();
-    expect((await call(trader, 'PUT', '/api/journal/2024-07-01', { note: '' })).body).toMatchObject({ note: null });
+    expect((await trader.json('PUT', '/api/journal/2024-07-01', { note })).body).toMatchObject({ date: '2024-07-01', note });
+    expect((await trader.json('GET', '/api/journal/2024-07-01')).body.note).toBe(note);
+    expect((await other.json('GET', '/api/journal/2024-07-01')).body.note).toBeNull();
+    expect((await trader.json('PUT', '/api/journal/2024-07-01', { note: '' })).body).toMatchObject({ note: null });
 
     const file = [
       'Symbol,Close_Date,Side,Tags,Notes',
@@ -272,7 +267,7 @@ describe('the journal: tags and notes', () => {
 
   it("moves over from Tradervue: its trades export imported, then the same file tags the trades with Tradervue's tags", async () => {
     const switcher = await signIn(service, 'switcher@example.com');
-    await call(switcher, 'PUT', '/auth/profile', { brokerage_account: 'XXXX-1234' });
+    await switcher.json('PUT', '/auth/profile', { brokerage_account: 'XXXX-1234' });
     const file = readFileSync(path.resolve(process.cwd(), 'test/fixtures/tradervue/trades.csv'), 'utf8');
     const history = new FormData();
     history.append('files', new Blob([file]), 'trades.csv');
@@ -284,7 +279,7 @@ describe('the journal: tags and notes', () => {
     // The open AAPL trade is passed over; the option's trade is none of the journal's.
     expect(result).toMatchObject({ success: true, lines: 5, matched: 4, trades_tagged: 4, ambiguous: 0, unmatched: 1 });
     expect(result.problems).toEqual([{ line: 4, kind: 'unmatched', reason: 'no AAPL240315C00190000 short closed 2024-03-15' }]);
-    const { body } = await call(switcher, 'GET', '/api/trades?limit=50&sort=symbol&order=asc');
+    const { body } = await switcher.json('GET', '/api/trades?limit=50&sort=symbol&order=asc');
     expect(body.trades.map((trade: Trade) => [trade.symbol, trade.side, trade.total_profit_loss, trade.tags])).toEqual([
       ['AAPL', 'long', -150, ['swing']],
       ['MSFT', 'long', 10, ['day trade', 'scalp']],
@@ -308,7 +303,7 @@ describe('the journal: tags and notes', () => {
     expect(ndjson(await (await send('files', 'scalps.csv', scalps('', ''), '/api/import')).text()).at(-1)).toMatchObject({ type: 'success', stats: { transactions_inserted: 4 } });
     expect(await (await send('file', 'scalps.csv', scalps('"scalp,A+"', '"A+ ,Scalp"'), '/api/trades/tags.csv')).json()).toMatchObject({ lines: 2, matched: 2, trades_tagged: 2, ambiguous: 0 });
     expect(await (await send('file', 'scalps.csv', scalps('late', 'early'), '/api/trades/tags.csv')).json()).toMatchObject({ lines: 2, matched: 0, ambiguous: 2 });
-    const gnln = (await call(switcher, 'GET', '/api/trades?limit=50&symbol=GNLN')).body.trades as Trade[];
+    const gnln = (await switcher.json('GET', '/api/trades?limit=50&symbol=GNLN')).body.trades as Trade[];
     expect(gnln.map((trade) => [trade.total_profit_loss, trade.tags])).toEqual([
       [36.06, ['A+', 'scalp']],
       [76.06, ['A+', 'scalp']],

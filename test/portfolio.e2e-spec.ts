@@ -13,13 +13,6 @@ describe('portfolio (holdings, prices, CSV import, snapshots) over HTTP', () => 
   let demo: Session;
   let other: Session;
 
-  /** JSON request with the Origin the CSRF check wants on state-changing methods. */
-  const call = async (session: Session, method: string, path: string, body?: unknown) => {
-    const headers: Record<string, string> = { origin: service.url };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await session.fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    return { status: response.status, body: (await response.json()) as any };
-  };
   const upload = async (session: Session, path: string, filename: string, content: string | Buffer, field = 'csv_file') => {
     const form = new FormData();
     form.append(field, new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), filename);
@@ -64,7 +57,7 @@ describe('portfolio (holdings, prices, CSV import, snapshots) over HTTP', () => 
     let aaplId: number;
 
     it('POST creates a holding (201) with the listing’s fields', async () => {
-      const { status, body } = await call(demo, 'POST', '/api/portfolio/holdings', {
+      const { status, body } = await demo.json('POST', '/api/portfolio/holdings', {
         symbol: ' aapl ',
         holding_type: 'stock',
         shares: 10,
@@ -79,7 +72,7 @@ describe('portfolio (holdings, prices, CSV import, snapshots) over HTTP', () => 
     });
 
     it('a second holding for the same symbol is a 409', async () => {
-      const { status, body } = await call(demo, 'POST', '/api/portfolio/holdings', { symbol: 'AAPL', holding_type: 'stock', shares: 1, average_cost: 1 });
+      const { status, body } = await demo.json('POST', '/api/portfolio/holdings', { symbol: 'AAPL', holding_type: 'stock', shares: 1, average_cost: 1 });
       expect(status).toBe(409);
       expect(body).toEqual({ success: false, error: expect.stringContaining('AAPL') });
     });
@@ -93,15 +86,15 @@ describe('portfolio (holdings, prices, CSV import, snapshots) over HTTP', () => 
       [{ symbol: 'MSFT', holding_type: 'stock', shares: 1, average_cost: 1, colour: 'red' }, /colour/],
       [{ symbol: 'not a ticker', holding_type: 'stock', shares: 1, average_cost: 1 }, /symbol must be a ticker/],
     ])('400 naming the field for %j', async (payload, message) => {
-      const { status, body } = await call(demo, 'POST', '/api/portfolio/holdings', payload);
+      const { status, body } = await demo.json('POST', '/api/portfolio/holdings', payload);
       expect(status).toBe(400);
       expect(body.success).toBe(false);
       expect(body.error).toMatch(message);
     });
 
     it('GET lists the user’s holdings priced by the provider, with the contract’s figures', async () => {
-      await call(demo, 'POST', '/api/portfolio/holdings', { symbol: 'MSFT', holding_type: 'stock', shares: 2.5, average_cost: 400.1 });
-      const { status, body } = await call(demo, 'GET', '/api/portfolio/holdings');
+      await demo.json('POST', '/api/portfolio/holdings', { symbol: 'MSFT', holding_type: 'stock', shares: 2.5, average_cost: 400.1 });
+      const { status, body } = await demo.json('GET', '/api/portfolio/holdings');
       expect(status).toBe(200);
       expect(body.success).toBe(true);
       const [aapl, msft] = body.holdings;
@@ -142,13 +135,13 @@ describe('portfolio (holdings, prices, CSV import, snapshots) over HTTP', () => 
     });
 
     it('another user sees none of them, and their ids are 404 for that user', async () => {
-      expect((await call(other, 'GET', '/api/portfolio/holdings')).body.holdings).toEqual([]);
-      expect(await call(other, 'PUT', `/api/portfolio/holdings/${aaplId}`, { shares: 1 })).toEqual({ status: 404, body: { success: false, error: 'Holding not found' } });
-      expect(await call(other, 'DELETE', `/api/portfolio/holdings/${aaplId}`)).toEqual({ status: 404, body: { success: false, error: 'Holding not found' } });
+      expect((await other.json('GET', '/api/portfolio/holdings')).body.holdings).toEqual([]);
+      expect(await other.json('PUT', `/api/portfolio/holdings/${aaplId}`, { shares: 1 })).toEqual({ status: 404, body: { success: false, error: 'Holding not found' } });
+      expect(await other.json('DELETE', `/api/portfolio/holdings/${aaplId}`)).toEqual({ status: 404, body: { success: false, error: 'Holding not found' } });
     });
 
     it('PUT changes shares, cost and notes; the figures follow', async () => {
-      const { status, body } = await call(demo, 'PUT', `/api/portfolio/holdings/${aaplId}`, { shares: 12, average_cost: 150, notes: '' });
+      const { status, body } = await demo.json('PUT', `/api/portfolio/holdings/${aaplId}`, { shares: 12, average_cost: 150, notes: '' });
       expect(status).toBe(200);
       expect(body.holding).toMatchObject({ id: aaplId, shares: 12, average_cost: 150, notes: '', total_cost: 1800, current_value: 2106, gain_loss: 306, return_percentage: 17 });
     });
@@ -159,31 +152,31 @@ describe('portfolio (holdings, prices, CSV import, snapshots) over HTTP', () => 
       ['ID', {}, 400, /id/],
     ])('PUT /holdings/%s with %j', async (id, payload, status, message) => {
       const path = `/api/portfolio/holdings/${id === 'ID' ? aaplId : id}`;
-      const result = await call(demo, 'PUT', path, payload);
+      const result = await demo.json('PUT', path, payload);
       expect(result.status).toBe(id === 'ID' ? 400 : status);
       expect(result.body.error).toMatch(id === 'ID' ? /Nothing to update/ : message);
     });
 
     it('DELETE removes the holding once; then 404', async () => {
-      const created = await call(demo, 'POST', '/api/portfolio/holdings', { symbol: 'TMP', holding_type: 'etf', shares: 1, average_cost: 1 });
-      const first = await call(demo, 'DELETE', `/api/portfolio/holdings/${created.body.holding.id}`);
+      const created = await demo.json('POST', '/api/portfolio/holdings', { symbol: 'TMP', holding_type: 'etf', shares: 1, average_cost: 1 });
+      const first = await demo.json('DELETE', `/api/portfolio/holdings/${created.body.holding.id}`);
       expect(first).toEqual({ status: 200, body: { success: true, message: 'Holding TMP deleted' } });
-      expect((await call(demo, 'DELETE', `/api/portfolio/holdings/${created.body.holding.id}`)).status).toBe(404);
+      expect((await demo.json('DELETE', `/api/portfolio/holdings/${created.body.holding.id}`)).status).toBe(404);
     });
   });
 
   describe('prices', () => {
     it('refresh-prices: success with the updated count', async () => {
-      const { status, body } = await call(demo, 'POST', '/api/portfolio/refresh-prices');
+      const { status, body } = await demo.json('POST', '/api/portfolio/refresh-prices');
       expect(status).toBe(200);
       expect(body).toEqual({ success: true, updated_count: 2, errors: [], message: 'Updated prices for 2 holdings' });
     });
 
     it('refresh-prices: partial success lists the symbols that failed and why', async () => {
-      await call(demo, 'POST', '/api/portfolio/holdings', { symbol: 'ZZZZ', holding_type: 'stock', shares: 1, average_cost: 5 });
+      await demo.json('POST', '/api/portfolio/holdings', { symbol: 'ZZZZ', holding_type: 'stock', shares: 1, average_cost: 5 });
       finnhub.setQuote('AAPL', { c: 180 });
       const before = finnhub.requestsFor('/quote', 'AAPL').length;
-      const { status, body } = await call(demo, 'POST', '/api/portfolio/refresh-prices');
+      const { status, body } = await demo.json('POST', '/api/portfolio/refresh-prices');
       expect(status).toBe(200);
       expect(body).toEqual({
         success: true,
@@ -193,24 +186,24 @@ describe('portfolio (holdings, prices, CSV import, snapshots) over HTTP', () => 
       });
       // Quotes younger than a minute are reused, not asked for again.
       expect(finnhub.requestsFor('/quote', 'AAPL').length).toBe(before);
-      const listed = (await call(demo, 'GET', '/api/portfolio/holdings')).body.holdings;
+      const listed = (await demo.json('GET', '/api/portfolio/holdings')).body.holdings;
       expect(listed.find((h: any) => h.symbol === 'ZZZZ')).toMatchObject({ current_price: null, current_value: null, gain_loss: null, price_stale: true });
-      await call(demo, 'DELETE', `/api/portfolio/holdings/${listed.find((h: any) => h.symbol === 'ZZZZ').id}`);
+      await demo.json('DELETE', `/api/portfolio/holdings/${listed.find((h: any) => h.symbol === 'ZZZZ').id}`);
     });
 
     it('validate-symbol: valid with price and name; unknown and malformed symbols are valid:false', async () => {
-      expect(await call(demo, 'GET', '/api/portfolio/validate-symbol/aapl')).toEqual({
+      expect(await demo.json('GET', '/api/portfolio/validate-symbol/aapl')).toEqual({
         status: 200,
         body: { valid: true, symbol: 'AAPL', current_price: 175.5, company_name: 'Apple Inc', message: 'AAPL (Apple Inc) is valid; current price 175.5' },
       });
-      expect(await call(demo, 'GET', '/api/portfolio/validate-symbol/QQQQX')).toEqual({ status: 200, body: { valid: false, symbol: 'QQQQX', error: 'Symbol QQQQX not found' } });
-      const malformed = await call(demo, 'GET', `/api/portfolio/validate-symbol/${encodeURIComponent('no way')}`);
+      expect(await demo.json('GET', '/api/portfolio/validate-symbol/QQQQX')).toEqual({ status: 200, body: { valid: false, symbol: 'QQQQX', error: 'Symbol QQQQX not found' } });
+      const malformed = await demo.json('GET', `/api/portfolio/validate-symbol/${encodeURIComponent('no way')}`);
       expect(malformed.status).toBe(200);
       expect(malformed.body).toMatchObject({ valid: false, error: expect.stringMatching(/^Invalid symbol format/) });
     });
 
     it('price/<symbol> returns the price data; an unknown symbol is a 404', async () => {
-      const { status, body } = await call(demo, 'GET', '/api/portfolio/price/VTI');
+      const { status, body } = await demo.json('GET', '/api/portfolio/price/VTI');
       expect(status).toBe(200);
       expect(body).toEqual({
         success: true,
@@ -227,7 +220,7 @@ describe('portfolio (holdings, prices, CSV import, snapshots) over HTTP', () => 
           last_updated: expect.stringMatching(ISO_INSTANT),
         },
       });
-      expect(await call(demo, 'GET', '/api/portfolio/price/NOPE1')).toEqual({ status: 404, body: { success: false, error: 'Symbol not found: NOPE1' } });
+      expect(await demo.json('GET', '/api/portfolio/price/NOPE1')).toEqual({ status: 404, body: { success: false, error: 'Symbol not found: NOPE1' } });
     });
   });
 
@@ -250,7 +243,7 @@ describe('portfolio (holdings, prices, CSV import, snapshots) over HTTP', () => 
         errors: ["Row 4: invalid shares value 'abc'", "Row 6: unknown security type 'BOND' (use STOCK, EQUITY, ETF, MUTUAL FUND or MF)"],
         message: 'Imported 2 new holdings, updated 1, 2 rows skipped',
       });
-      const holdings = (await call(demo, 'GET', '/api/portfolio/holdings')).body.holdings;
+      const holdings = (await demo.json('GET', '/api/portfolio/holdings')).body.holdings;
       expect(holdings.map((h: any) => [h.symbol, h.holding_type, h.shares, h.average_cost, h.total_cost])).toEqual([
         ['AAPL', 'stock', 12, 150, 1800],
         ['FXAIX', 'mutual_fund', 2.5, 200, 500],
@@ -281,7 +274,7 @@ describe('portfolio (holdings, prices, CSV import, snapshots) over HTTP', () => 
       expect((await upload(demo, '/api/portfolio/upload-csv', 'a.csv', 'symbol,shares\nA,1\n', 'file')).body.error).toBe(
         "Unexpected part 'file': this upload takes one file named csv_file",
       );
-      const notMultipart = await call(demo, 'POST', '/api/portfolio/upload-csv', { csv: 'symbol,shares' });
+      const notMultipart = await demo.json('POST', '/api/portfolio/upload-csv', { csv: 'symbol,shares' });
       expect(notMultipart.status).toBe(400);
       expect(notMultipart.body.error).toMatch(/multipart\/form-data/);
     });
@@ -291,8 +284,8 @@ describe('portfolio (holdings, prices, CSV import, snapshots) over HTTP', () => 
     let manualId: number;
 
     it('POST records the holdings’ totals (MANUAL by default)', async () => {
-      const holdings = (await call(demo, 'GET', '/api/portfolio/holdings')).body.holdings as any[];
-      const { status, body } = await call(demo, 'POST', '/api/portfolio/snapshot', { notes: 'month end' });
+      const holdings = (await demo.json('GET', '/api/portfolio/holdings')).body.holdings as any[];
+      const { status, body } = await demo.json('POST', '/api/portfolio/snapshot', { notes: 'month end' });
       expect(status).toBe(201);
       // The priced holdings only: an unpriced one is left out of value, cost and gain, and counted.
       const priced = holdings.filter((h) => h.current_price !== null);
@@ -314,33 +307,33 @@ describe('portfolio (holdings, prices, CSV import, snapshots) over HTTP', () => 
     });
 
     it('rejects an unknown snapshot_type', async () => {
-      const { status, body } = await call(demo, 'POST', '/api/portfolio/snapshot', { snapshot_type: 'WEEKLY' });
+      const { status, body } = await demo.json('POST', '/api/portfolio/snapshot', { snapshot_type: 'WEEKLY' });
       expect(status).toBe(400);
       expect(body.error).toBe('snapshot_type must be one of MANUAL, AUTOMATIC, EOD');
     });
 
     it('history lists snapshots newest first with type and notes; filters by type; validates days', async () => {
-      await call(demo, 'POST', '/api/portfolio/snapshot', { snapshot_type: 'AUTOMATIC' });
-      const all = (await call(demo, 'GET', '/api/portfolio/history')).body;
+      await demo.json('POST', '/api/portfolio/snapshot', { snapshot_type: 'AUTOMATIC' });
+      const all = (await demo.json('GET', '/api/portfolio/history')).body;
       expect(all.success).toBe(true);
       const mine = all.history.filter((s: any) => s.snapshot_type !== 'EOD');
       expect(mine.map((s: any) => [s.snapshot_type, s.notes])).toEqual([
         ['AUTOMATIC', ''],
         ['MANUAL', 'month end'],
       ]);
-      const manual = (await call(demo, 'GET', '/api/portfolio/history?type=manual&days=0')).body.history;
+      const manual = (await demo.json('GET', '/api/portfolio/history?type=manual&days=0')).body.history;
       expect(manual.map((s: any) => s.id)).toEqual([manualId]);
-      expect((await call(demo, 'GET', '/api/portfolio/history?days=abc')).status).toBe(400);
-      expect((await call(other, 'GET', '/api/portfolio/history?days=0')).body.history.filter((s: any) => s.snapshot_type !== 'EOD')).toEqual([]);
+      expect((await demo.json('GET', '/api/portfolio/history?days=abc')).status).toBe(400);
+      expect((await other.json('GET', '/api/portfolio/history?days=0')).body.history.filter((s: any) => s.snapshot_type !== 'EOD')).toEqual([]);
     });
 
     it('DELETE names the snapshot’s type and time; another user’s id is a 404', async () => {
-      expect(await call(other, 'DELETE', `/api/portfolio/snapshot/${manualId}`)).toEqual({ status: 404, body: { success: false, error: 'Snapshot not found' } });
-      const history = (await call(demo, 'GET', '/api/portfolio/history?type=MANUAL')).body.history;
-      const { status, body } = await call(demo, 'DELETE', `/api/portfolio/snapshot/${manualId}`);
+      expect(await other.json('DELETE', `/api/portfolio/snapshot/${manualId}`)).toEqual({ status: 404, body: { success: false, error: 'Snapshot not found' } });
+      const history = (await demo.json('GET', '/api/portfolio/history?type=MANUAL')).body.history;
+      const { status, body } = await demo.json('DELETE', `/api/portfolio/snapshot/${manualId}`);
       expect(status).toBe(200);
       expect(body).toEqual({ success: true, message: `Deleted MANUAL snapshot taken at ${history[0].snapshot_time}` });
-      expect((await call(demo, 'DELETE', `/api/portfolio/snapshot/${manualId}`)).status).toBe(404);
+      expect((await demo.json('DELETE', `/api/portfolio/snapshot/${manualId}`)).status).toBe(404);
     });
   });
 
@@ -356,25 +349,16 @@ describe('portfolio (holdings, prices, CSV import, snapshots) over HTTP', () => 
       await bare?.stop();
     });
 
-    const bareCall = async (method: string, path: string, body?: unknown) => {
-      const response = await user.fetch(path, {
-        method,
-        headers: { origin: bare.url, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, body: (await response.json()) as any };
-    };
-
     it('refresh-prices, validate-symbol and price say the provider key is not configured', async () => {
       const notConfigured = { success: false, error: 'Market-data provider API key not configured' };
-      expect(await bareCall('POST', '/api/portfolio/refresh-prices')).toEqual({ status: 503, body: notConfigured });
-      expect(await bareCall('GET', '/api/portfolio/validate-symbol/AAPL')).toEqual({ status: 503, body: notConfigured });
-      expect(await bareCall('GET', '/api/portfolio/price/AAPL')).toEqual({ status: 503, body: notConfigured });
+      expect(await user.json('POST', '/api/portfolio/refresh-prices')).toEqual({ status: 503, body: notConfigured });
+      expect(await user.json('GET', '/api/portfolio/validate-symbol/AAPL')).toEqual({ status: 503, body: notConfigured });
+      expect(await user.json('GET', '/api/portfolio/price/AAPL')).toEqual({ status: 503, body: notConfigured });
     });
 
     it('holdings still work, unpriced', async () => {
-      expect((await bareCall('POST', '/api/portfolio/holdings', { symbol: 'AAPL', holding_type: 'stock', shares: 1, average_cost: 100 })).status).toBe(201);
-      const { body } = await bareCall('GET', '/api/portfolio/holdings');
+      expect((await user.json('POST', '/api/portfolio/holdings', { symbol: 'AAPL', holding_type: 'stock', shares: 1, average_cost: 100 })).status).toBe(201);
+      const { body } = await user.json('GET', '/api/portfolio/holdings');
       expect(body.holdings[0]).toMatchObject({ symbol: 'AAPL', current_price: null, current_value: null, total_cost: 100, price_stale: true, last_updated: null });
     });
   });

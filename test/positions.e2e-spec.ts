@@ -51,11 +51,7 @@ describe('positions from the imports', () => {
     });
     trader = await signIn(service, 'trader@example.com');
     other = await signIn(service, 'other@example.com');
-    await trader.fetch('/auth/profile', {
-      method: 'PUT',
-      headers: { origin: service.url, 'content-type': 'application/json' },
-      body: JSON.stringify({ brokerage_account: 'XXXX-1234' }),
-    });
+    expect((await trader.json('PUT', '/auth/profile', { brokerage_account: 'XXXX-1234' })).status).toBe(200);
     await upload();
   });
 
@@ -188,11 +184,7 @@ describe('positions priced within the provider budget', () => {
       env: { AUTHORIZED_USERS: 'trader@example.com', FINNHUB_API_KEY: finnhub.token, FINNHUB_BASE_URL: finnhub.url, MARKET_DATA_REQUESTS_PER_MINUTE: '60' },
     });
     trader = await signIn(service, 'trader@example.com');
-    await trader.fetch('/auth/profile', {
-      method: 'PUT',
-      headers: { origin: service.url, 'content-type': 'application/json' },
-      body: JSON.stringify({ brokerage_account: 'XXXX-9999' }),
-    });
+    expect((await trader.json('PUT', '/auth/profile', { brokerage_account: 'XXXX-9999' })).status).toBe(200);
     const rows = SYMBOLS.map((symbol) => `"03/04/2024","Buy","${symbol}","${symbol} INC","10","$5.00","","-$50.00"`);
     const transactions = ['"Transactions  for account XXXX-9999 as of 06/29/2024 05:28:01 PM ET"', '"Date","Action","Symbol","Description","Quantity","Price","Fees & Comm","Amount"', ...rows].join('\n');
     const gains = fixture('schwab-example', 'realized_gains.csv').toString('utf8').split('\n').slice(0, 3).join('\n');

@@ -51,12 +51,7 @@ describe('trading reports', () => {
 
   async function withAccount(email: string, account: string): Promise<SignedIn> {
     const session = await signIn(service, email);
-    const response = await session.fetch('/auth/profile', {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ brokerage_account: account }),
-    });
-    expect(response.status).toBe(200);
+    expect((await session.json('PUT', '/auth/profile', { brokerage_account: account })).status).toBe(200);
     return session;
   }
 

@@ -95,12 +95,7 @@ describe('start-up', () => {
       expect(service.output()).not.toMatch(/WARNING|InstanceLoader|RouterExplorer/);
 
       const trader = await signIn(service);
-      const account = await trader.fetch('/auth/profile', {
-        method: 'PUT',
-        headers: { origin: service.url, 'content-type': 'application/json' },
-        body: JSON.stringify({ brokerage_account: 'XXXX-1111' }),
-      });
-      expect(account.status).toBe(200);
+      expect((await trader.json('PUT', '/auth/profile', { brokerage_account: 'XXXX-1111' })).status).toBe(200);
       const before = service.output().length;
       expect((await trader.fetch('/api/months?probe=1')).status).toBe(200);
       const imported = await trader.fetch('/api/upload-csv', { method: 'POST', headers: { origin: service.url }, body: uploadForm(exampleFiles()) });

@@ -37,11 +37,7 @@ describe('statistics and the equity curve', () => {
   beforeAll(async () => {
     service = await startService({ env: { AUTHORIZED_USERS: 'trader@example.com,other@example.com' } });
     trader = await signIn(service, 'trader@example.com');
-    await trader.fetch('/auth/profile', {
-      method: 'PUT',
-      headers: { origin: service.url, 'content-type': 'application/json' },
-      body: JSON.stringify({ brokerage_account: 'XXXX-1234' }),
-    });
+    expect((await trader.json('PUT', '/auth/profile', { brokerage_account: 'XXXX-1234' })).status).toBe(200);
     const lines = ndjson(await (await trader.fetch('/api/upload-csv', { method: 'POST', headers: { origin: service.url }, body: uploadForm(exampleFiles()) })).text());
     expect(lines.pop().type).toBe('success');
   });

@@ -7,6 +7,11 @@ export interface SignedIn {
   cookie: string;
   /** `fetch` against the service with the session cookie added (redirects followed as fetch does). */
   fetch(path: string, init?: RequestInit): Promise<Response>;
+  /**
+   * A JSON request (`body`, when given, sent as JSON) with the Origin the CSRF check wants on
+   * state-changing methods: the answer's status and parsed body.
+   */
+  json(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** The browser that signed in (its jar also holds the identity provider's cookies). */
   browser: Browser;
 }
@@ -29,13 +34,19 @@ export async function signIn(service: { url: string }, email = DEMO_EMAIL): Prom
   const value = browser.cookie('session');
   if (value === undefined) throw new Error('sign-in set no session cookie');
   const cookie = `session=${value}`;
+  const withCookie: SignedIn['fetch'] = (path, init = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set('cookie', cookie);
+    return fetch(`${service.url}${path}`, { ...init, headers });
+  };
   return {
     cookie,
     browser,
-    fetch: (path, init = {}) => {
-      const headers = new Headers(init.headers);
-      headers.set('cookie', cookie);
-      return fetch(`${service.url}${path}`, { ...init, headers });
+    fetch: withCookie,
+    json: async (method, path, body) => {
+      const headers: Record<string, string> = { origin: service.url, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+      const response = await withCookie(path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      return { status: response.status, body: (await response.json()) as any };
     },
   };
 }
