@@ -27,6 +27,9 @@ const signedMoney = (value: number): string =>
 /** 2024-05-09 → "May 9, 2024", as the tables show a date. */
 const longDate = (day: string): string =>
   new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
+/** 2024-06 → "June 2024", as a card's title names a month. */
+const longMonth = (month: string): string =>
+  new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${month}-01T00:00:00Z`));
 const percent = (value: number): string => new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 2 }).format(value / 100);
 
 /** The value shown under a summary label (`<dt>label</dt><dd>value</dd>`), in the first stats block holding it. */
@@ -171,7 +174,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     expect(await history.locator('tbody tr').nth(1).getByText('Imported').count()).toBe(1);
   });
 
-  it('the dashboard: all-time and this year cards, the monthly chart, the months list and the market badge', async () => {
+  it('the dashboard: all-time and latest month cards, the monthly chart, the months list and the market badge', async () => {
     await visit('/', () => page.getByRole('heading', { name: 'Months' }).waitFor());
     const allTime = E.timeframes.find((t: any) => t.name === 'all_time').data.summary;
     const card = page.getByRole('region', { name: 'All time' });
@@ -180,14 +183,15 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     expect(await stat(page, 'Dividends', card)).toBe(signedMoney(allTime.total_dividends));
     expect(await stat(page, 'Total return', card)).toBe(signedMoney(allTime.trading_profit_loss + allTime.total_dividends));
     expect(await stat(page, 'Trades', card)).toBe(String(allTime.total_trades));
-    // The example's trades are all of 2024: the second card is that year, not an empty year to date.
-    const latestYear = E.months[0].month.slice(0, 4);
-    if (latestYear < new Date().toISOString().slice(0, 4)) {
-      const yearCard = page.getByRole('region', { name: `${latestYear} (your latest year with activity)` });
-      await yearCard.locator('dd').first().waitFor();
-      expect(await stat(page, 'Trading P&L', yearCard)).toBe(signedMoney(allTime.trading_profit_loss));
-      expect(await stat(page, 'Trades', yearCard)).toBe(String(allTime.total_trades));
-    }
+    // The example's trades are all of 2024: the second card is its latest month, not an empty year to
+    // date nor that year (the all-time figures again).
+    const latest = E.month_summaries[E.months[0].month];
+    const monthCard = page.getByRole('region', { name: `${longMonth(latest.month)} (your latest month with activity)` });
+    await monthCard.locator('dd').first().waitFor();
+    expect(await stat(page, 'Trading P&L', monthCard)).toBe(signedMoney(latest.trading_profit_loss));
+    expect(await stat(page, 'Dividends', monthCard)).toBe(signedMoney(latest.total_dividends));
+    expect(await stat(page, 'Trades', monthCard)).toBe(String(latest.total_trades));
+    expect(await monthCard.getByRole('link', { name: 'Details' }).getAttribute('href')).toBe(`/month/${latest.month}`);
     const months = page.locator('.month-list li');
     expect(await months.count()).toBe(E.months.length);
     for (const [index, month] of E.months.entries()) {

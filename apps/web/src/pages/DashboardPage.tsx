@@ -5,9 +5,9 @@ import { EquityCurveChart } from '../components/EquityCurveChart';
 import { EmptyState, ErrorMessage, ImportSteps, Loading, PageHeader, Pnl, Section, Stat, Stats } from '../components/common';
 import { MarketStatus } from '../components/MarketStatus';
 import { formatCompactMoney, formatCount, formatDate, formatMonth, formatPercent, formatShortMonth, formatSignedMoney } from '../lib/format';
-import { localToday } from '../lib/dates';
+import { localToday, monthOf } from '../lib/dates';
 import { Link, navigate } from '../lib/router';
-import { presetRange, timeframeQuery } from '../lib/timeframe-presets';
+import { monthRange, presetRange, timeframeQuery } from '../lib/timeframe-presets';
 import { useApi, useTitle } from '../lib/use-api';
 
 /** Profit factor, expectancy and max drawdown of the same trades (`/api/statistics`), once they arrive. */
@@ -51,9 +51,8 @@ export function DashboardPage() {
   const today = localToday();
   const months = useApi<MonthsResponse>('/api/months');
   const allTime = useApi<TimeframeResponse>(`/api/timeframe-data?${timeframeQuery({ all: true }, [])}`);
-  // The second card: this year, or, when this year has no activity yet, the latest year that has
-  // (an account whose last trade is two years old gets its figures, not a card of zeros).
-  const period = months.status === 'ready' ? recentPeriod(today, months.data.months[0]?.month) : null;
+  // The second card: this year, the latest year with activity, or the latest month (`recentPeriod`).
+  const period = months.status === 'ready' ? recentPeriod(today, months.data.months[0]?.month, months.data.months.at(-1)?.month) : null;
   const ytdQuery = period === null ? null : timeframeQuery(period.range, []);
   const ytd = useApi<TimeframeResponse>(ytdQuery === null ? null : `/api/timeframe-data?${ytdQuery}`);
   const allTimeStats = useApi<StatisticsResponse>('/api/statistics?all=true');
@@ -124,15 +123,26 @@ export function DashboardPage() {
   );
 }
 
+type Period = { title: string; range: { all: false; start: string; end: string }; link: string };
+
 /**
- * The dashboard's second card: this year to date when the latest month with activity is in it; else
- * the whole latest year with activity (`latestMonth`: the newest month of `/api/months`).
+ * The dashboard's second card, beside "All time" (`latestMonth`, `oldestMonth`: the newest and oldest
+ * months of `/api/months`): this year to date; when this year has no activity, the whole latest year
+ * with activity (not a card of zeros). When that year holds every month with activity, the card would
+ * repeat "All time": it is then the latest month with activity (this month to date when that is this
+ * month).
  */
-export function recentPeriod(today: string, latestMonth: string | undefined): { title: string; range: { all: false; start: string; end: string }; link: string } {
+export function recentPeriod(today: string, latestMonth: string | undefined, oldestMonth: string | undefined): Period {
   const year = today.slice(0, 4);
   const latestYear = latestMonth?.slice(0, 4);
+  if (latestMonth !== undefined && latestYear === oldestMonth?.slice(0, 4)) {
+    const thisMonth = latestMonth === monthOf(today);
+    const range = thisMonth ? (presetRange('month', today) as Period['range']) : (monthRange(latestMonth) as Period['range']);
+    const title = thisMonth ? `This month (${formatMonth(latestMonth)})` : `${formatMonth(latestMonth)} (your latest month with activity)`;
+    return { title, range, link: `/month/${latestMonth}` };
+  }
   if (latestYear === undefined || latestYear >= year) {
-    return { title: `Year to date (${year})`, range: presetRange('ytd', today) as { all: false; start: string; end: string }, link: '/timeframe?preset=ytd' };
+    return { title: `Year to date (${year})`, range: presetRange('ytd', today) as Period['range'], link: '/timeframe?preset=ytd' };
   }
   const range = { all: false as const, start: `${latestYear}-01-01`, end: `${latestYear}-12-31` };
   return { title: `${latestYear} (your latest year with activity)`, range, link: `/timeframe?start=${range.start}&end=${range.end}` };

@@ -39,16 +39,30 @@ describe('symbol search', () => {
 });
 
 describe("the dashboard's second card", () => {
-  it('is this year to date while this year has activity', () => {
-    expect(recentPeriod('2026-11-25', '2026-10')).toMatchObject({ title: 'Year to date (2026)', range: { start: '2026-01-01', end: '2026-11-25' }, link: '/timeframe?preset=ytd' });
-    expect(recentPeriod('2026-11-25', undefined).title).toBe('Year to date (2026)');
+  it('is this year to date while this year has activity and an earlier year too', () => {
+    expect(recentPeriod('2026-11-25', '2026-10', '2025-03')).toMatchObject({ title: 'Year to date (2026)', range: { start: '2026-01-01', end: '2026-11-25' }, link: '/timeframe?preset=ytd' });
+    expect(recentPeriod('2026-11-25', undefined, undefined).title).toBe('Year to date (2026)');
   });
 
   it('is the latest year with activity when this year has none, not a card of zeros', () => {
-    expect(recentPeriod('2026-11-25', '2024-06')).toEqual({
+    expect(recentPeriod('2026-11-25', '2024-06', '2023-01')).toEqual({
       title: '2024 (your latest year with activity)',
       range: { all: false, start: '2024-01-01', end: '2024-12-31' },
       link: '/timeframe?start=2024-01-01&end=2024-12-31',
+    });
+  });
+
+  it('is the latest month with activity when one year holds all of it, not "All time" again', () => {
+    expect(recentPeriod('2026-11-25', '2024-06', '2024-03')).toEqual({
+      title: 'June 2024 (your latest month with activity)',
+      range: { all: false, start: '2024-06-01', end: '2024-06-30' },
+      link: '/month/2024-06',
+    });
+    expect(recentPeriod('2026-11-25', '2026-10', '2026-02')).toMatchObject({ title: 'October 2026 (your latest month with activity)', range: { start: '2026-10-01', end: '2026-10-31' } });
+    expect(recentPeriod('2026-11-25', '2026-11', '2026-02')).toEqual({
+      title: 'This month (November 2026)',
+      range: { all: false, start: '2026-11-01', end: '2026-11-25' },
+      link: '/month/2026-11',
     });
   });
 });
