@@ -333,6 +333,12 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export May 2024 as Excel' }).click();
     expect((await download).suggestedFilename()).toBe(`trading-${month}.xlsx`);
+
+    // The month's statistics are one click away: the same trades, judged.
+    await page.getByRole('link', { name: 'Statistics of this month' }).click();
+    await page.waitForURL(/\/statistics\?start=2024-05-01&end=2024-05-31$/);
+    expect(await onceItReads(() => stat(page, 'Net P&L'), signedMoney(summary.trading_profit_loss))).toBe(signedMoney(summary.trading_profit_loss));
+    expect(await stat(page, 'Trades')).toBe(String(summary.total_trades));
   });
 
   it('the symbols table (searchable) and a symbol page with its cumulative chart', async () => {
@@ -362,6 +368,16 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     expect(await page.locator('canvas[role="img"]').getAttribute('aria-label')).toContain(`ending at ${signedMoney(nvda.total_return)}`);
     await assertNoSeriousViolations(page, 'a symbol page');
     await screenshotBothSizes(page, 'symbol');
+
+    // Its statistics and its trades (to tag them) are one click away.
+    await page.locator('main').getByRole('link', { name: 'Statistics', exact: true }).click();
+    await page.waitForURL(url('/statistics?preset=all&symbols=NVDA'));
+    expect(await onceItReads(() => stat(page, 'Net P&L'), signedMoney(nvda.trading_profit_loss))).toBe(signedMoney(nvda.trading_profit_loss));
+    expect(await stat(page, 'Trades')).toBe(String(nvda.total_trades));
+    await page.goBack();
+    await page.getByRole('link', { name: 'Tag or annotate these trades' }).click();
+    await page.getByRole('heading', { name: `${nvda.total_trades} trades` }).waitFor();
+    expect(new URL(page.url()).searchParams.get('symbols')).toBe('NVDA');
   });
 
   it('the timeframe page: presets, a symbol filter, weekly and monthly tables, open positions', async () => {

@@ -47,7 +47,12 @@ export function MonthPage({ params }: { params: Record<string, string> }) {
       {report.status === 'error' && <ErrorMessage error={report.error} retry={report.reload} />}
       {report.status === 'ready' && (
         <>
-          <Section title="Summary">
+          <Section
+            title="Summary"
+            actions={
+              report.data.trades.length > 0 ? <Link to={`/statistics?start=${month}-01&end=${lastDayOf(month)}`}>Statistics of this month</Link> : undefined
+            }
+          >
             <Stats label={`Summary of ${formatMonth(month)}`}>
               <Stat label="Total return" value={<Pnl value={report.data.summary.total_return_with_dividends} className="big" />} />
               <Stat label="Trading P&L" value={<Pnl value={report.data.summary.trading_profit_loss} />} />

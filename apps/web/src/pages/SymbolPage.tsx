@@ -26,6 +26,9 @@ export function SymbolPage({ params }: { params: Record<string, string> }) {
       <Link className="button button-secondary" to={`/timeframe?preset=all&symbols=${encodeURIComponent(symbol)}`}>
         Timeframe
       </Link>
+      <Link className="button button-secondary" to={`/statistics?preset=all&symbols=${encodeURIComponent(symbol)}`}>
+        Statistics
+      </Link>
     </PageHeader>
   );
 
@@ -79,7 +82,11 @@ export function SymbolPage({ params }: { params: Record<string, string> }) {
           />
         )}
       </Section>
-      <Section title={`Trades (${trades.length})`} id="trades">
+      <Section
+        title={`Trades (${trades.length})`}
+        id="trades"
+        actions={trades.length > 0 ? <Link to={`/trades?symbols=${encodeURIComponent(symbol)}&sort=close_date&order=asc`}>Tag or annotate these trades</Link> : undefined}
+      >
         <TradesTable trades={trades.map((trade) => ({ ...trade, symbol: trade.symbol ?? symbol }))} caption={`Trades of ${symbol}`} showSymbol={false} />
       </Section>
       <Section title={`Dividends (${dividends.length})`} id="dividends">
