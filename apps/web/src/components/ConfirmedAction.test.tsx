@@ -49,6 +49,19 @@ describe('ConfirmedAction', () => {
     expect(outcomes).toEqual([{ error: false, text: 'Holding AAPL deleted' }]);
   });
 
+  it('keeps the keyboard where it was: on the answer once asked, back on the offer after Keep', () => {
+    renderAction(async () => 'Holding AAPL deleted');
+    fireEvent.click(button('Delete AAPL'));
+    expect(document.activeElement).toBe(button('Yes, delete AAPL'));
+    fireEvent.click(button('Keep AAPL'));
+    expect(document.activeElement).toBe(button('Delete AAPL'));
+  });
+
+  it('takes no focus when it first appears', () => {
+    renderAction(async () => 'Holding AAPL deleted');
+    expect(document.activeElement).toBe(document.body);
+  });
+
   it('says it is working and takes no second answer meanwhile', async () => {
     const answer = pending();
     const { act: action, outcomes } = renderAction(() => answer.promise);

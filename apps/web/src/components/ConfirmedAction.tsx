@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { failure } from '../api/client';
 
 /** What an action came to: its answer's message, or why it failed, in words to show. */
@@ -32,10 +32,24 @@ export interface ConfirmedActionProps {
 export function ConfirmedAction({ offer, offerLabel, confirm, confirmDetail, working, keep, act, onDone, small = false }: ConfirmedActionProps) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
+  // The button pressed goes away: focus moves to the question's answer, and back to the offer after
+  // Keep, so that a keyboard user stays where they were (not on the page's top).
+  const offerButton = useRef<HTMLButtonElement>(null);
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  const moved = useRef(false);
+  useEffect(() => {
+    if (!moved.current) return;
+    moved.current = false;
+    (confirming ? confirmButton : offerButton).current?.focus();
+  }, [confirming]);
+  const ask = (next: boolean) => {
+    moved.current = true;
+    setConfirming(next);
+  };
   const size = small ? ' small' : '';
   if (!confirming) {
     return (
-      <button type="button" className={`button-link danger${size}`} onClick={() => setConfirming(true)} aria-label={offerLabel}>
+      <button ref={offerButton} type="button" className={`button-link danger${size}`} onClick={() => ask(true)} aria-label={offerLabel}>
         {offer}
       </button>
     );
@@ -50,16 +64,16 @@ export function ConfirmedAction({ offer, offerLabel, confirm, confirmDetail, wor
     }
     // Back to the offer before the outcome is reported: the report may remove this row (and this button) at once.
     setBusy(false);
-    setConfirming(false);
+    ask(false);
     onDone(outcome);
   };
   return (
     <span className="confirm">
-      <button type="button" className={`button-danger${size}`} disabled={busy} onClick={() => void run()}>
+      <button ref={confirmButton} type="button" className={`button-danger${size}`} disabled={busy} onClick={() => void run()}>
         {busy ? working : confirm}
         <span className="visually-hidden">{confirmDetail}</span>
       </button>
-      <button type="button" className={`button-link${size}`} disabled={busy} onClick={() => setConfirming(false)} aria-label={keep}>
+      <button type="button" className={`button-link${size}`} disabled={busy} onClick={() => ask(false)} aria-label={keep}>
         Keep
       </button>
     </span>
