@@ -32,6 +32,32 @@ const longMonth = (month: string): string =>
   new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${month}-01T00:00:00Z`));
 const percent = (value: number): string => new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 2 }).format(value / 100);
 
+/**
+ * The judgement figures of some of the example's trades, computed here as the page shows them: profit
+ * factor, expectancy, the deepest fall of the realized equity curve by close date, and the net P&L.
+ */
+function judgement(trades: any[]): { profitFactor: string; expectancy: string; maxDrawdown: string; net: string } {
+  const cents = (value: number) => Math.round(value * 100);
+  const gains = trades.filter((t) => t.total_profit_loss > 0).reduce((sum, t) => sum + cents(t.total_profit_loss), 0);
+  const losses = trades.filter((t) => t.total_profit_loss < 0).reduce((sum, t) => sum + cents(t.total_profit_loss), 0);
+  const byDay = new Map<string, number>();
+  for (const t of trades) byDay.set(t.close_date, (byDay.get(t.close_date) ?? 0) + cents(t.total_profit_loss));
+  let equity = 0;
+  let peak = 0;
+  let drawdown = 0;
+  for (const [, amount] of [...byDay].sort(([a], [b]) => a.localeCompare(b))) {
+    equity += amount;
+    peak = Math.max(peak, equity);
+    drawdown = Math.min(drawdown, equity - peak);
+  }
+  return {
+    profitFactor: (Math.round((gains / -losses) * 100) / 100).toFixed(2),
+    expectancy: signedMoney(Math.round((gains + losses) / trades.length) / 100),
+    maxDrawdown: signedMoney(drawdown / 100),
+    net: signedMoney((gains + losses) / 100),
+  };
+}
+
 /** The value shown under a summary label (`<dt>label</dt><dd>value</dd>`), in the first stats block holding it. */
 async function stat(page: Page, label: string, within = page.locator('main')): Promise<string> {
   const dd = within.locator('div.stat').filter({ has: page.locator('dt', { hasText: new RegExp(`^${label.replace(/[&()]/g, '\\$&')}$`) }) }).first().locator('dd');
@@ -199,29 +225,14 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     }
     await page.locator('.market').waitFor();
     expect(await page.locator('.market strong').innerText()).toMatch(/^(Market open|Pre-market|After hours|Market closed)$/);
-    // The judgement figures, computed here from the example's trades: profit factor, expectancy and the
-    // deepest fall of the realized equity curve by close date.
-    const trades = E.trades as any[];
-    const cents = (value: number) => Math.round(value * 100);
-    const gains = trades.filter((t) => t.total_profit_loss > 0).reduce((sum, t) => sum + cents(t.total_profit_loss), 0);
-    const losses = trades.filter((t) => t.total_profit_loss < 0).reduce((sum, t) => sum + cents(t.total_profit_loss), 0);
-    const byDay = new Map<string, number>();
-    for (const t of trades) byDay.set(t.close_date, (byDay.get(t.close_date) ?? 0) + cents(t.total_profit_loss));
-    let equity = 0;
-    let peak = 0;
-    let drawdown = 0;
-    for (const [, amount] of [...byDay].sort(([a], [b]) => a.localeCompare(b))) {
-      equity += amount;
-      peak = Math.max(peak, equity);
-      drawdown = Math.min(drawdown, equity - peak);
-    }
+    const judged = judgement(E.trades);
     await card.getByText('Profit factor').waitFor();
-    expect(await stat(page, 'Profit factor', card)).toBe((Math.round((gains / -losses) * 100) / 100).toFixed(2));
-    expect(await stat(page, 'Expectancy', card)).toBe(signedMoney(Math.round((gains + losses) / trades.length) / 100));
-    expect(await stat(page, 'Max drawdown', card)).toBe(signedMoney(drawdown / 100));
+    expect(await stat(page, 'Profit factor', card)).toBe(judged.profitFactor);
+    expect(await stat(page, 'Expectancy', card)).toBe(judged.expectancy);
+    expect(await stat(page, 'Max drawdown', card)).toBe(judged.maxDrawdown);
     const curve = page.getByRole('region', { name: 'Equity curve' }).locator('canvas[role="img"]');
     await curve.waitFor();
-    expect(await curve.getAttribute('aria-label')).toContain(`ending at ${signedMoney((gains + losses) / 100)}`);
+    expect(await curve.getAttribute('aria-label')).toContain(`ending at ${judged.net}`);
     expect(await page.locator('canvas[role="img"]').count()).toBe(2);
     await assertNoSeriousViolations(page, 'the dashboard');
     await screenshotBothSizes(page, 'dashboard');
@@ -292,6 +303,12 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     expect(await stat(page, 'Dividends')).toBe(signedMoney(summary.total_dividends));
     expect(await stat(page, 'Win rate')).toContain(percent(summary.win_rate));
     expect(await stat(page, 'Trades')).toBe(String(summary.total_trades));
+    // The month's trades judged, as the dashboard's cards judge theirs.
+    const judged = judgement(E.trades.filter((t: any) => t.close_date.startsWith(month)));
+    await page.getByText('Profit factor').waitFor();
+    expect(await stat(page, 'Profit factor')).toBe(judged.profitFactor);
+    expect(await stat(page, 'Expectancy')).toBe(judged.expectancy);
+    expect(await stat(page, 'Max drawdown')).toBe(judged.maxDrawdown);
 
     const trades = page.getByRole('region', { name: `Trades closed in May 2024` });
     expect(await trades.locator('tbody tr').count()).toBe(summary.total_trades);

@@ -2,26 +2,14 @@ import { useMemo } from 'react';
 import type { EquityCurveResponse, MonthsResponse, PeriodMetrics, StatisticsResponse, TimeframeResponse, TradeStatistics } from '../api/types';
 import { Chart } from '../components/Chart';
 import { EquityCurveChart } from '../components/EquityCurveChart';
+import { JudgementStats } from '../components/JudgementStats';
 import { EmptyState, ErrorMessage, ImportSteps, Loading, PageHeader, Pnl, Section, Stat, Stats } from '../components/common';
 import { MarketStatus } from '../components/MarketStatus';
-import { formatCompactMoney, formatCount, formatDate, formatMonth, formatPercent, formatShortMonth, formatSignedMoney } from '../lib/format';
+import { formatCompactMoney, formatCount, formatMonth, formatPercent, formatShortMonth, formatSignedMoney } from '../lib/format';
 import { localToday, monthOf } from '../lib/dates';
 import { Link, navigate } from '../lib/router';
 import { monthRange, presetRange, timeframeQuery } from '../lib/timeframe-presets';
 import { useApi, useTitle } from '../lib/use-api';
-
-/** Profit factor, expectancy and max drawdown of the same trades (`/api/statistics`), once they arrive. */
-function JudgementStats({ stats }: { stats: TradeStatistics | undefined }) {
-  if (stats === undefined || stats.total_trades === 0) return null;
-  const drawdown = stats.max_drawdown;
-  return (
-    <>
-      <Stat label="Profit factor" value={stats.profit_factor === null ? '—' : stats.profit_factor.toFixed(2)} hint={stats.profit_factor === null ? 'no losing trade' : 'gross profit ÷ gross loss'} />
-      <Stat label="Expectancy" value={<Pnl value={stats.expectancy} />} hint="per trade" />
-      <Stat label="Max drawdown" value={<Pnl value={drawdown.amount} />} hint={drawdown.trough_date ? `to ${formatDate(drawdown.trough_date)}` : undefined} />
-    </>
-  );
-}
 
 function SummaryCard({ title, metrics, stats, link }: { title: string; metrics: PeriodMetrics | undefined; stats: TradeStatistics | undefined; link: string }) {
   return (

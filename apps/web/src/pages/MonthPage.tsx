@@ -1,8 +1,9 @@
-import type { MonthResponse } from '../api/types';
+import type { MonthResponse, StatisticsResponse } from '../api/types';
 import { ErrorMessage, Loading, PageHeader, Pnl, Section, Stat, Stats } from '../components/common';
 import { ExportButtons } from '../components/ExportButtons';
+import { JudgementStats } from '../components/JudgementStats';
 import { DividendsTable, TradesTable } from '../components/TradeTables';
-import { addMonths, isMonth } from '../lib/dates';
+import { addMonths, isMonth, lastDayOfMonth } from '../lib/dates';
 import { formatCount, formatMonth, formatPercent } from '../lib/format';
 import { Link } from '../lib/router';
 import { useApi, useTitle } from '../lib/use-api';
@@ -12,6 +13,8 @@ export function MonthPage({ params }: { params: Record<string, string> }) {
   const valid = isMonth(month);
   useTitle(valid ? formatMonth(month) : 'Month');
   const report = useApi<MonthResponse>(valid ? `/api/month/${month}` : null);
+  // The same trades judged (profit factor, expectancy, max drawdown), as the dashboard's cards are.
+  const statistics = useApi<StatisticsResponse>(valid ? `/api/statistics?start=${month}-01&end=${lastDayOfMonth(month)}` : null);
 
   if (!valid) {
     return (
@@ -50,7 +53,7 @@ export function MonthPage({ params }: { params: Record<string, string> }) {
           <Section
             title="Summary"
             actions={
-              report.data.trades.length > 0 ? <Link to={`/statistics?start=${month}-01&end=${lastDayOf(month)}`}>Statistics of this month</Link> : undefined
+              report.data.trades.length > 0 ? <Link to={`/statistics?start=${month}-01&end=${lastDayOfMonth(month)}`}>Statistics of this month</Link> : undefined
             }
           >
             <Stats label={`Summary of ${formatMonth(month)}`}>
@@ -62,6 +65,7 @@ export function MonthPage({ params }: { params: Record<string, string> }) {
                 value={formatPercent(report.data.summary.win_rate)}
                 hint={`${formatCount(report.data.summary.winning_trades)} of ${formatCount(report.data.summary.total_trades)} won`}
               />
+              <JudgementStats stats={statistics.data?.statistics} />
               <Stat label="Trades" value={formatCount(report.data.summary.total_trades)} />
             </Stats>
             {report.data.trades.length + report.data.dividends.length > 0 ? (
@@ -77,7 +81,7 @@ export function MonthPage({ params }: { params: Record<string, string> }) {
             id="trades"
             actions={
               report.data.trades.length > 0 ? (
-                <Link to={`/trades?start=${month}-01&end=${lastDayOf(month)}&sort=close_date&order=asc`}>Tag or annotate these trades</Link>
+                <Link to={`/trades?start=${month}-01&end=${lastDayOfMonth(month)}&sort=close_date&order=asc`}>Tag or annotate these trades</Link>
               ) : undefined
             }
           >
@@ -90,10 +94,4 @@ export function MonthPage({ params }: { params: Record<string, string> }) {
       )}
     </>
   );
-}
-
-/** The month's last day, `YYYY-MM-DD`. */
-function lastDayOf(month: string): string {
-  const [year, monthNumber] = month.split('-').map(Number);
-  return `${month}-${String(new Date(Date.UTC(year, monthNumber, 0)).getUTCDate()).padStart(2, '0')}`;
 }
