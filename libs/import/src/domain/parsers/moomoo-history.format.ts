@@ -177,7 +177,7 @@ function trade(
 ): BrokerTransaction {
   const kind = classifyAction(order.action);
   const amount = kind === 'other' ? null : grossCash(kind === 'buy' || kind === 'buy_to_cover', gross, charges);
-  const transaction = activityRow(reader.line, reader.cellsJson, {
+  return rowAt(reader, second, {
     date,
     action: order.action,
     kind,
@@ -188,15 +188,13 @@ function trade(
     fees: charges,
     amount,
   });
-  // The second of the day, of which `inTimeOrder` makes the row's day order (higher = earlier).
-  return { ...transaction, dayOrder: -second };
 }
 
 /** An order that filled nothing: kept and reported on its Order Time's day. */
 function notFilled(reader: RowReader<Column>, order: Order): BrokerTransaction {
   const status = reader.text('status');
   const { date, second } = timeOf(reader, reader.text('orderTime') !== '' ? 'orderTime' : 'fillTime');
-  const transaction = activityRow(reader.line, reader.cellsJson, {
+  return rowAt(reader, second, {
     date,
     action: kept(`order not filled${status === '' ? '' : ` (${status})`}`, 'order not filled'),
     kind: 'other',
@@ -207,7 +205,11 @@ function notFilled(reader: RowReader<Column>, order: Order): BrokerTransaction {
     fees: null,
     amount: null,
   });
-  return { ...transaction, dayOrder: -second };
+}
+
+/** The row's transaction at its second of the day, of which `inTimeOrder` makes its day order (higher = earlier). */
+function rowAt(reader: RowReader<Column>, second: number, fields: Parameters<typeof activityRow>[2]): BrokerTransaction {
+  return { ...activityRow(reader.line, reader.cellsJson, fields), dayOrder: -second };
 }
 
 /** The day as written and the second of the day of a moomoo time (`Apr 16, 2026 15:53:57 ET`, `2025/01/01 09:30:00 (ET)`). */
