@@ -309,4 +309,87 @@ describe('the journal: tags and notes', () => {
       [76.06, ['A+', 'scalp']],
     ]);
   });
+
+  it("adds tags to and removes tags from a selection of trades at once: all of them or none, and only the user's own", async () => {
+    const JUNE = '&start=2024-06-01&end=2024-06-30';
+    const june = await allTrades(JUNE);
+    const ids = june.map((trade) => trade.id);
+    const carrying = (trades: Trade[], tag: string) => trades.filter((trade) => trade.tags.includes(tag)).length;
+    expect(carrying(june, 'fill')).toBe(3);
+    expect(ids.length).toBeGreaterThan(carrying(june, 'fill'));
+    const untaggedBefore = (await allTrades('&untagged=true')).map((trade) => trade.id);
+
+    // An id twice counts once; a tag is written as its first spelling, compared by key.
+    const changed = await trader.json('POST', '/api/trades/tags', { trade_ids: [...ids, ids[0]], add: ['Review', 'june  2024', 'REVIEW'], remove: ['FILL'] });
+    expect(changed).toEqual({
+      status: 200,
+      body: {
+        success: true,
+        trades: ids.length,
+        added: [
+          { name: 'Review', trades: ids.length },
+          { name: 'june 2024', trades: ids.length },
+        ],
+        removed: [{ name: 'fill', trades: 3 }],
+        message: `${ids.length} trades: 'Review' added to ${ids.length} trades, 'june 2024' added to ${ids.length} trades, 'fill' removed from 3 trades`,
+      },
+    });
+    const after = await allTrades(JUNE);
+    expect(after.map((trade) => [trade.id, trade.tags])).toEqual(
+      june.map((trade) => [trade.id, [...trade.tags.filter((tag) => tag !== 'fill'), 'june 2024', 'Review'].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()))]),
+    );
+    // Trades that carry a tag already are not counted again; a tag keeps the spelling it was first written in.
+    const again = await trader.json('POST', '/api/trades/tags', { trade_ids: ids.slice(0, 2), add: ['review'] });
+    expect(again.body).toMatchObject({ trades: 2, added: [{ name: 'Review', trades: 0 }], removed: [] });
+    const tags = (await trader.json('GET', '/api/tags')).body.tags as { name: string; total_trades: number }[];
+    expect(tags.filter((tag) => ['Review', 'june 2024', 'fill'].includes(tag.name)).map((tag) => [tag.name, tag.total_trades])).toEqual([
+      ['fill', 0],
+      ['june 2024', ids.length],
+      ['Review', ids.length],
+    ]);
+
+    // Bad input, another user's trade, a trade that would carry too many tags: a clear 4xx, nothing changed.
+    const state = async () => [await allTrades(), (await trader.json('GET', '/api/tags')).body, (await other.json('GET', '/api/tags')).body];
+    const before = await state();
+    const theirs = (await other.json('GET', '/api/trades?limit=1')).body.trades[0] as Trade;
+    const crowded = Array.from({ length: 49 }, (_, index) => `crowd ${index}`);
+    const fakeIds = Array.from({ length: 2_001 }, (_, index) => index.toString(16).padStart(20, '0'));
+    const refused: [unknown, number, RegExp][] = [
+      [{ trade_ids: ids }, 400, /^Give tags to add or to remove/],
+      [{ trade_ids: ids, add: [], remove: [] }, 400, /^Give tags to add or to remove/],
+      [{ trade_ids: [], add: ['x'] }, 400, /^trade_ids must name at least one trade$/],
+      [{ add: ['x'] }, 400, /^trade_ids must be a list of trade ids/],
+      [{ trade_ids: ids[0], add: ['x'] }, 400, /^trade_ids must be a list of trade ids/],
+      [{ trade_ids: [7], add: ['x'] }, 400, /^trade_ids must be a list of trade ids/],
+      [{ trade_ids: [...ids, 'nope'], add: ['x'] }, 400, /^Each of trade_ids must be 20 hexadecimal characters .*got 'nope'$/],
+      [{ trade_ids: fakeIds, add: ['x'] }, 400, /^trade_ids can name at most 2000 trades at once \(got 2001\)$/],
+      [{ trade_ids: ids, add: 'x' }, 400, /^add must be a list of strings/],
+      [{ trade_ids: ids, remove: [''] }, 400, /^Each tag in remove must not be empty$/],
+      [{ trade_ids: ids, add: ['x'.repeat(41)] }, 400, /^Each tag in add must be at most 40 characters/],
+      [{ trade_ids: ids, add: ['Swing'], remove: ['swing '] }, 400, /^'Swing' is both to add and to remove: give it in one list$/],
+      [{ trade_ids: ids, add: ['x'], color: 'red' }, 400, /color should not exist/],
+      [{ trade_ids: [...ids, theirs.id], add: ['x'] }, 404, new RegExp(`^Trade not found: ${theirs.id} \\(nothing was changed\\)$`)],
+      [{ trade_ids: [...ids, ...fakeIds.slice(0, 5)], add: ['x'] }, 404, /^Trade not found: 0{20}, 0{19}1, 0{19}2 and 2 more \(nothing was changed\)$/],
+      // Every June trade carries 2 or 3 tags now: 49 more is too many for those with 2 already.
+      [{ trade_ids: ids, add: crowded, remove: ['Review'] }, 400, /^A trade can carry at most 50 tags: the [A-Z]+ trade closed 2024-06-\d\d would carry 5[01] \(nothing was changed\)$/],
+    ];
+    for (const [body, status, message] of refused) {
+      const answer = await trader.json('POST', '/api/trades/tags', body);
+      expect([JSON.stringify(body).slice(0, 80), answer.status, answer.body.success]).toEqual([JSON.stringify(body).slice(0, 80), status, false]);
+      expect(answer.body.error).toMatch(message);
+    }
+    expect(await other.json('POST', '/api/trades/tags', { trade_ids: [ids[0]], remove: ['Review'] })).toEqual({
+      status: 404,
+      body: { success: false, error: `Trade not found: ${ids[0]} (nothing was changed)` },
+    });
+    expect(await state()).toEqual(before);
+
+    // Taking off every tag a trade carries leaves it untagged, as it was.
+    const undone = await trader.json('POST', '/api/trades/tags', { trade_ids: ids, add: ['fill'], remove: ['review', 'June 2024'] });
+    expect(undone.body).toMatchObject({ added: [{ name: 'fill', trades: ids.length }], removed: [{ name: 'Review', trades: ids.length }, { name: 'june 2024', trades: ids.length }] });
+    const unfilled = june.filter((trade) => !trade.tags.includes('fill')).map((trade) => trade.id);
+    expect((await trader.json('POST', '/api/trades/tags', { trade_ids: unfilled, remove: ['fill'] })).body.removed).toEqual([{ name: 'fill', trades: unfilled.length }]);
+    expect((await allTrades(JUNE)).map((trade) => [trade.id, trade.tags])).toEqual(june.map((trade) => [trade.id, trade.tags]));
+    expect((await allTrades('&untagged=true')).map((trade) => trade.id)).toEqual(untaggedBefore);
+  });
 });

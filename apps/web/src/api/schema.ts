@@ -765,6 +765,33 @@ export interface TagImportResponse {
   message: string;
 }
 
+export interface TagSelectionDto {
+  /** The trades' `id`s (from `/api/trades`, a day or a symbol); every one must be a trade of the user's. */
+  trade_ids: string[];
+  /** Tags each of the trades gets (those it carries already stay once). */
+  add?: string[];
+  /** Tags taken off each of the trades (a tag stays, also with no trade left carrying it). */
+  remove?: string[];
+}
+
+export interface TagSelectionResponse {
+  success: true;
+  /** The trades named. */
+  trades: number;
+  added: {
+    /** As stored. */
+    name: string;
+    /** The trades that did not carry it before. */
+    trades: number;
+  }[];
+  removed: {
+    name: string;
+    /** The trades that carried it. */
+    trades: number;
+  }[];
+  message: string;
+}
+
 export interface TagsResponse {
   success: true;
   tags: TagFigures[];

@@ -1,13 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError, ValidationError, type IsoDate } from '@app/shared/domain';
-import { noteOf, tagKeyOf, tagNameOf, tagSetOf, type OrphanedTrade, type TagFigures, type TagImportResult } from '../domain/journal.js';
+import {
+  MAX_TAGS_PER_TRADE,
+  MAX_TRADES_PER_TAG_CHANGE,
+  noteOf,
+  tagChangeOf,
+  tagKeyOf,
+  tagNameOf,
+  tagSetOf,
+  type OrphanedTrade,
+  type TagFigures,
+  type TagImportResult,
+} from '../domain/journal.js';
 import { parseReportDate } from '../domain/report-dates.js';
 import { parseTagImport } from '../domain/tag-import.js';
-import { TradeJournal, type StoredNote, type TagAssignment } from './trade-journal.port.js';
+import { TradeJournal, type StoredNote, type TagAssignment, type TagCount } from './trade-journal.port.js';
 
 export const TRADE_NOT_FOUND = 'Trade not found';
 export const TAG_NOT_FOUND = 'Tag not found';
 export const ORPHAN_NOT_FOUND = 'No orphaned journal entry with this id';
+export const TRADE_IDS_MESSAGE = `trade_ids must be a list of trade ids (the 'id' of trades in /api/trades), e.g. {"trade_ids": ["…"], "add": ["breakout"]}`;
 
 /** A trade id as the service gives them out: 20 lowercase hexadecimal characters. */
 const TRADE_ID = /^[0-9a-f]{20}$/;
@@ -26,6 +38,25 @@ export class JournalService {
     const stored = await this.journal.setTags(userId, id, tagSetOf(tags));
     if (stored === null) throw new NotFoundError(TRADE_NOT_FOUND);
     return stored;
+  }
+
+  /**
+   * Adds tags to and removes tags from a selection of trades (the trade list's bulk change): all of
+   * them, or none when an id is not the user's trade or a trade would carry more than 50 tags.
+   */
+  async changeTags(userId: number, tradeIds: unknown, add: unknown, remove: unknown): Promise<{ trades: number; added: TagCount[]; removed: TagCount[] }> {
+    const ids = tradeIdsOf(tradeIds);
+    const outcome = await this.journal.changeTags(userId, ids, tagChangeOf(add, remove));
+    if (outcome.kind === 'unknown') {
+      const [shown, more] = [outcome.tradeIds.slice(0, 3).join(', '), outcome.tradeIds.length - 3];
+      throw new NotFoundError(`${TRADE_NOT_FOUND}: ${shown}${more > 0 ? ` and ${more} more` : ''} (nothing was changed)`);
+    }
+    if (outcome.kind === 'overfull') {
+      throw new ValidationError(
+        `A trade can carry at most ${MAX_TAGS_PER_TRADE} tags: the ${outcome.symbol} trade closed ${outcome.closeDate} would carry ${outcome.tags} (nothing was changed)`,
+      );
+    }
+    return { trades: ids.length, added: [...outcome.added], removed: [...outcome.removed] };
   }
 
   async note(userId: number, tradeId: string): Promise<StoredNote | null> {
@@ -123,8 +154,17 @@ function namedBy(line: { readonly symbol: string; readonly side: string; readonl
   return `${line.symbol} ${line.side} ${line.closeDate}`;
 }
 
-function tradeIdOf(input: string): string {
-  if (!TRADE_ID.test(input)) throw new ValidationError(`Trade id must be 20 hexadecimal characters (the 'id' of a trade in /api/trades), got '${input.slice(0, 40)}'`);
+function tradeIdOf(input: string, what = 'Trade id'): string {
+  if (!TRADE_ID.test(input)) throw new ValidationError(`${what} must be 20 hexadecimal characters (the 'id' of a trade in /api/trades), got '${input.slice(0, 40)}'`);
   return input;
+}
+
+/** The ids of a selection of trades: 1 to 2,000 trade ids, each once. */
+function tradeIdsOf(input: unknown): string[] {
+  if (!Array.isArray(input) || input.some((id) => typeof id !== 'string')) throw new ValidationError(TRADE_IDS_MESSAGE);
+  const ids = [...new Set((input as string[]).map((id) => tradeIdOf(id, 'Each of trade_ids')))];
+  if (ids.length === 0) throw new ValidationError('trade_ids must name at least one trade');
+  if (ids.length > MAX_TRADES_PER_TAG_CHANGE) throw new ValidationError(`trade_ids can name at most ${MAX_TRADES_PER_TAG_CHANGE} trades at once (got ${ids.length})`);
+  return ids;
 }
 

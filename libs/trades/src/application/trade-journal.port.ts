@@ -1,5 +1,5 @@
 import type { IsoDate } from '@app/shared/domain';
-import type { OrphanedTrade, TagFigures, TagName, TradeAnnotation } from '../domain/journal.js';
+import type { OrphanedTrade, TagChange, TagFigures, TagName, TradeAnnotation } from '../domain/journal.js';
 import type { TradeSide } from '../domain/closed-trade.js';
 
 /** A day's note and when it was last written. */
@@ -19,6 +19,22 @@ export interface TagAssignment {
   readonly tradeIds: readonly string[];
   readonly tags: readonly TagName[];
 }
+
+/** A tag and how many trades a change of tags added it to, or removed it from. */
+export interface TagCount {
+  readonly name: string;
+  readonly trades: number;
+}
+
+/**
+ * What a change of a selection's tags did: the tags added and removed (names as stored, in the order
+ * given), or why nothing changed: ids the user has no trade of, or a trade that would carry more tags
+ * than a trade may.
+ */
+export type TagChangeOutcome =
+  | { readonly kind: 'changed'; readonly added: readonly TagCount[]; readonly removed: readonly TagCount[] }
+  | { readonly kind: 'unknown'; readonly tradeIds: readonly string[] }
+  | { readonly kind: 'overfull'; readonly symbol: string; readonly closeDate: IsoDate; readonly tags: number };
 
 /** A symbol, side and close date, as a tag-import line names a trade. */
 export interface ClosingKey {
@@ -41,6 +57,9 @@ export abstract class TradeJournal {
 
   /** Adds each assignment's tags to its trades, all in one transaction (the tag import). */
   abstract addTags(userId: number, assignments: readonly TagAssignment[]): Promise<void>;
+
+  /** Adds and removes tags on the given trades (distinct ids), all in one transaction, or changes nothing. */
+  abstract changeTags(userId: number, tradeIds: readonly string[], change: TagChange): Promise<TagChangeOutcome>;
 
   /** A trade's note, or null when it has none; undefined when the user has no such trade. */
   abstract note(userId: number, tradeId: string): Promise<StoredNote | null | undefined>;

@@ -1,5 +1,5 @@
 import { ValidationError } from '@app/shared/domain';
-import { mergedNotes, noteOf, tagSetOf } from './journal.js';
+import { mergedNotes, noteOf, tagChangeOf, tagSetOf } from './journal.js';
 import { parseTagImport } from './tag-import.js';
 
 describe('journal input', () => {
@@ -24,6 +24,29 @@ describe('journal input', () => {
     ] as const) {
       expect(() => tagSetOf(input)).toThrow(ValidationError);
       expect(() => tagSetOf(input)).toThrow(message);
+    }
+  });
+
+  it("reads a selection's change of tags: either list may be left out, each read as a trade's set, no tag in both", () => {
+    expect(tagChangeOf([' Review', 'review', 'A+  setup'], undefined)).toEqual({
+      add: [
+        { key: 'review', name: 'Review' },
+        { key: 'a+ setup', name: 'A+ setup' },
+      ],
+      remove: [],
+    });
+    expect(tagChangeOf(undefined, ['FOMO'])).toEqual({ add: [], remove: [{ key: 'fomo', name: 'FOMO' }] });
+    for (const [add, remove, message] of [
+      [undefined, undefined, /^Give tags to add or to remove/],
+      [[], [], /^Give tags to add or to remove/],
+      ['review', undefined, /^add must be a list of strings/],
+      [undefined, [7], /^Each tag in remove must be a string$/],
+      [['x'.repeat(41)], undefined, /^Each tag in add must be at most 40 characters/],
+      [Array.from({ length: 51 }, (_, index) => `tag ${index}`), undefined, /^add can name at most 50 tags \(got 51\)$/],
+      [['Review', 'swing'], ['SWING '], /^'swing' is both to add and to remove: give it in one list$/],
+    ] as const) {
+      expect(() => tagChangeOf(add, remove)).toThrow(ValidationError);
+      expect(() => tagChangeOf(add, remove)).toThrow(message);
     }
   });
 

@@ -5,6 +5,8 @@ import type { TradeSide } from './closed-trade.js';
 export const MAX_TAG_LENGTH = 40;
 /** Tags one trade may carry: far more than anyone files a trade under, few enough to keep a row small. */
 export const MAX_TAGS_PER_TRADE = 50;
+/** Trades one change of a selection's tags may name: pages of the trade list, more than anyone selects by hand (and within a JSON body's 64 KiB). */
+export const MAX_TRADES_PER_TAG_CHANGE = 2_000;
 /** A trade's or a day's note, in characters (code points). */
 export const MAX_NOTE_LENGTH = 20_000;
 
@@ -36,14 +38,45 @@ export function tagKeyOf(name: string): string {
 
 /** A trade's set of tags from `{tags: [...]}`: every one valid, duplicates (by key) once, in the order given. */
 export function tagSetOf(input: unknown): TagName[] {
-  if (!Array.isArray(input)) throw new ValidationError('tags must be a list of strings, e.g. {"tags": ["breakout"]}');
+  const tags = distinctTags(input, 'tags', 'Each tag');
+  if (tags.length > MAX_TAGS_PER_TRADE) throw new ValidationError(`A trade can carry at most ${MAX_TAGS_PER_TRADE} tags (got ${tags.length})`);
+  return tags;
+}
+
+/** The tags of a list in a request body's field: every one valid, duplicates (by key) once (the first spelling), in the order given. */
+function distinctTags(input: unknown, field: string, each: string): TagName[] {
+  if (!Array.isArray(input)) throw new ValidationError(`${field} must be a list of strings, e.g. {"${field}": ["breakout"]}`);
   const byKey = new Map<string, TagName>();
   for (const item of input) {
-    const tag = tagNameOf(item, 'Each tag');
+    const tag = tagNameOf(item, each);
     if (!byKey.has(tag.key)) byKey.set(tag.key, tag);
   }
-  if (byKey.size > MAX_TAGS_PER_TRADE) throw new ValidationError(`A trade can carry at most ${MAX_TAGS_PER_TRADE} tags (got ${byKey.size})`);
   return [...byKey.values()];
+}
+
+/** Tags to add to and remove from a selection of trades (`POST /api/trades/tags`). */
+export interface TagChange {
+  readonly add: readonly TagName[];
+  readonly remove: readonly TagName[];
+}
+
+/**
+ * The change of `{add: [...], remove: [...]}`: each list valid as a trade's set of tags (either may be
+ * left out), at least one tag in all, none in both (by key).
+ */
+export function tagChangeOf(add: unknown, remove: unknown): TagChange {
+  const change = { add: add === undefined ? [] : listedTags(add, 'add'), remove: remove === undefined ? [] : listedTags(remove, 'remove') };
+  if (change.add.length + change.remove.length === 0) throw new ValidationError('Give tags to add or to remove, e.g. {"trade_ids": [...], "add": ["breakout"]}');
+  const both = change.add.find((tag) => change.remove.some((other) => other.key === tag.key));
+  if (both !== undefined) throw new ValidationError(`'${both.name}' is both to add and to remove: give it in one list`);
+  return change;
+}
+
+/** One list of a tag change: valid as a trade's set of tags, with its own name in the messages. */
+function listedTags(input: unknown, what: 'add' | 'remove'): TagName[] {
+  const tags = distinctTags(input, what, `Each tag in ${what}`);
+  if (tags.length > MAX_TAGS_PER_TRADE) throw new ValidationError(`${what} can name at most ${MAX_TAGS_PER_TRADE} tags (got ${tags.length})`);
+  return tags;
 }
 
 /** A note from `{note: "..."}`: text of at most 20,000 characters; empty (or only white space) deletes it. Stored as given. */

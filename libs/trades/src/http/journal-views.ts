@@ -1,4 +1,4 @@
-import type { StoredNote } from '../application/trade-journal.port.js';
+import type { StoredNote, TagCount } from '../application/trade-journal.port.js';
 import type { OrphanedTrade, TagFigures, TagImportResult } from '../domain/journal.js';
 import { summaryFigures } from '../domain/trade-statistics.js';
 import type { Decimal } from '@app/shared/domain';
@@ -58,4 +58,14 @@ export function tagImportView(result: TagImportResult) {
     ),
     message: parts.join(', '),
   };
+}
+
+/** The answer to a change of a selection's tags: each tag with the trades it was added to or removed from. */
+export function tagChangeView(result: { trades: number; added: readonly TagCount[]; removed: readonly TagCount[] }) {
+  const trades = (count: number) => `${count} trade${count === 1 ? '' : 's'}`;
+  const parts = [
+    ...result.added.map((tag) => `'${tag.name}' added to ${trades(tag.trades)}`),
+    ...result.removed.map((tag) => `'${tag.name}' removed from ${trades(tag.trades)}`),
+  ];
+  return { trades: result.trades, added: result.added, removed: result.removed, message: `${trades(result.trades)}: ${parts.join(', ')}` };
 }

@@ -5,8 +5,8 @@ import { AppConfig, CurrentUser, decodeUploadedText, readUploadedFiles, UploadBu
 import { ApiFailures, ApiJson, ApiSignedIn, isoDate, object, string } from '@app/shared/openapi';
 import { JournalService } from '../application/journal.service.js';
 import { MAX_TAG_LENGTH } from '../domain/journal.js';
-import { NoteDto, RenameTagDto, TradeTagsDto } from './dto/journal.dto.js';
-import { noteView, orphanView, tagImportView, tagView } from './journal-views.js';
+import { NoteDto, RenameTagDto, TagSelectionDto, TradeTagsDto } from './dto/journal.dto.js';
+import { noteView, orphanView, tagChangeView, tagImportView, tagView } from './journal-views.js';
 import { ReportCacheInterceptor } from './report-cache.interceptor.js';
 
 const TAG_FILE_FIELD = 'file';
@@ -32,6 +32,15 @@ export class JournalController {
   @ApiFailures(400, 404)
   async setTags(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string, @Body() body: TradeTagsDto) {
     return { success: true, id, tags: await this.journal.setTags(user.id, id, body.tags) };
+  }
+
+  @Post('trades/tags')
+  @ApiOperation({ summary: 'Add tags to and remove tags from a selection of trades (all of them, or none)' })
+  @ApiJson('TagSelectionResponse', 'Each tag with the trades it was added to or removed from.')
+  @ApiFailures(400, 404)
+  @HttpCode(200)
+  async changeTags(@CurrentUser() user: AuthenticatedUser, @Body() body: TagSelectionDto) {
+    return { success: true, ...tagChangeView(await this.journal.changeTags(user.id, body.trade_ids, body.add, body.remove)) };
   }
 
   @Get('trades/:id/note')

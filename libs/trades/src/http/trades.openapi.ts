@@ -322,6 +322,13 @@ const noteFields = {
 /** The journal's response bodies (journal-views.ts). */
 export const journalSchemas: SchemaSet = {
   TradeTagsResponse: object({ success: literal(true), id: string(), tags: arrayOf(string()) }),
+  TagSelectionResponse: object({
+    success: literal(true),
+    trades: count('The trades named.'),
+    added: arrayOf(object({ name: string({ description: 'As stored.' }), trades: count('The trades that did not carry it before.') })),
+    removed: arrayOf(object({ name: string(), trades: count('The trades that carried it.') })),
+    message: string(),
+  }),
   TradeNoteResponse: object({ success: literal(true), id: string(), ...noteFields }),
   DayNoteResponse: object({ success: literal(true), date: isoDate(), ...noteFields }),
   TagFigures: object({

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsArray, IsString } from 'class-validator';
-import { MAX_NOTE_LENGTH, MAX_TAG_LENGTH, MAX_TAGS_PER_TRADE } from '../../domain/journal.js';
+import { IsArray, IsOptional, IsString } from 'class-validator';
+import { TRADE_IDS_MESSAGE } from '../../application/journal.service.js';
+import { MAX_NOTE_LENGTH, MAX_TAG_LENGTH, MAX_TAGS_PER_TRADE, MAX_TRADES_PER_TAG_CHANGE } from '../../domain/journal.js';
 
 // The journal's request bodies. Their types are checked here; lengths and trimming by the domain
 // (domain/journal.ts), which counts characters as a person does (code points).
@@ -17,6 +18,41 @@ export class TradeTagsDto {
   @IsArray({ message: 'tags must be a list of strings, e.g. {"tags": ["breakout"]}' })
   @IsString({ each: true, message: 'tags must be a list of strings, e.g. {"tags": ["breakout"]}' })
   tags: string[];
+}
+
+const tagList = (description: string) => ({
+  type: 'array' as const,
+  required: false,
+  items: { type: 'string', minLength: 1, maxLength: MAX_TAG_LENGTH },
+  maxItems: MAX_TAGS_PER_TRADE,
+  description,
+});
+const listOfStrings = (field: string) => `${field} must be a list of strings, e.g. {"${field}": ["breakout"]}`;
+
+/** POST /api/trades/tags: one change of tags on a selection of trades. */
+export class TagSelectionDto {
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', pattern: '^[0-9a-f]{20}$' },
+    minItems: 1,
+    maxItems: MAX_TRADES_PER_TAG_CHANGE,
+    description: "The trades' `id`s (from `/api/trades`, a day or a symbol); every one must be a trade of the user's.",
+  })
+  @IsArray({ message: TRADE_IDS_MESSAGE })
+  @IsString({ each: true, message: TRADE_IDS_MESSAGE })
+  trade_ids: string[];
+
+  @ApiProperty(tagList('Tags each of the trades gets (those it carries already stay once).'))
+  @IsOptional()
+  @IsArray({ message: listOfStrings('add') })
+  @IsString({ each: true, message: listOfStrings('add') })
+  add?: string[];
+
+  @ApiProperty(tagList('Tags taken off each of the trades (a tag stays, also with no trade left carrying it).'))
+  @IsOptional()
+  @IsArray({ message: listOfStrings('remove') })
+  @IsString({ each: true, message: listOfStrings('remove') })
+  remove?: string[];
 }
 
 /** PUT /api/trades/{id}/note and PUT /api/journal/{date}. */

@@ -1,9 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { Database, decimalFrom } from '@app/persistence/sql';
 import type { IsoDate } from '@app/shared/domain';
-import { TradeJournal, type ClosingFills, type ClosingKey, type StoredNote, type TagAssignment } from '../../application/trade-journal.port.js';
+import {
+  TradeJournal,
+  type ClosingFills,
+  type ClosingKey,
+  type StoredNote,
+  type TagAssignment,
+  type TagChangeOutcome,
+  type TagCount,
+} from '../../application/trade-journal.port.js';
 import type { TradeSide } from '../../domain/closed-trade.js';
-import { mergedNotes, type OrphanedTrade, type TagFigures, type TagName, type TradeAnnotation } from '../../domain/journal.js';
+import { MAX_TAGS_PER_TRADE, mergedNotes, type OrphanedTrade, type TagChange, type TagFigures, type TagName, type TradeAnnotation } from '../../domain/journal.js';
 import { ReportDataChanges } from './report-data-changes.js';
 import { raiseReportVersion, reportVersionRaise } from './report-rollups.js';
 
@@ -111,6 +119,60 @@ export class SqlTradeJournal extends TradeJournal {
       // committed, as an import's are (the embedded engine never refreshes them by itself).
       this.database.refreshStatisticsAfterCommit(JOURNAL_STATISTICS, pairs.length);
     });
+  }
+
+  async changeTags(userId: number, tradeIds: readonly string[], change: TagChange): Promise<TagChangeOutcome> {
+    const added = change.add.map((tag) => tag.key);
+    const removed = change.remove.map((tag) => tag.key);
+    try {
+      return await this.changing(userId, async (manager) => {
+        // The journal's rows of the trades, made or kept, and locked for this transaction (as `setTags`
+        // locks its trade's): a PUT of one of them waits for this change, or this change for it.
+        const found = (await manager.query(
+          `INSERT INTO journal_trades (user_id, ${JOURNAL_TRADE_COLUMNS})
+           SELECT DISTINCT ON (trade_id) user_id, ${JOURNAL_TRADE_COLUMNS} FROM closed_trades WHERE user_id = $1 AND trade_id = ANY($2::text[]) ORDER BY trade_id
+           ON CONFLICT (user_id, trade_id) DO UPDATE SET close_fill = COALESCE(EXCLUDED.close_fill, journal_trades.close_fill)
+           RETURNING trade_id`,
+          [userId, tradeIds],
+        )) as { trade_id: string }[];
+        if (found.length < tradeIds.length) {
+          const known = new Set(found.map((row) => row.trade_id));
+          throw new Refused({ kind: 'unknown', tradeIds: tradeIds.filter((id) => !known.has(id)) });
+        }
+        if (added.length > 0) {
+          const [overfull] = (await manager.query(
+            `SELECT j.symbol, to_char(j.close_date, 'YYYY-MM-DD') AS close_date, k.kept::int + $4 AS tags
+               FROM (SELECT trade_id, count(*) AS kept FROM trade_tags
+                      WHERE user_id = $1 AND trade_id = ANY($2::text[]) AND tag_key <> ALL($3::text[])
+                      GROUP BY trade_id HAVING count(*) + $4 > $5) AS k
+               JOIN journal_trades j ON j.user_id = $1 AND j.trade_id = k.trade_id
+              ORDER BY tags DESC, j.close_date, j.symbol LIMIT 1`,
+            [userId, tradeIds, [...added, ...removed], added.length, MAX_TAGS_PER_TRADE],
+          )) as { symbol: string; close_date: IsoDate; tags: number }[];
+          if (overfull !== undefined) throw new Refused({ kind: 'overfull', symbol: overfull.symbol, closeDate: overfull.close_date, tags: overfull.tags });
+        }
+        // A SELECT around the DELETE: the driver's answer to a bare DELETE is its row count, not its rows.
+        const gone =
+          removed.length === 0
+            ? []
+            : ((await manager.query(
+                `WITH gone AS (DELETE FROM trade_tags WHERE user_id = $1 AND trade_id = ANY($2::text[]) AND tag_key = ANY($3::text[]) RETURNING tag_key)
+                 SELECT tag_key FROM gone`,
+                [userId, tradeIds, removed],
+              )) as { tag_key: string }[]);
+        const made = added.length === 0 ? [] : await addTagsToTrades(manager, userId, tradeIds, change.add);
+        // Only removing: the trades left with nothing lose their journal rows (made above, or kept).
+        if (added.length === 0) await forgetUnannotated(manager, userId, tradeIds);
+        this.database.refreshStatisticsAfterCommit(JOURNAL_STATISTICS, gone.length + made.length);
+        const names = await storedNames(manager, userId, [...change.add, ...change.remove]);
+        const counted = (tags: readonly TagName[], rows: readonly { tag_key: string }[]): TagCount[] =>
+          tags.map((tag) => ({ name: names.get(tag.key) ?? tag.name, trades: rows.filter((row) => row.tag_key === tag.key).length }));
+        return { kind: 'changed', added: counted(change.add, made), removed: counted(change.remove, gone) };
+      });
+    } catch (error) {
+      if (error instanceof Refused) return error.outcome;
+      throw error;
+    }
   }
 
   async note(userId: number, tradeId: string): Promise<StoredNote | null | undefined> {
@@ -329,6 +391,39 @@ async function insertTagPairs(manager: Manager, userId: number, pairs: readonly 
      ON CONFLICT DO NOTHING`,
     [userId, pairs.map((pair) => pair.tradeId), pairs.map((pair) => pair.tag.key)],
   );
+}
+
+/** Adds the tags to each of the trades (their journal rows written first) that lacks them; a row per tag added to a trade. */
+async function addTagsToTrades(manager: Manager, userId: number, tradeIds: readonly string[], tags: readonly TagName[]): Promise<{ tag_key: string }[]> {
+  await manager.query(
+    `INSERT INTO journal_tags (user_id, tag_key, name) SELECT $1, t.* FROM unnest($2::text[], $3::text[]) AS t
+     ON CONFLICT (user_id, tag_key) DO NOTHING`,
+    [userId, tags.map((tag) => tag.key), tags.map((tag) => tag.name)],
+  );
+  return (await manager.query(
+    `INSERT INTO trade_tags (user_id, trade_id, tag_key, profit_loss)
+     SELECT $1, j.trade_id, k.key, j.profit_loss FROM journal_trades j CROSS JOIN unnest($3::text[]) AS k(key)
+      WHERE j.user_id = $1 AND j.trade_id = ANY($2::text[])
+     ON CONFLICT DO NOTHING
+     RETURNING tag_key`,
+    [userId, tradeIds, tags.map((tag) => tag.key)],
+  )) as { tag_key: string }[];
+}
+
+/** The stored names of those of the tags the user has, by key. */
+async function storedNames(manager: Manager, userId: number, tags: readonly TagName[]): Promise<Map<string, string>> {
+  const rows = (await manager.query(`SELECT tag_key, name FROM journal_tags WHERE user_id = $1 AND tag_key = ANY($2::text[])`, [userId, tags.map((tag) => tag.key)])) as {
+    tag_key: string;
+    name: string;
+  }[];
+  return new Map(rows.map((row) => [row.tag_key, row.name]));
+}
+
+/** Why a change of tags rolled back, carried out of its transaction. */
+class Refused extends Error {
+  constructor(readonly outcome: TagChangeOutcome) {
+    super(outcome.kind);
+  }
 }
 
 /** Drops the journal rows of trades left with neither tags nor a note. */
