@@ -487,7 +487,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
   it('the trades page: every trade page by page, linked to its symbol and day, filtered, downloaded', async () => {
     const trades = E.trades as any[];
     await visit('/trades?preset=all', () => page.getByRole('heading', { name: `${trades.length} trades` }).waitFor());
-    const list = page.getByRole('region', { name: 'The selected trades, in the chosen order' });
+    const list = page.getByRole('region', { name: 'The filtered trades, in the chosen order' });
     expect(await list.locator('tbody tr').count()).toBe(trades.length);
     const first = list.locator('tbody tr').first();
     const newest = [...trades].sort((a, b) => (a.close_date < b.close_date ? 1 : -1))[0];
@@ -495,20 +495,20 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     await assertNoSeriousViolations(page, 'the trades page');
     await screenshotBothSizes(page, 'trades');
     // On a phone each trade is a card with its key fields; the wide layout has every column.
-    const keyFields = ['Closed', 'Symbol', 'Side', 'Opened', 'Shares', 'Profit/loss', 'Return', 'Tags & note'];
-    expect(await firstRowFields(page, 'The selected trades, in the chosen order')).toEqual({
+    const keyFields = ['Select', 'Closed', 'Symbol', 'Side', 'Opened', 'Shares', 'Profit/loss', 'Return', 'Tags & note'];
+    expect(await firstRowFields(page, 'The filtered trades, in the chosen order')).toEqual({
       card: false,
-      fields: ['Closed', 'Symbol', 'Side', 'Opened', 'Shares', 'Profit/loss', 'Return', 'Days held', 'Source', 'Tags & note'],
+      fields: ['Select', 'Closed', 'Symbol', 'Side', 'Opened', 'Shares', 'Profit/loss', 'Return', 'Days held', 'Source', 'Tags & note'],
     });
     await page.setViewportSize(NARROW_PHONE);
-    expect(await firstRowFields(page, 'The selected trades, in the chosen order')).toEqual({ card: true, fields: keyFields });
+    expect(await firstRowFields(page, 'The filtered trades, in the chosen order')).toEqual({ card: true, fields: keyFields });
     await page.setViewportSize(DESKTOP);
 
     await page.getByLabel('Sort by').selectOption('profit_loss');
     await page.waitForURL(/sort=profit_loss/);
     await settle(page);
     const best = Math.max(...trades.map((trade) => trade.total_profit_loss));
-    expect(await onceItReads(() => list.locator('tbody tr').first().locator('td').nth(5).innerText(), signedMoney(best))).toBe(signedMoney(best));
+    expect(await onceItReads(() => list.locator('tbody tr').first().locator('td').nth(6).innerText(), signedMoney(best))).toBe(signedMoney(best));
 
     await page.getByLabel('Result').selectOption('Loss');
     await page.waitForURL(/result=Loss/);

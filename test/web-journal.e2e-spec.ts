@@ -48,10 +48,10 @@ describeInChromium('web app: the journal (Chromium)', () => {
     await chips.getByText('late exit').waitFor();
     // The second NVDA trade of the day suggests the tags already written (once the tag list, read
     // again after each save, has come back: a loaded machine may take a moment).
-    const suggestions = page.locator('datalist').nth(1).locator('option');
-    await page.waitForFunction(() => (document.querySelectorAll('datalist')[1]?.querySelectorAll('option').length ?? 0) >= 2, undefined, { timeout: 15_000 }).catch(() => undefined);
-    const names = await suggestions.evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
-    expect(names.sort()).toEqual(['Breakout', 'late exit']);
+    const second = await page.getByLabel(`Add a tag to ${nvdaTrade}`).nth(1).elementHandle();
+    await page.waitForFunction((input) => ((input as HTMLInputElement).list?.options.length ?? 0) >= 2, second, { timeout: 15_000 }).catch(() => undefined);
+    const names = await second?.evaluate((input) => [...((input as HTMLInputElement).list?.options ?? [])].map((option) => option.value));
+    expect(names?.sort()).toEqual(['Breakout', 'late exit']);
 
     await page.getByRole('button', { name: `Remove tag late exit from ${nvdaTrade}` }).first().click();
     await chips.getByText('late exit').waitFor({ state: 'detached' });
@@ -137,5 +137,45 @@ describeInChromium('web app: the journal (Chromium)', () => {
     await page.getByRole('button', { name: 'Delete late exit' }).click();
     await page.getByRole('button', { name: 'Yes, delete the tag late exit from 0 trades' }).click();
     await page.getByRole('heading', { name: 'No tags yet' }).waitFor();
+  });
+
+  it('tags the selected trades of a page at once, and takes the tag off all of them', async () => {
+    const inMay = expected<{ trades: { close_date: string }[] }>().trades.filter((trade) => trade.close_date.startsWith('2024-05')).length;
+    await page.goto(`${base}/trades?start=2024-05-01&end=2024-05-31`);
+    await page.getByRole('heading', { name: `${inMay} trades` }).waitFor();
+    const boxes = page.getByRole('checkbox', { name: /^Select [A-Z]+ closed 2024-05-\d\d$/ });
+    const tagged = page.getByRole('list', { name: /^Tags of / }).filter({ hasText: 'Earnings week' });
+    const checked = () => boxes.evaluateAll((all) => all.filter((box) => (box as HTMLInputElement).checked).length);
+    expect(await boxes.count()).toBe(inMay);
+    const form = page.getByRole('form', { name: 'Tag the selected trades' });
+    await form.getByRole('button', { name: 'Apply to the selected trades' }).click();
+    await form.getByText('Select the trades to change first.').waitFor();
+
+    await boxes.nth(0).check();
+    await boxes.nth(1).check();
+    const everyOne = form.getByLabel('Select all on this page');
+    expect(await everyOne.evaluate((box) => (box as HTMLInputElement).indeterminate)).toBe(true);
+    await form.getByLabel('Tag to add').fill('Earnings week');
+    await form.getByRole('button', { name: 'Apply to 2 selected trades' }).click();
+    await form.getByText("2 trades: 'Earnings week' added to 2 trades").waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('.chip').length >= 2);
+    expect(await tagged.count()).toBe(2);
+    expect(await checked()).toBe(0);
+
+    await everyOne.check();
+    expect(await checked()).toBe(inMay);
+    await form.getByLabel('Tag to remove').fill('earnings WEEK');
+    await assertNoSeriousViolations(page, 'the trades page with trades selected');
+    await screenshotBothSizes(page, 'trades-selected');
+    await form.getByRole('button', { name: `Apply to ${inMay} selected trades` }).click();
+    await form.getByText(`${inMay} trades: 'Earnings week' removed from 2 trades`).waitFor();
+    await tagged.first().waitFor({ state: 'detached' });
+
+    // Another order (or page, or filter) starts with nothing selected: a change never reaches trades out of sight.
+    await boxes.nth(0).check();
+    await page.getByLabel('Sort by').selectOption('symbol');
+    await page.waitForURL(/sort=symbol/);
+    await boxes.first().waitFor();
+    expect(await checked()).toBe(0);
   });
 });

@@ -66,6 +66,7 @@ export type JournaledTrade = Api.JournaledTrade;
 export type TagFigures = Api.TagFigures;
 export type TagsResponse = Api.TagsResponse;
 export type TradeTagsResponse = Api.TradeTagsResponse;
+export type TagSelectionResponse = Api.TagSelectionResponse;
 export type TradeNoteResponse = Api.TradeNoteResponse;
 export type DayNoteResponse = Api.DayNoteResponse;
 export type ImportPreview = Api.ImportPreviewResponse;

@@ -5,6 +5,7 @@ import type { ListedTrade, TradeListResponse } from '../api/types';
 import { ErrorMessage, Loading, PageHeader, Pnl, Section, SourceBadge, Stat, Stats } from '../components/common';
 import { DataTable, type Column } from '../components/DataTable';
 import { TradeJournalCell, useTagNames } from '../components/Journal';
+import { selectColumn, SelectionTags, useTradeSelection } from '../components/SelectionTags';
 import { NoTradesInSelection, RangeFilter, selectionLabel, SearchSelect, useRangeSelection } from '../components/RangeFilter';
 import { formatCount, formatDate, formatPercent, formatShares, formatSignedPercent, tone } from '../lib/format';
 import { Link, updateSearch, useLocation } from '../lib/router';
@@ -127,7 +128,9 @@ export function TradesPage() {
   const { scoped } = useAccountScope();
   const data = list.data;
   const tags = useTagNames();
+  const picked = useTradeSelection(queries.page);
   const columns: Column<ListedTrade>[] = [
+    selectColumn(picked),
     ...COLUMNS,
     { key: 'journal', header: 'Tags & note', wide: true, cell: (trade) => <TradeJournalCell trade={trade} suggestions={tags.names} onSaved={tags.reload} /> },
   ];
@@ -180,14 +183,23 @@ export function TradesPage() {
         ) : (
           <>
             <Section title="Summary">
-              <Stats label="Summary of the selected trades">
+              <Stats label="Summary of the filtered trades">
                 <Stat label="Trades" value={formatCount(data.summary.total_trades)} />
                 <Stat label="Net P&L" value={<Pnl value={data.summary.net_profit_loss} className="big" />} />
                 <Stat label="Win rate" value={formatPercent(data.summary.win_rate)} />
               </Stats>
             </Section>
             <Section title={`${formatCount(data.total_count)} trades`} id="trade-list">
-              <DataTable caption="The selected trades, in the chosen order" columns={columns} rows={data.trades} rowKey={(trade) => trade.id} cardTitle="symbol" />
+              <SelectionTags
+                trades={data.trades}
+                selection={picked}
+                suggestions={tags.names}
+                onChanged={() => {
+                  list.reload();
+                  tags.reload();
+                }}
+              />
+              <DataTable caption="The filtered trades, in the chosen order" columns={columns} rows={data.trades} rowKey={(trade) => trade.id} cardTitle="symbol" />
               <div className="button-row pager">
                 <span className="muted small">{search.get('cursor') && earlier.length === 0 ? 'A later page' : `Page ${earlier.length + 1}`}</span>
                 <button type="button" className="button-secondary" disabled={earlier.length === 0} onClick={back}>
