@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { MIGRATIONS } from '@app/persistence';
-import { runUntilExit, SERVICE_ENV, SERVICE_NODE_FLAGS, startService } from './support/service.js';
+import { runUntilExit, SERVICE_ENV, SERVICE_NODE_FLAGS, startService, waitUntil } from './support/service.js';
 import { signIn } from './support/sign-in.js';
 import { withClient } from './support/test-database.js';
 import { exampleFiles, ndjson, uploadForm } from './support/uploads.js';
@@ -88,6 +88,9 @@ describe('start-up', () => {
   it('logs a short start-up ending with how to sign in, one line per request and one per import', async () => {
     const service = await startService({ env: { LOG_LEVEL: 'info', NODE_ENV: 'development' } });
     try {
+      // The service may answer /health/ready before its last start-up lines have come through the pipe
+      // (seen on a loaded machine): wait for the one that ends the start-up.
+      await waitUntil(async () => /sign in at /.test(service.output()), 10_000, undefined, service.output);
       const startUp = service.output().trim().split('\n');
       expect(startUp.length).toBeLessThanOrEqual(10);
       expect(startUp.at(-2)).toMatch(/Server listening at http:\/\/127\.0\.0\.1:\d+/);
