@@ -56,6 +56,14 @@ describe('errorResponse', () => {
     expect(errorResponse(refused, logger)).toEqual({ status: 500, body: { success: false, error: 'Database connection failed' } });
   });
 
+  it('answers a change the database undid (a deadlock, a serialization failure) with a 503 that says to try again', () => {
+    const deadlock = Object.assign(new Error('deadlock detected'), { code: '40P01' });
+    expect(errorResponse(deadlock, logger)).toEqual({
+      status: 503,
+      body: { success: false, error: 'Another change to the same data got in the way, and this one was undone: try again' },
+    });
+  });
+
   it('hides the details of anything unexpected behind a generic 500', () => {
     const { status, body } = errorResponse(new TypeError("Cannot read properties of undefined (reading 'x')"), logger);
     expect(status).toBe(500);

@@ -1,4 +1,4 @@
-import { isConnectionError } from './connection-errors.js';
+import { isConflictingChange, isConnectionError } from './connection-errors.js';
 
 describe('isConnectionError', () => {
   const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
@@ -26,4 +26,21 @@ describe('isConnectionError', () => {
       expect(isConnectionError(error)).toBe(false);
     },
   );
+});
+
+describe('isConflictingChange', () => {
+  const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
+
+  it.each([
+    withCode('40P01', 'deadlock detected'),
+    withCode('40001', 'could not serialize access due to concurrent update'),
+    withCode('55P03', 'canceling statement due to lock timeout'),
+    Object.assign(new Error('query failed'), { driverError: withCode('40P01') }),
+  ])('recognises %p', (error) => {
+    expect(isConflictingChange(error)).toBe(true);
+  });
+
+  it.each([withCode('23505', 'duplicate key value'), withCode('ECONNRESET'), new Error('deadlock detected'), 'text'])('does not mistake %p for one', (error) => {
+    expect(isConflictingChange(error)).toBe(false);
+  });
 });

@@ -22,3 +22,15 @@ export function isConnectionError(error: unknown): boolean {
     error.message,
   );
 }
+
+/**
+ * Tells whether an error means "another transaction's change got in the way, try again": PostgreSQL
+ * broke a deadlock by aborting this transaction (40P01), could not serialize it (40001), or gave up
+ * waiting for a lock (55P03). The statement and its transaction were rolled back.
+ */
+export function isConflictingChange(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { code, driverError } = error as Error & { code?: unknown; driverError?: unknown };
+  if (driverError !== undefined && driverError !== error && isConflictingChange(driverError)) return true;
+  return code === '40P01' || code === '40001' || code === '55P03';
+}

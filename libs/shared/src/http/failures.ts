@@ -1,5 +1,5 @@
 import { HttpException, HttpStatus, type Logger } from '@nestjs/common';
-import { isConnectionError } from '../errors/connection-errors.js';
+import { isConflictingChange, isConnectionError } from '../errors/connection-errors.js';
 import { DomainError } from '../errors/domain.errors.js';
 
 /**
@@ -32,6 +32,7 @@ export interface Failure {
 
 export const INTERNAL_ERROR = 'Internal server error';
 export const DATABASE_CONNECTION_FAILED = 'Database connection failed';
+export const CONFLICTING_CHANGE = 'Another change to the same data got in the way, and this one was undone: try again';
 
 /**
  * Describes any thrown value as a failure, the same way for a JSON answer (the global filter) and for
@@ -48,6 +49,10 @@ export function describeFailure(error: unknown, logger: Pick<Logger, 'error' | '
   } else if (isConnectionError(error)) {
     logger.warn(`database unreachable: ${(error as Error).message}`);
     return { status: HttpStatus.INTERNAL_SERVER_ERROR, message: DATABASE_CONNECTION_FAILED };
+  } else if (isConflictingChange(error)) {
+    // Two writers met (say, tags changed on trades an import is rewriting): the database undid one.
+    logger.warn(`a change met another and was rolled back: ${(error as Error).message}`);
+    return { status: HttpStatus.SERVICE_UNAVAILABLE, message: CONFLICTING_CHANGE };
   } else {
     // Fastify's own errors (body parsing, content types, limits) carry their status.
     const statusCode = (error as { statusCode?: unknown } | null)?.statusCode;

@@ -14,7 +14,7 @@ import {
 } from '../domain/journal.js';
 import { parseReportDate } from '../domain/report-dates.js';
 import { parseTagImport } from '../domain/tag-import.js';
-import { TradeJournal, type StoredNote, type TagAssignment, type TagCount } from './trade-journal.port.js';
+import { TradeJournal, type CrowdedTrade, type StoredNote, type TagAssignment, type TagCount } from './trade-journal.port.js';
 
 export const TRADE_NOT_FOUND = 'Trade not found';
 export const TAG_NOT_FOUND = 'Tag not found';
@@ -51,11 +51,7 @@ export class JournalService {
       const [shown, more] = [outcome.tradeIds.slice(0, 3).join(', '), outcome.tradeIds.length - 3];
       throw new NotFoundError(`${TRADE_NOT_FOUND}: ${shown}${more > 0 ? ` and ${more} more` : ''} (nothing was changed)`);
     }
-    if (outcome.kind === 'overfull') {
-      throw new ValidationError(
-        `A trade can carry at most ${MAX_TAGS_PER_TRADE} tags: the ${outcome.symbol} trade closed ${outcome.closeDate} would carry ${outcome.tags} (nothing was changed)`,
-      );
-    }
+    if (outcome.kind === 'crowded') throw tooManyTags(outcome.trade, 'nothing was changed');
     return { trades: ids.length, added: [...outcome.added], removed: [...outcome.removed] };
   }
 
@@ -137,7 +133,8 @@ export class JournalService {
       else if (fills > 1 && (same.lines !== fills || same.tags === undefined)) ambiguous.push({ line: line.line, reason: `${fills} closing fills of ${named} (${tradeIds.length} trades): tag them one by one` });
       else assignments.push({ tradeIds, tags: line.tags });
     });
-    await this.journal.addTags(userId, assignments);
+    const crowded = await this.journal.addTags(userId, assignments);
+    if (crowded !== null) throw tooManyTags(crowded, 'nothing was tagged');
     unmatched.sort((a, b) => a.line - b.line);
     return {
       lines: lines.length,
@@ -152,6 +149,11 @@ export class JournalService {
 /** What a tag file's line names: the trades of a symbol and side closed on a day. */
 function namedBy(line: { readonly symbol: string; readonly side: string; readonly closeDate: string }): string {
   return `${line.symbol} ${line.side} ${line.closeDate}`;
+}
+
+/** The 400 of a change that would leave a trade with more than 50 tags. */
+function tooManyTags(trade: CrowdedTrade, outcome: string): ValidationError {
+  return new ValidationError(`A trade can carry at most ${MAX_TAGS_PER_TRADE} tags: the ${trade.symbol} trade closed ${trade.closeDate} would carry ${trade.tags} (${outcome})`);
 }
 
 function tradeIdOf(input: string, what = 'Trade id'): string {

@@ -26,6 +26,13 @@ export interface TagCount {
   readonly trades: number;
 }
 
+/** A trade that a change would leave with more tags than a trade may carry, and how many. */
+export interface CrowdedTrade {
+  readonly symbol: string;
+  readonly closeDate: IsoDate;
+  readonly tags: number;
+}
+
 /**
  * What a change of a selection's tags did: the tags added and removed (names as stored, in the order
  * given), or why nothing changed: ids the user has no trade of, or a trade that would carry more tags
@@ -34,7 +41,7 @@ export interface TagCount {
 export type TagChangeOutcome =
   | { readonly kind: 'changed'; readonly added: readonly TagCount[]; readonly removed: readonly TagCount[] }
   | { readonly kind: 'unknown'; readonly tradeIds: readonly string[] }
-  | { readonly kind: 'overfull'; readonly symbol: string; readonly closeDate: IsoDate; readonly tags: number };
+  | { readonly kind: 'crowded'; readonly trade: CrowdedTrade };
 
 /** A symbol, side and close date, as a tag-import line names a trade. */
 export interface ClosingKey {
@@ -55,8 +62,11 @@ export abstract class TradeJournal {
   /** Replaces a trade's tags; the tags as stored (names as first written), or null when the user has no such trade. */
   abstract setTags(userId: number, tradeId: string, tags: readonly TagName[]): Promise<string[] | null>;
 
-  /** Adds each assignment's tags to its trades, all in one transaction (the tag import). */
-  abstract addTags(userId: number, assignments: readonly TagAssignment[]): Promise<void>;
+  /**
+   * Adds each assignment's tags to its trades, all in one transaction (the tag import); or none, and
+   * the trade that would carry more tags than a trade may.
+   */
+  abstract addTags(userId: number, assignments: readonly TagAssignment[]): Promise<CrowdedTrade | null>;
 
   /** Adds and removes tags on the given trades (distinct ids), all in one transaction, or changes nothing. */
   abstract changeTags(userId: number, tradeIds: readonly string[], change: TagChange): Promise<TagChangeOutcome>;

@@ -5,6 +5,7 @@ import {
   TradeJournal,
   type ClosingFills,
   type ClosingKey,
+  type CrowdedTrade,
   type StoredNote,
   type TagAssignment,
   type TagChangeOutcome,
@@ -102,30 +103,36 @@ export class SqlTradeJournal extends TradeJournal {
     return rows[0].names;
   }
 
-  async addTags(userId: number, assignments: readonly TagAssignment[]): Promise<void> {
+  async addTags(userId: number, assignments: readonly TagAssignment[]): Promise<CrowdedTrade | null> {
     const wanted = assignments.filter((assignment) => assignment.tradeIds.length > 0 && assignment.tags.length > 0);
-    if (wanted.length === 0) return;
-    await this.changing(userId, async (manager) => {
-      await manager.query(
-        `INSERT INTO journal_trades (user_id, ${JOURNAL_TRADE_COLUMNS})
-         SELECT user_id, ${JOURNAL_TRADE_COLUMNS} FROM closed_trades WHERE user_id = $1 AND trade_id = ANY($2::text[])
-         ON CONFLICT (user_id, trade_id) DO NOTHING`,
-        [userId, [...new Set(wanted.flatMap((assignment) => assignment.tradeIds))]],
-      );
-      // Two statements for the whole file: every (trade, tag) pair at once.
-      const pairs = wanted.flatMap((assignment) => assignment.tradeIds.flatMap((tradeId) => assignment.tags.map((tag) => ({ tradeId, tag }))));
-      await insertTagPairs(manager, userId, pairs);
-      // A tag file can add tens of thousands of rows: their tables' statistics are refreshed once it has
-      // committed, as an import's are (the embedded engine never refreshes them by itself).
-      this.database.refreshStatisticsAfterCommit(JOURNAL_STATISTICS, pairs.length);
-    });
+    if (wanted.length === 0) return null;
+    const tradeIds = [...new Set(wanted.flatMap((assignment) => assignment.tradeIds))];
+    return refusedOr(
+      this.changing(userId, async (manager) => {
+        await manager.query(
+          `INSERT INTO journal_trades (user_id, ${JOURNAL_TRADE_COLUMNS})
+           SELECT user_id, ${JOURNAL_TRADE_COLUMNS} FROM closed_trades WHERE user_id = $1 AND trade_id = ANY($2::text[])
+           ON CONFLICT (user_id, trade_id) DO NOTHING`,
+          [userId, tradeIds],
+        );
+        // Two statements for the whole file: every (trade, tag) pair at once.
+        const pairs = wanted.flatMap((assignment) => assignment.tradeIds.flatMap((tradeId) => assignment.tags.map((tag) => ({ tradeId, tag }))));
+        await insertTagPairs(manager, userId, pairs);
+        await refuseCrowded(manager, userId, tradeIds);
+        // A tag file can add tens of thousands of rows: their tables' statistics are refreshed once it has
+        // committed, as an import's are (the embedded engine never refreshes them by itself).
+        this.database.refreshStatisticsAfterCommit(JOURNAL_STATISTICS, pairs.length);
+        return null;
+      }),
+      (outcome) => (outcome.kind === 'crowded' ? outcome.trade : null),
+    );
   }
 
   async changeTags(userId: number, tradeIds: readonly string[], change: TagChange): Promise<TagChangeOutcome> {
     const added = change.add.map((tag) => tag.key);
     const removed = change.remove.map((tag) => tag.key);
-    try {
-      return await this.changing(userId, async (manager) => {
+    return refusedOr(
+      this.changing(userId, async (manager): Promise<TagChangeOutcome> => {
         // The journal's rows of the trades, made or kept, and locked for this transaction (as `setTags`
         // locks its trade's): a PUT of one of them waits for this change, or this change for it.
         const found = (await manager.query(
@@ -139,18 +146,6 @@ export class SqlTradeJournal extends TradeJournal {
           const known = new Set(found.map((row) => row.trade_id));
           throw new Refused({ kind: 'unknown', tradeIds: tradeIds.filter((id) => !known.has(id)) });
         }
-        if (added.length > 0) {
-          const [overfull] = (await manager.query(
-            `SELECT j.symbol, to_char(j.close_date, 'YYYY-MM-DD') AS close_date, k.kept::int + $4 AS tags
-               FROM (SELECT trade_id, count(*) AS kept FROM trade_tags
-                      WHERE user_id = $1 AND trade_id = ANY($2::text[]) AND tag_key <> ALL($3::text[])
-                      GROUP BY trade_id HAVING count(*) + $4 > $5) AS k
-               JOIN journal_trades j ON j.user_id = $1 AND j.trade_id = k.trade_id
-              ORDER BY tags DESC, j.close_date, j.symbol LIMIT 1`,
-            [userId, tradeIds, [...added, ...removed], added.length, MAX_TAGS_PER_TRADE],
-          )) as { symbol: string; close_date: IsoDate; tags: number }[];
-          if (overfull !== undefined) throw new Refused({ kind: 'overfull', symbol: overfull.symbol, closeDate: overfull.close_date, tags: overfull.tags });
-        }
         // A SELECT around the DELETE: the driver's answer to a bare DELETE is its row count, not its rows.
         const gone =
           removed.length === 0
@@ -163,16 +158,15 @@ export class SqlTradeJournal extends TradeJournal {
         const made = added.length === 0 ? [] : await addTagsToTrades(manager, userId, tradeIds, change.add);
         // Only removing: the trades left with nothing lose their journal rows (made above, or kept).
         if (added.length === 0) await forgetUnannotated(manager, userId, tradeIds);
+        else await refuseCrowded(manager, userId, tradeIds);
         this.database.refreshStatisticsAfterCommit(JOURNAL_STATISTICS, gone.length + made.length);
         const names = await storedNames(manager, userId, [...change.add, ...change.remove]);
         const counted = (tags: readonly TagName[], rows: readonly { tag_key: string }[]): TagCount[] =>
           tags.map((tag) => ({ name: names.get(tag.key) ?? tag.name, trades: rows.filter((row) => row.tag_key === tag.key).length }));
         return { kind: 'changed', added: counted(change.add, made), removed: counted(change.remove, gone) };
-      });
-    } catch (error) {
-      if (error instanceof Refused) return error.outcome;
-      throw error;
-    }
+      }),
+      (outcome) => outcome,
+    );
   }
 
   async note(userId: number, tradeId: string): Promise<StoredNote | null | undefined> {
@@ -421,9 +415,35 @@ async function storedNames(manager: Manager, userId: number, tags: readonly TagN
 
 /** Why a change of tags rolled back, carried out of its transaction. */
 class Refused extends Error {
-  constructor(readonly outcome: TagChangeOutcome) {
+  constructor(readonly outcome: Exclude<TagChangeOutcome, { kind: 'changed' }>) {
     super(outcome.kind);
   }
+}
+
+/** What a change answers: its own result, or (`refused`) what it was refused for, rolled back. */
+async function refusedOr<T>(change: Promise<T>, refused: (outcome: Refused['outcome']) => T): Promise<T> {
+  try {
+    return await change;
+  } catch (error) {
+    if (error instanceof Refused) return refused(error.outcome);
+    throw error;
+  }
+}
+
+/**
+ * Inside a change that added tags to the trades: refuses it (rolled back) when one of them now carries
+ * more tags than a trade may, naming the most crowded.
+ */
+async function refuseCrowded(manager: Manager, userId: number, tradeIds: readonly string[]): Promise<void> {
+  const [crowded] = (await manager.query(
+    `SELECT j.symbol, to_char(j.close_date, 'YYYY-MM-DD') AS close_date, k.tags
+       FROM (SELECT trade_id, count(*)::int AS tags FROM trade_tags WHERE user_id = $1 AND trade_id = ANY($2::text[])
+              GROUP BY trade_id HAVING count(*) > $3) AS k
+       JOIN journal_trades j ON j.user_id = $1 AND j.trade_id = k.trade_id
+      ORDER BY k.tags DESC, j.close_date, j.symbol LIMIT 1`,
+    [userId, tradeIds, MAX_TAGS_PER_TRADE],
+  )) as { symbol: string; close_date: IsoDate; tags: number }[];
+  if (crowded !== undefined) throw new Refused({ kind: 'crowded', trade: { symbol: crowded.symbol, closeDate: crowded.close_date, tags: crowded.tags } });
 }
 
 /** Drops the journal rows of trades left with neither tags nor a note. */
