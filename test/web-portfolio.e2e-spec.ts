@@ -146,6 +146,9 @@ describeInChromium('web app: the portfolio page (Chromium)', () => {
       return rows.length === 2 && rows.every((row) => row.textContent?.includes('Taken by hand'));
     });
     const offer = page.getByRole('button', { name: /^Delete the snapshot of / });
+    // Taken within a second or two: their times (to the second, then numbered), and so their buttons, differ.
+    const names = await offer.evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-label')));
+    expect(new Set(names).size).toBe(2);
     await offer.first().click();
     await page.getByRole('button', { name: /^Keep the snapshot of / }).click();
     await offer.first().click();

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  distinctDateTimes,
   formatBytes,
   formatCompactMoney,
   formatDate,
+  formatDateTime,
   formatLongDate,
   formatMoney,
   formatMonth,
@@ -90,6 +92,27 @@ describe('dates are calendar dates, never shifted by the time zone', () => {
     expect(formatLongDate('2024-05-28')).toBe('Tuesday, May 28, 2024');
     expect(formatMonth('2024-06')).toBe('June 2024');
     expect(formatShortMonth('2024-03')).toBe('Mar 2024');
+  });
+});
+
+describe('times of day', () => {
+  it('writes seconds only for the times that would read alike to the minute', () => {
+    const [first, second, later] = ['2026-12-07T12:51:07Z', '2026-12-07T12:51:42Z', '2026-12-07T14:05:00Z'];
+    const written = distinctDateTimes([first, second, later]);
+    expect(written.get(first)).not.toBe(written.get(second));
+    expect([written.get(first), written.get(second)]).toEqual([expect.stringMatching(/\d:\d\d:07/), expect.stringMatching(/\d:\d\d:42/)]);
+    expect(written.get(later)).toBe(formatDateTime(later));
+    expect(written.get(later)).not.toMatch(/\d:\d\d:\d\d/);
+  });
+
+  it('numbers, in the order given, the times alike even to the second', () => {
+    const [first, second, third] = ['2026-12-07T12:51:07.120Z', '2026-12-07T12:51:07.480Z', '2026-12-07T12:51:09Z'];
+    const written = distinctDateTimes([first, second, third]);
+    expect([written.get(first), written.get(second), written.get(third)]).toEqual([
+      expect.stringMatching(/\d:\d\d:07.* \(1\)$/),
+      expect.stringMatching(/\d:\d\d:07.* \(2\)$/),
+      expect.stringMatching(/\d:\d\d:09 [AP]M$/),
+    ]);
   });
 });
 

@@ -27,6 +27,7 @@ const shortDateFormat = new Intl.DateTimeFormat(LOCALE, { month: 'short', day: '
 const monthFormat = new Intl.DateTimeFormat(LOCALE, { year: 'numeric', month: 'long', timeZone: 'UTC' });
 const shortMonthFormat = new Intl.DateTimeFormat(LOCALE, { year: 'numeric', month: 'short', timeZone: 'UTC' });
 const dateTimeFormat = new Intl.DateTimeFormat(LOCALE, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+const secondsFormat = new Intl.DateTimeFormat(LOCALE, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit' });
 
 const DASH = '—';
 const MINUS = '−';
@@ -118,6 +119,33 @@ export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return DASH;
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : dateTimeFormat.format(date);
+}
+
+/**
+ * Each time as `formatDateTime` writes it, with seconds for those that would read alike (two
+ * snapshots taken in one minute), and numbered in the order given when even the seconds are alike: a
+ * row's time, and the buttons named after it, stay distinct. Keyed by the ISO time as given.
+ */
+export function distinctDateTimes(isos: readonly string[]): Map<string, string> {
+  const alike = (texts: readonly string[]) => {
+    const counts = new Map<string, number>();
+    for (const text of texts) counts.set(text, (counts.get(text) ?? 0) + 1);
+    return (text: string) => (counts.get(text) ?? 0) > 1;
+  };
+  const minutes = isos.map((iso) => formatDateTime(iso));
+  const inMinute = alike(minutes);
+  const written = isos.map((iso, index) => (inMinute(minutes[index]) ? secondsFormat.format(new Date(iso)) : minutes[index]));
+  const inSecond = alike(written);
+  const seen = new Map<string, number>();
+  return new Map(
+    isos.map((iso, index) => {
+      const text = written[index];
+      if (!inSecond(text)) return [iso, text];
+      const number = (seen.get(text) ?? 0) + 1;
+      seen.set(text, number);
+      return [iso, `${text} (${number})`];
+    }),
+  );
 }
 
 /** 6705 → "6.5 KB" */

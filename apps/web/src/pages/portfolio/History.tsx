@@ -6,7 +6,7 @@ import { ConfirmedAction } from '../../components/ConfirmedAction';
 import { ACCENT, MUTED } from '../../components/chart-types';
 import { ErrorMessage, Loading, Pnl, Section } from '../../components/common';
 import { DataTable, type Column } from '../../components/DataTable';
-import { formatCompactMoney, formatDateTime, formatMoney, formatSignedPercent, tone } from '../../lib/format';
+import { distinctDateTimes, formatCompactMoney, formatDateTime, formatMoney, formatSignedPercent, tone } from '../../lib/format';
 import { useApi } from '../../lib/use-api';
 import { FeedbackLine, type Feedback } from './feedback';
 
@@ -33,9 +33,11 @@ export function History({ version }: { version: number }) {
   }, [version, reload]);
   const [feedback, setFeedback] = useState<Feedback>(null);
   const points = useMemo(() => [...(history.data?.history ?? [])].reverse(), [history.data]);
+  const taken = useMemo(() => distinctDateTimes(points.map((s) => s.snapshot_time)), [points]);
+  const takenAt = (s: Snapshot) => taken.get(s.snapshot_time) ?? formatDateTime(s.snapshot_time);
 
   const columns: Column<Snapshot>[] = [
-    { key: 'time', header: 'Taken', cell: (s) => formatDateTime(s.snapshot_time), sortValue: (s) => s.snapshot_time },
+    { key: 'time', header: 'Taken', cell: takenAt, sortValue: (s) => s.snapshot_time },
     { key: 'type', header: 'Type', cell: (s) => SNAPSHOT_TYPE_LABELS[s.snapshot_type], sortValue: (s) => s.snapshot_type, minor: true },
     {
       key: 'value',
@@ -56,7 +58,7 @@ export function History({ version }: { version: number }) {
       key: 'actions',
       header: 'Actions',
       cell: (s) => {
-        const which = `the snapshot of ${formatDateTime(s.snapshot_time)}`;
+        const which = `the snapshot of ${takenAt(s)}`;
         return (
           <ConfirmedAction
             offer="Delete"
