@@ -495,10 +495,10 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     await assertNoSeriousViolations(page, 'the trades page');
     await screenshotBothSizes(page, 'trades');
     // On a phone each trade is a card with its key fields; the wide layout has every column.
-    const keyFields = ['Select', 'Closed', 'Symbol', 'Side', 'Opened', 'Shares', 'Profit/loss', 'Return', 'Tags & note'];
+    const keyFields = ['Closed', 'Symbol', 'Side', 'Opened', 'Shares', 'Profit/loss', 'Return', 'Tags & note'];
     expect(await firstRowFields(page, 'The filtered trades, in the chosen order')).toEqual({
       card: false,
-      fields: ['Select', 'Closed', 'Symbol', 'Side', 'Opened', 'Shares', 'Profit/loss', 'Return', 'Days held', 'Source', 'Tags & note'],
+      fields: ['Closed', 'Symbol', 'Side', 'Opened', 'Shares', 'Profit/loss', 'Return', 'Days held', 'Source', 'Tags & note'],
     });
     await page.setViewportSize(NARROW_PHONE);
     expect(await firstRowFields(page, 'The filtered trades, in the chosen order')).toEqual({ card: true, fields: keyFields });
@@ -508,7 +508,7 @@ describeInChromium('web app: sign-in, import, reports (Chromium)', () => {
     await page.waitForURL(/sort=profit_loss/);
     await settle(page);
     const best = Math.max(...trades.map((trade) => trade.total_profit_loss));
-    expect(await onceItReads(() => list.locator('tbody tr').first().locator('td').nth(6).innerText(), signedMoney(best))).toBe(signedMoney(best));
+    expect(await onceItReads(() => list.locator('tbody tr').first().locator('td').nth(5).innerText(), signedMoney(best))).toBe(signedMoney(best));
 
     await page.getByLabel('Result').selectOption('Loss');
     await page.waitForURL(/result=Loss/);

@@ -178,4 +178,30 @@ describeInChromium('web app: the journal (Chromium)', () => {
     await boxes.first().waitFor();
     expect(await checked()).toBe(0);
   });
+
+  it("tags the selected trades of a calendar day, and takes the tag off on the symbol's page", async () => {
+    const trades = expected<{ trades: { symbol: string; close_date: string }[] }>().trades;
+    const ofDay = trades.filter((trade) => trade.close_date === '2024-05-08');
+    const nvdaOfDay = ofDay.filter((trade) => trade.symbol === 'NVDA').length;
+    const plural = (count: number, before = '') => `${count} ${before}trade${count === 1 ? '' : 's'}`;
+    const chips = (tag: string) => page.locator('.chip').filter({ hasText: tag });
+    await page.goto(`${base}/calendar?month=2024-05&date=2024-05-08`);
+    const form = page.getByRole('form', { name: 'Tag the selected trades' });
+    await form.getByLabel('Select all on this page').check();
+    expect(await page.getByRole('checkbox', { name: /^Select [A-Z]+ closed 2024-05-08$/, checked: true }).count()).toBe(ofDay.length);
+    await form.getByLabel('Tag to add').fill('FOMC week');
+    await form.getByRole('button', { name: `Apply to ${plural(ofDay.length, 'selected ')}` }).click();
+    await form.getByText(`'FOMC week' added to ${plural(ofDay.length)}`).waitFor();
+    await page.waitForFunction((count) => [...document.querySelectorAll('.chip')].filter((chip) => chip.textContent?.includes('FOMC week')).length === count, ofDay.length);
+    await assertNoSeriousViolations(page, 'a calendar day with a tag given to its trades at once');
+
+    await page.goto(`${base}/symbols/NVDA`);
+    await chips('FOMC week').first().waitFor();
+    expect(await chips('FOMC week').count()).toBe(nvdaOfDay);
+    await form.getByLabel('Select all on this page').check();
+    await form.getByLabel('Tag to remove').fill('fomc week');
+    await form.getByRole('button', { name: /^Apply to \d+ selected trades?$/ }).click();
+    await form.getByText(`'FOMC week' removed from ${plural(nvdaOfDay)}`).waitFor();
+    await chips('FOMC week').first().waitFor({ state: 'detached' });
+  });
 });

@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DataTable } from './DataTable';
 import type { JournalTrade } from './Journal';
-import { selectColumn, SelectionTags, useTradeSelection } from './SelectionTags';
+import { SelectionTags, useTradeSelection, withSelectBox } from './SelectionTags';
 
 afterEach(() => {
   cleanup();
@@ -21,7 +21,7 @@ function List({ page, onChanged = () => undefined }: { page: string; onChanged?:
   return (
     <>
       <SelectionTags trades={TRADES} selection={selection} suggestions={['Swing', 'earnings']} onChanged={onChanged} />
-      <DataTable caption="Trades" columns={[selectColumn(selection)]} rows={TRADES} rowKey={(trade) => trade.id} />
+      <DataTable caption="Trades" columns={[withSelectBox<JournalTrade>({ key: 'symbol', header: 'Symbol', cell: (trade) => trade.symbol }, selection, (trade) => trade)]} rows={TRADES} rowKey={(trade) => trade.id} />
     </>
   );
 }

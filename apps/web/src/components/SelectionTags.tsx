@@ -30,20 +30,30 @@ export function useTradeSelection(page: string) {
 
 export type TradeSelection = ReturnType<typeof useTradeSelection>;
 
-/** The column of checkboxes that selects rows. */
-export function selectColumn<Row extends JournalTrade>(selection: TradeSelection): Column<Row> {
+/**
+ * The column with a checkbox before each cell that selects the row's trade (rows `trade` finds no
+ * stored trade in get none): given the first column, a row starts with its checkbox without a column
+ * of its own, for which a day's table at 1280 px has no width to spare.
+ */
+export function withSelectBox<Row>(column: Column<Row>, selection: TradeSelection, trade: (row: Row) => Pick<JournalTrade, 'id' | 'symbol' | 'close_date'> | null): Column<Row> {
   return {
-    key: 'select',
-    header: 'Select',
-    cell: (trade) => (
-      <input
-        type="checkbox"
-        className="row-select"
-        checked={selection.ids.has(trade.id)}
-        aria-label={`Select ${trade.symbol} closed ${trade.close_date}`}
-        onChange={(event) => selection.toggle(trade.id, event.target.checked)}
-      />
-    ),
+    ...column,
+    cell: (row) => {
+      const stored = trade(row);
+      const own = column.cell(row);
+      if (stored === null) return own;
+      return (
+        <span className="select-cell">
+          <input
+            type="checkbox"
+            checked={selection.ids.has(stored.id)}
+            aria-label={`Select ${stored.symbol} closed ${stored.close_date}`}
+            onChange={(event) => selection.toggle(stored.id, event.target.checked)}
+          />
+          {own}
+        </span>
+      );
+    },
   };
 }
 

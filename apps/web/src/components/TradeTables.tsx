@@ -3,33 +3,53 @@ import { formatDate, formatMoney, formatPrice, formatShares, formatSignedPercent
 import { Link } from '../lib/router';
 import { Pnl, SourceBadge } from './common';
 import { DataTable, type Column } from './DataTable';
-import { TradeJournalCell, useTagNames } from './Journal';
+import { TradeJournalCell, useTagNames, type JournalTrade } from './Journal';
+import { SelectionTags, useTradeSelection, withSelectBox } from './SelectionTags';
 
 // A long opens with its buy and closes with its sale; a short opens with its sale and closes with the
 // buy that covers it. The columns show (and sort by) those dates, whatever the side.
 const closeDate = (trade: Trade) => trade.close_date ?? (trade.side === 'short' ? trade.buy_date : trade.sell_date);
 const openDate = (trade: Trade) => trade.open_date ?? (trade.side === 'short' ? trade.sell_date : trade.buy_date);
 
-export function TradesTable({ trades, caption, showSymbol = true }: { trades: readonly Trade[]; caption: string; showSymbol?: boolean }) {
-  // Stored trades (a day's, a symbol's) carry their id: they get the journal's column.
-  const journaled = trades.some((trade) => trade.id !== undefined);
+/** A stored trade (one that carries its id) as the journal needs it. */
+const journalTrade = (trade: Trade & { id: string }): JournalTrade => ({
+  id: trade.id,
+  symbol: trade.symbol,
+  close_date: closeDate(trade),
+  tags: trade.tags ?? [],
+  has_note: trade.has_note ?? false,
+});
+
+/**
+ * Completed trades. Stored ones (a day's, a symbol's) carry their id: they get the journal's column,
+ * and, given `onJournalChanged` (which reads them again), checkboxes and a tag for the selected ones.
+ */
+export function TradesTable({
+  trades,
+  caption,
+  showSymbol = true,
+  onJournalChanged,
+}: {
+  trades: readonly Trade[];
+  caption: string;
+  showSymbol?: boolean;
+  onJournalChanged?: () => void;
+}) {
+  const stored = trades.flatMap((trade) => (trade.id === undefined ? [] : [journalTrade({ ...trade, id: trade.id })]));
+  const journaled = stored.length > 0;
   const tags = useTagNames(journaled);
+  // The selection belongs to the table shown (its caption names the day or the symbol).
+  const picked = useTradeSelection(caption);
+  const selectable = journaled && onJournalChanged !== undefined;
   const journalColumn: Column<Trade> = {
     key: 'journal',
     header: 'Tags & note',
     wide: true,
-    cell: (trade) =>
-      trade.id === undefined ? null : (
-        <TradeJournalCell
-          trade={{ id: trade.id, symbol: trade.symbol, close_date: closeDate(trade), tags: trade.tags ?? [], has_note: trade.has_note ?? false }}
-          suggestions={tags.names}
-          onSaved={tags.reload}
-        />
-      ),
+    cell: (trade) => (trade.id === undefined ? null : <TradeJournalCell trade={journalTrade({ ...trade, id: trade.id })} suggestions={tags.names} onSaved={tags.reload} />),
   };
   const buyPlaces = priceDecimals(trades.map((trade) => trade.buy_price));
   const sellPlaces = priceDecimals(trades.map((trade) => trade.sell_price));
-  const columns: Column<Trade>[] = [
+  const listed: Column<Trade>[] = [
     ...(showSymbol
       ? [
           {
@@ -83,7 +103,9 @@ export function TradesTable({ trades, caption, showSymbol = true }: { trades: re
     { key: 'source', header: 'Source', cell: (trade) => <SourceBadge source={trade.source} />, sortValue: (trade) => trade.source, minor: true },
     ...(journaled ? [journalColumn] : []),
   ];
-  return (
+  const storedTrade = (trade: Trade) => (trade.id === undefined ? null : { id: trade.id, symbol: trade.symbol, close_date: closeDate(trade) });
+  const columns = selectable ? [withSelectBox(listed[0], picked, storedTrade), ...listed.slice(1)] : listed;
+  const table = (
     <DataTable
       caption={caption}
       columns={columns}
@@ -93,6 +115,21 @@ export function TradesTable({ trades, caption, showSymbol = true }: { trades: re
       cardTitle={showSymbol ? 'symbol' : 'closed'}
       empty={<p className="muted">No completed trades.</p>}
     />
+  );
+  if (!selectable) return table;
+  return (
+    <>
+      <SelectionTags
+        trades={stored}
+        selection={picked}
+        suggestions={tags.names}
+        onChanged={() => {
+          onJournalChanged();
+          tags.reload();
+        }}
+      />
+      {table}
+    </>
   );
 }
 

@@ -101,7 +101,7 @@ function DayDetails({ date }: { date: string }) {
           </Stats>
           {details.data.trades.length > 0 && <ExportButtons kind="day" value={date} label={`trades of ${formatLongDate(date)}`} />}
           <h3>Trades</h3>
-          <TradesTable trades={details.data.trades} caption={`Trades closed on ${formatLongDate(date)}`} />
+          <TradesTable trades={details.data.trades} caption={`Trades closed on ${formatLongDate(date)}`} onJournalChanged={details.reload} />
           <h3>Dividends</h3>
           <DividendsTable dividends={details.data.dividends} caption={`Dividends on ${formatLongDate(date)}`} />
         </>

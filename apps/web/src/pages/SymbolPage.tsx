@@ -87,7 +87,7 @@ export function SymbolPage({ params }: { params: Record<string, string> }) {
         id="trades"
         actions={trades.length > 0 ? <Link to={`/trades?symbols=${encodeURIComponent(symbol)}&sort=close_date&order=asc`}>Tag or annotate these trades</Link> : undefined}
       >
-        <TradesTable trades={trades.map((trade) => ({ ...trade, symbol: trade.symbol ?? symbol }))} caption={`Trades of ${symbol}`} showSymbol={false} />
+        <TradesTable trades={trades.map((trade) => ({ ...trade, symbol: trade.symbol ?? symbol }))} caption={`Trades of ${symbol}`} showSymbol={false} onJournalChanged={detail.reload} />
       </Section>
       <Section title={`Dividends (${dividends.length})`} id="dividends">
         <DividendsTable dividends={dividends} caption={`Dividends of ${symbol}`} showSymbol={false} />

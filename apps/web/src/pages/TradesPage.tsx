@@ -5,7 +5,7 @@ import type { ListedTrade, TradeListResponse } from '../api/types';
 import { ErrorMessage, Loading, PageHeader, Pnl, Section, SourceBadge, Stat, Stats } from '../components/common';
 import { DataTable, type Column } from '../components/DataTable';
 import { TradeJournalCell, useTagNames } from '../components/Journal';
-import { selectColumn, SelectionTags, useTradeSelection } from '../components/SelectionTags';
+import { SelectionTags, useTradeSelection, withSelectBox } from '../components/SelectionTags';
 import { NoTradesInSelection, RangeFilter, selectionLabel, SearchSelect, useRangeSelection } from '../components/RangeFilter';
 import { formatCount, formatDate, formatPercent, formatShares, formatSignedPercent, tone } from '../lib/format';
 import { Link, updateSearch, useLocation } from '../lib/router';
@@ -130,8 +130,8 @@ export function TradesPage() {
   const tags = useTagNames();
   const picked = useTradeSelection(queries.page);
   const columns: Column<ListedTrade>[] = [
-    selectColumn(picked),
-    ...COLUMNS,
+    withSelectBox(COLUMNS[0], picked, (trade) => trade),
+    ...COLUMNS.slice(1),
     { key: 'journal', header: 'Tags & note', wide: true, cell: (trade) => <TradeJournalCell trade={trade} suggestions={tags.names} onSaved={tags.reload} /> },
   ];
 
