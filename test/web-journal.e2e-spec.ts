@@ -177,6 +177,7 @@ describeInChromium('web app: the journal (Chromium)', () => {
     await page.waitForURL(/sort=symbol/);
     await boxes.first().waitFor();
     expect(await checked()).toBe(0);
+    expect(await form.getByRole('status').innerText()).toBe('');
   });
 
   it("tags the selected trades of a calendar day, and takes the tag off on the symbol's page", async () => {

@@ -59,7 +59,8 @@ export function withSelectBox<Row>(column: Column<Row>, selection: TradeSelectio
 
 /**
  * Select all of the page, and a tag to add to the selected trades and one to take off them (either may
- * be left empty). After a change the list is read again (`onChanged`) and the selection cleared.
+ * be left empty). After a change the list is read again (`onChanged`) and the selection cleared. Keyed
+ * by the page shown, it starts afresh on another (what it said of the last one gone).
  */
 export function SelectionTags({
   trades,
@@ -76,7 +77,6 @@ export function SelectionTags({
   const [remove, setRemove] = useState('');
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<{ error: boolean; text: string } | null>(null);
-  const [addList, removeList] = [useId(), useId()];
   const selected = trades.filter((trade) => selection.ids.has(trade.id));
   const count = selected.length;
   const allSelected = count > 0 && count === trades.length;
@@ -120,24 +120,8 @@ export function SelectionTags({
         <input ref={setAllRef} type="checkbox" checked={allSelected} onChange={(event) => selection.setAll(event.target.checked ? trades.map((trade) => trade.id) : [])} />
         Select all on this page
       </label>
-      <div className="field">
-        <label htmlFor={`${addList}-input`}>Tag to add</label>
-        <input id={`${addList}-input`} type="text" value={add} maxLength={40} list={addList} onChange={(event) => setAdd(event.target.value)} />
-        <datalist id={addList}>
-          {suggestions.map((name) => (
-            <option key={name} value={name} />
-          ))}
-        </datalist>
-      </div>
-      <div className="field">
-        <label htmlFor={`${removeList}-input`}>Tag to remove</label>
-        <input id={`${removeList}-input`} type="text" value={remove} maxLength={40} list={removeList} onChange={(event) => setRemove(event.target.value)} />
-        <datalist id={removeList}>
-          {carried.map((name) => (
-            <option key={name} value={name} />
-          ))}
-        </datalist>
-      </div>
+      <TagField label="Tag to add" value={add} onChange={setAdd} suggestions={suggestions} />
+      <TagField label="Tag to remove" value={remove} onChange={setRemove} suggestions={carried} />
       <button type="submit" disabled={busy}>
         {busy ? 'Applying…' : count === 0 ? 'Apply to the selected trades' : `Apply to ${formatCount(count)} selected trade${count === 1 ? '' : 's'}`}
       </button>
@@ -145,5 +129,21 @@ export function SelectionTags({
         {status?.text ?? ''}
       </p>
     </form>
+  );
+}
+
+/** A field for one tag, suggesting `suggestions` as it is typed. */
+function TagField({ label, value, onChange, suggestions }: { label: string; value: string; onChange: (value: string) => void; suggestions: readonly string[] }) {
+  const list = useId();
+  return (
+    <div className="field">
+      <label htmlFor={`${list}-input`}>{label}</label>
+      <input id={`${list}-input`} type="text" value={value} maxLength={40} list={list} onChange={(event) => onChange(event.target.value)} />
+      <datalist id={list}>
+        {suggestions.map((name) => (
+          <option key={name} value={name} />
+        ))}
+      </datalist>
+    </div>
   );
 }

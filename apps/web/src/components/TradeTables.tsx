@@ -120,6 +120,7 @@ export function TradesTable({
   return (
     <>
       <SelectionTags
+        key={caption}
         trades={stored}
         selection={picked}
         suggestions={tags.names}

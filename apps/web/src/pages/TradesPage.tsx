@@ -191,6 +191,7 @@ export function TradesPage() {
             </Section>
             <Section title={`${formatCount(data.total_count)} trades`} id="trade-list">
               <SelectionTags
+                key={queries.page}
                 trades={data.trades}
                 selection={picked}
                 suggestions={tags.names}
