@@ -289,6 +289,29 @@ describe('SqlTradeJournal (real database)', () => {
     expect((await journal.annotations(userId, [id])).get(id)?.tags).toEqual(['later']);
   });
 
+  it("changes a selection's tags in one transaction, keeping each tag's sums, or changes nothing", async () => {
+    const ids = await store([...sale('fill-s', [2, 3], 'fifo'), ...sale('fill-t', [6], 'fifo').map((trade) => ({ ...trade, totalProfitLoss: d('-6') }))]);
+    await journal.setTags(userId, ids[0], tags('keep', 'drop'));
+    const change = (add: string[], remove: string[], on: readonly string[] = ids) => journal.changeTags(userId, on, { add: tags(...add), remove: tags(...remove) });
+    const journalRows = async () => Number((await database.manager.query(`SELECT count(*) AS n FROM journal_trades WHERE user_id = $1 AND trade_id = ANY($2)`, [userId, ids]))[0].n);
+    expect(await change(['Sel'], ['DROP'])).toEqual({ kind: 'changed', added: [{ name: 'Sel', trades: 3 }], removed: [{ name: 'drop', trades: 1 }] });
+    const changed = [[['keep', 'Sel'], null], [['Sel'], null], [['Sel'], null]];
+    expect(await journalOf(ids)).toEqual(changed);
+    expect((await journal.tags(userId)).find((tag) => tag.name === 'Sel')).toMatchObject({ totalTrades: 3, winningTrades: 2, losingTrades: 1 });
+
+    // Refused, rolled back: a trade that would carry 51 tags, an id that is no trade of the user's.
+    const crowd = Array.from({ length: 49 }, (_, index) => `crowd ${index}`);
+    expect(await change(crowd, [])).toEqual({ kind: 'crowded', trade: { symbol: 'NVDA', closeDate: '2025-03-10', tags: 51 } });
+    expect(await change(['x'], ['sel'], [...ids, 'f'.repeat(20)])).toEqual({ kind: 'unknown', tradeIds: ['f'.repeat(20)] });
+    expect(await journal.changeTags(otherId, ids, { add: tags('theirs'), remove: [] })).toEqual({ kind: 'unknown', tradeIds: ids });
+    expect(await journalOf(ids)).toEqual(changed);
+    expect((await journal.tags(userId)).map((tag) => tag.name)).not.toContain('crowd 0');
+
+    // Taking every tag off leaves no journal row behind (the trades are untagged again).
+    expect(await change([], ['sel', 'keep'])).toEqual({ kind: 'changed', added: [], removed: [{ name: 'Sel', trades: 3 }, { name: 'keep', trades: 1 }] });
+    expect([await journalOf(ids), await journalRows()]).toEqual([ids.map(() => [[], null]), 0]);
+  });
+
   it("clears a trade's tags and its note, dropping its journal row once nothing is left on it", async () => {
     const [id] = await store(sale('fill-n', [5], 'fifo'));
     const journalRows = async () => Number((await database.manager.query(`SELECT count(*) AS n FROM journal_trades WHERE user_id = $1 AND trade_id = $2`, [userId, id]))[0].n);
