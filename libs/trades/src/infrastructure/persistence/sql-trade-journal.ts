@@ -87,7 +87,7 @@ export class SqlTradeJournal extends TradeJournal {
                         LEFT JOIN journal_tags g ON g.user_id = $1 AND g.tag_key = t.key
                        ORDER BY t.key) AS names
            FROM journal`,
-        [userId, tradeId, tags.map((tag) => tag.key), tags.map((tag) => tag.name)],
+        [userId, tradeId, inKeyOrder(tags).map((tag) => tag.key), inKeyOrder(tags).map((tag) => tag.name)],
       )) as { names: string[] }[];
     // The embedded engine runs one statement at a time, so there the statement is all a PUT takes: a
     // transaction would hold the engine's one connection for five round trips, and tabs tagging at
@@ -370,12 +370,13 @@ async function journalTrade(manager: Manager, userId: number, tradeId: string): 
 /** Adds each pair's tag to its trade, creating tags as first written (the first spelling of a new key wins). */
 async function insertTagPairs(manager: Manager, userId: number, pairs: readonly { tradeId: string; tag: TagName }[]): Promise<void> {
   if (pairs.length === 0) return;
-  const tags = new Map<string, string>();
-  for (const { tag } of pairs) if (!tags.has(tag.key)) tags.set(tag.key, tag.name);
+  const tags = new Map<string, TagName>();
+  for (const { tag } of pairs) if (!tags.has(tag.key)) tags.set(tag.key, tag);
+  const created = inKeyOrder([...tags.values()]);
   await manager.query(
     `INSERT INTO journal_tags (user_id, tag_key, name) SELECT $1, t.* FROM unnest($2::text[], $3::text[]) AS t
      ON CONFLICT (user_id, tag_key) DO NOTHING`,
-    [userId, [...tags.keys()], [...tags.values()]],
+    [userId, created.map((tag) => tag.key), created.map((tag) => tag.name)],
   );
   // Each row carries its trade's P&L (from the journal's record of the trade, written first).
   await manager.query(
@@ -387,12 +388,22 @@ async function insertTagPairs(manager: Manager, userId: number, pairs: readonly 
   );
 }
 
+/**
+ * Tags in the order of their keys, the order in which every writer creates new tags: two requests
+ * creating the same new tags (on different trades) wait for each other in one order, and cannot
+ * deadlock over them.
+ */
+function inKeyOrder(tags: readonly TagName[]): TagName[] {
+  return [...tags].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
 /** Adds the tags to each of the trades (their journal rows written first) that lacks them; a row per tag added to a trade. */
 async function addTagsToTrades(manager: Manager, userId: number, tradeIds: readonly string[], tags: readonly TagName[]): Promise<{ tag_key: string }[]> {
+  const created = inKeyOrder(tags);
   await manager.query(
     `INSERT INTO journal_tags (user_id, tag_key, name) SELECT $1, t.* FROM unnest($2::text[], $3::text[]) AS t
      ON CONFLICT (user_id, tag_key) DO NOTHING`,
-    [userId, tags.map((tag) => tag.key), tags.map((tag) => tag.name)],
+    [userId, created.map((tag) => tag.key), created.map((tag) => tag.name)],
   );
   return (await manager.query(
     `INSERT INTO trade_tags (user_id, trade_id, tag_key, profit_loss)
