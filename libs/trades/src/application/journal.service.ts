@@ -44,7 +44,7 @@ export class JournalService {
    * Adds tags to and removes tags from a selection of trades (the trade list's bulk change): all of
    * them, or none when an id is not the user's trade or a trade would carry more than 50 tags.
    */
-  async changeTags(userId: number, tradeIds: unknown, add: unknown, remove: unknown): Promise<{ trades: number; added: TagCount[]; removed: TagCount[] }> {
+  async changeTags(userId: number, tradeIds: unknown, add: unknown, remove: unknown): Promise<{ trades: number; added: readonly TagCount[]; removed: readonly TagCount[] }> {
     const ids = tradeIdsOf(tradeIds);
     const outcome = await this.journal.changeTags(userId, ids, tagChangeOf(add, remove));
     if (outcome.kind === 'unknown') {
@@ -52,7 +52,7 @@ export class JournalService {
       throw new NotFoundError(`${TRADE_NOT_FOUND}: ${shown}${more > 0 ? ` and ${more} more` : ''} (nothing was changed)`);
     }
     if (outcome.kind === 'crowded') throw tooManyTags(outcome.trade, 'nothing was changed');
-    return { trades: ids.length, added: [...outcome.added], removed: [...outcome.removed] };
+    return { trades: ids.length, added: outcome.added, removed: outcome.removed };
   }
 
   async note(userId: number, tradeId: string): Promise<StoredNote | null> {

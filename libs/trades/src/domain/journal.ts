@@ -43,9 +43,14 @@ export function tagSetOf(input: unknown): TagName[] {
   return tags;
 }
 
+/** What a request body's field of tags that is not a list of strings is told. */
+export function tagListMessage(field: string): string {
+  return `${field} must be a list of strings, e.g. {"${field}": ["breakout"]}`;
+}
+
 /** The tags of a list in a request body's field: every one valid, duplicates (by key) once (the first spelling), in the order given. */
 function distinctTags(input: unknown, field: string, each: string): TagName[] {
-  if (!Array.isArray(input)) throw new ValidationError(`${field} must be a list of strings, e.g. {"${field}": ["breakout"]}`);
+  if (!Array.isArray(input)) throw new ValidationError(tagListMessage(field));
   const byKey = new Map<string, TagName>();
   for (const item of input) {
     const tag = tagNameOf(item, each);

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsArray, IsOptional, IsString } from 'class-validator';
 import { TRADE_IDS_MESSAGE } from '../../application/journal.service.js';
-import { MAX_NOTE_LENGTH, MAX_TAG_LENGTH, MAX_TAGS_PER_TRADE, MAX_TRADES_PER_TAG_CHANGE } from '../../domain/journal.js';
+import { MAX_NOTE_LENGTH, MAX_TAG_LENGTH, MAX_TAGS_PER_TRADE, MAX_TRADES_PER_TAG_CHANGE, tagListMessage } from '../../domain/journal.js';
 
 // The journal's request bodies. Their types are checked here; lengths and trimming by the domain
 // (domain/journal.ts), which counts characters as a person does (code points).
@@ -15,8 +15,8 @@ export class TradeTagsDto {
     description: 'The trade\'s whole set of tags (replaces the previous one); `[]` removes them all.',
     example: ['breakout', 'A+ setup'],
   })
-  @IsArray({ message: 'tags must be a list of strings, e.g. {"tags": ["breakout"]}' })
-  @IsString({ each: true, message: 'tags must be a list of strings, e.g. {"tags": ["breakout"]}' })
+  @IsArray({ message: tagListMessage('tags') })
+  @IsString({ each: true, message: tagListMessage('tags') })
   tags: string[];
 }
 
@@ -27,7 +27,6 @@ const tagList = (description: string) => ({
   maxItems: MAX_TAGS_PER_TRADE,
   description,
 });
-const listOfStrings = (field: string) => `${field} must be a list of strings, e.g. {"${field}": ["breakout"]}`;
 
 /** POST /api/trades/tags: one change of tags on a selection of trades. */
 export class TagSelectionDto {
@@ -44,14 +43,14 @@ export class TagSelectionDto {
 
   @ApiProperty(tagList('Tags each of the trades gets (those it carries already stay once).'))
   @IsOptional()
-  @IsArray({ message: listOfStrings('add') })
-  @IsString({ each: true, message: listOfStrings('add') })
+  @IsArray({ message: tagListMessage('add') })
+  @IsString({ each: true, message: tagListMessage('add') })
   add?: string[];
 
   @ApiProperty(tagList('Tags taken off each of the trades (a tag stays, also with no trade left carrying it).'))
   @IsOptional()
-  @IsArray({ message: listOfStrings('remove') })
-  @IsString({ each: true, message: listOfStrings('remove') })
+  @IsArray({ message: tagListMessage('remove') })
+  @IsString({ each: true, message: tagListMessage('remove') })
   remove?: string[];
 }
 

@@ -71,6 +71,7 @@ export class SqlTradeJournal extends TradeJournal {
     // those stored before this statement, else the ones given (a new tag). The rows added refer to the
     // journal's row and the new tags made by the same statement: their foreign keys are checked at its
     // end.
+    const ordered = inKeyOrder(tags);
     const write = async (): Promise<{ names: string[] }[]> =>
       (await this.database.manager.query(
         `WITH journal AS (${JOURNAL_TRADE_UPSERT} RETURNING profit_loss),
@@ -87,7 +88,7 @@ export class SqlTradeJournal extends TradeJournal {
                         LEFT JOIN journal_tags g ON g.user_id = $1 AND g.tag_key = t.key
                        ORDER BY t.key) AS names
            FROM journal`,
-        [userId, tradeId, inKeyOrder(tags).map((tag) => tag.key), inKeyOrder(tags).map((tag) => tag.name)],
+        [userId, tradeId, ordered.map((tag) => tag.key), ordered.map((tag) => tag.name)],
       )) as { names: string[] }[];
     // The embedded engine runs one statement at a time, so there the statement is all a PUT takes: a
     // transaction would hold the engine's one connection for five round trips, and tabs tagging at
@@ -372,12 +373,7 @@ async function insertTagPairs(manager: Manager, userId: number, pairs: readonly 
   if (pairs.length === 0) return;
   const tags = new Map<string, TagName>();
   for (const { tag } of pairs) if (!tags.has(tag.key)) tags.set(tag.key, tag);
-  const created = inKeyOrder([...tags.values()]);
-  await manager.query(
-    `INSERT INTO journal_tags (user_id, tag_key, name) SELECT $1, t.* FROM unnest($2::text[], $3::text[]) AS t
-     ON CONFLICT (user_id, tag_key) DO NOTHING`,
-    [userId, created.map((tag) => tag.key), created.map((tag) => tag.name)],
-  );
+  await createTags(manager, userId, [...tags.values()]);
   // Each row carries its trade's P&L (from the journal's record of the trade, written first).
   await manager.query(
     `INSERT INTO trade_tags (user_id, trade_id, tag_key, profit_loss)
@@ -397,14 +393,19 @@ function inKeyOrder(tags: readonly TagName[]): TagName[] {
   return [...tags].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
-/** Adds the tags to each of the trades (their journal rows written first) that lacks them; a row per tag added to a trade. */
-async function addTagsToTrades(manager: Manager, userId: number, tradeIds: readonly string[], tags: readonly TagName[]): Promise<{ tag_key: string }[]> {
+/** Creates those of the tags (distinct keys) the user has not, as written here, in key order. */
+async function createTags(manager: Manager, userId: number, tags: readonly TagName[]): Promise<void> {
   const created = inKeyOrder(tags);
   await manager.query(
     `INSERT INTO journal_tags (user_id, tag_key, name) SELECT $1, t.* FROM unnest($2::text[], $3::text[]) AS t
      ON CONFLICT (user_id, tag_key) DO NOTHING`,
     [userId, created.map((tag) => tag.key), created.map((tag) => tag.name)],
   );
+}
+
+/** Adds the tags to each of the trades (their journal rows written first) that lacks them; a row per tag added to a trade. */
+async function addTagsToTrades(manager: Manager, userId: number, tradeIds: readonly string[], tags: readonly TagName[]): Promise<{ tag_key: string }[]> {
+  await createTags(manager, userId, tags);
   return (await manager.query(
     `INSERT INTO trade_tags (user_id, trade_id, tag_key, profit_loss)
      SELECT $1, j.trade_id, k.key, j.profit_loss FROM journal_trades j CROSS JOIN unnest($3::text[]) AS k(key)
